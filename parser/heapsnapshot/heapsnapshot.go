@@ -1,0 +1,415 @@
+// Package heapsnapshot decodes V8 and ArkTS heap snapshot JSON (.heapsnapshot,
+// and .heaptimeline with allocation traces) into the js_heap_* tables, streaming:
+// the document is read once through a fixed buffer and rows are emitted as the
+// arrays are read. Only the node ids and edge counts are kept in memory, to derive
+// each edge's from_node_id and to_node_id (shared/spec/arkts.md §5).
+package heapsnapshot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"tracestreamer/parser/jsonscan"
+	"tracestreamer/rows"
+)
+
+// Output holds the appenders of the tables a snapshot fills.
+type Output struct {
+	Nodes, Edges, Info, Location, Sample, String, TraceFunctionInfo, TraceNode *rows.Appender
+}
+
+// Flush hands every pending row to the sink.
+func (o *Output) Flush() {
+	for _, a := range o.all() {
+		a.Flush()
+	}
+}
+
+// Discard drops the pending rows.
+func (o *Output) Discard() {
+	for _, a := range o.all() {
+		a.Discard()
+	}
+}
+
+func (o *Output) all() []*rows.Appender {
+	return []*rows.Appender{o.Nodes, o.Edges, o.Info, o.Location, o.Sample, o.String,
+		o.TraceFunctionInfo, o.TraceNode}
+}
+
+// Result summarises a decoded snapshot.
+type Result struct {
+	Nodes, Edges, Strings int64 // rows written
+	SelfSize              int64 // sum of node self sizes
+	// MetaNodeCount and MetaEdgeCount are the counts the snapshot header states.
+	MetaNodeCount, MetaEdgeCount int64
+}
+
+// Warner receives problems that do not stop decoding (bad edge targets, invalid
+// UTF-8, …); each call is one problem.
+type Warner func(format string, args ...any)
+
+// decoder holds the state of one snapshot.
+type decoder struct {
+	js     *jsonscan.Decoder
+	fileID int64
+	out    *Output
+	warn   Warner
+	res    Result
+
+	meta    *meta
+	nodes   layout
+	ids     []int64  // node ids by node index
+	ecs     []uint32 // edge counts by node index
+	gotNode bool     // the nodes array has been processed
+
+	pendingNodes []int64 // nodes read before the meta that gives their layout
+	pendingEdges []int64 // edges read before the nodes they refer to
+	nFunctions   int64   // trace function infos read
+	scratch      []byte
+	ibuf         []int64
+}
+
+// Decode reads one heap snapshot document from r and writes its rows with the
+// given file id. On error, rows already handed to out may be incomplete; the
+// caller discards them (rows.Sink.Rollback).
+func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (Result, error) {
+	if warn == nil {
+		warn = func(string, ...any) {}
+	}
+	d := &decoder{js: jsonscan.NewReader(r, 256<<10), fileID: fileID, out: out, warn: warn,
+		ibuf: make([]int64, 3*4096)}
+	if err := d.decode(); err != nil {
+		return d.res, err
+	}
+	return d.res, nil
+}
+
+func (d *decoder) decode() error {
+	js := d.js
+	if err := js.Expect('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, ok, err := js.Key(d.scratch[:0], first)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "snapshot":
+			err = d.snapshot()
+		case "nodes":
+			err = d.nodesArray()
+		case "edges":
+			err = d.edgesArray()
+		case "strings":
+			err = d.strings()
+		case "trace_function_infos":
+			err = d.tuples(d.layoutOf("trace_function_info_fields", functionInfoNames), d.functionInfo)
+		case "trace_tree":
+			err = d.traceTree()
+		case "samples":
+			err = d.tuples(d.layoutOf("sample_fields", sampleNames), d.sample)
+		case "locations":
+			err = d.tuples(d.layoutOf("location_fields", locationNames), d.location)
+		default:
+			err = js.SkipValue()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	if !js.AtEOF() {
+		d.warn("data after the end of the snapshot object ignored")
+	}
+	if d.meta == nil {
+		return errors.New("no snapshot.meta: not a heap snapshot")
+	}
+	if d.pendingNodes != nil {
+		d.processNodes(d.pendingNodes)
+	}
+	if d.pendingEdges != nil {
+		d.processEdges(d.pendingEdges)
+	}
+	return nil
+}
+
+// Field names of each tuple kind in the V8 order, which is also the fallback
+// layout when the snapshot's meta does not name the fields.
+var (
+	nodeNames         = []string{"type", "name", "id", "self_size", "edge_count", "trace_node_id", "detachedness"}
+	edgeNames         = []string{"type", "name_or_index", "to_node"}
+	functionInfoNames = []string{"function_id", "name", "script_name", "script_id", "line", "column"}
+	traceNodeNames    = []string{"id", "function_info_index", "count", "size", "children"}
+	sampleNames       = []string{"timestamp_us", "last_assigned_id"}
+	locationNames     = []string{"object_index", "script_id", "line", "column"}
+)
+
+// layout maps the wanted fields of a tuple to their positions.
+type layout struct {
+	stride int
+	pos    []int // position of each wanted field in the tuple, -1 if absent
+}
+
+func (l layout) get(t []int64, field int) int64 {
+	if p := l.pos[field]; p >= 0 {
+		return t[p]
+	}
+	return 0
+}
+
+// makeLayout resolves names in fields; without fields, the fixed layout applies.
+func makeLayout(fields []string, names []string) layout {
+	if len(fields) == 0 {
+		l := layout{stride: len(names), pos: make([]int, len(names))}
+		for i := range names {
+			l.pos[i] = i
+		}
+		return l
+	}
+	l := layout{stride: len(fields), pos: make([]int, len(names))}
+	for i, n := range names {
+		l.pos[i] = -1
+		for j, f := range fields {
+			if f == n {
+				l.pos[i] = j
+				break
+			}
+		}
+	}
+	return l
+}
+
+func (d *decoder) layoutOf(metaKey string, names []string) layout {
+	if d.meta == nil {
+		return makeLayout(nil, names)
+	}
+	return makeLayout(d.meta.fields[metaKey], names)
+}
+
+// tuples streams an integer array as tuples of l.stride values.
+func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
+	if l.stride <= 0 {
+		return errors.New("tuple layout has no fields")
+	}
+	js := d.js
+	if err := js.Expect('['); err != nil {
+		return err
+	}
+	buf := d.ibuf[:len(d.ibuf)/l.stride*l.stride]
+	first := true
+	for {
+		n, done, err := js.ReadInts(buf, &first)
+		if err != nil {
+			return err
+		}
+		whole := n / l.stride * l.stride
+		for i := 0; i < whole; i += l.stride {
+			fn(l, buf[i:i+l.stride])
+		}
+		if done {
+			if n != whole {
+				d.warn("%d values at the end of an array do not fill a tuple of %d; ignored", n-whole, l.stride)
+			}
+			return nil
+		}
+	}
+}
+
+// readAll reads a whole integer array into memory (used only when the data it
+// depends on comes later in the document).
+func (d *decoder) readAll() ([]int64, error) {
+	if err := d.js.Expect('['); err != nil {
+		return nil, err
+	}
+	all := []int64{}
+	first := true
+	for {
+		n, done, err := d.js.ReadInts(d.ibuf, &first)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, d.ibuf[:n]...)
+		if done {
+			return all, nil
+		}
+	}
+}
+
+func (d *decoder) nodesArray() error {
+	if d.meta == nil {
+		all, err := d.readAll()
+		d.pendingNodes = all
+		return err
+	}
+	d.ids = make([]int64, 0, max(0, min(d.res.MetaNodeCount, 1<<26)))
+	d.ecs = make([]uint32, 0, cap(d.ids))
+	err := d.tuples(d.nodes, d.node)
+	d.gotNode = true
+	return err
+}
+
+func (d *decoder) processNodes(all []int64) {
+	l := d.nodes
+	whole := len(all) / l.stride * l.stride
+	for i := 0; i < whole; i += l.stride {
+		d.node(l, all[i:i+l.stride])
+	}
+	if whole != len(all) {
+		d.warn("%d values at the end of nodes do not fill a node; ignored", len(all)-whole)
+	}
+	d.pendingNodes = nil
+	d.gotNode = true
+}
+
+const (
+	nType = iota
+	nName
+	nID
+	nSelfSize
+	nEdgeCount
+	nTraceNodeID
+	nDetachedness
+)
+
+func (d *decoder) node(l layout, t []int64) {
+	idx := int64(len(d.ids))
+	id, ec, self := l.get(t, nID), l.get(t, nEdgeCount), l.get(t, nSelfSize)
+	d.out.Nodes.Ints(d.fileID, idx, l.get(t, nType), l.get(t, nName), id, self, ec,
+		l.get(t, nTraceNodeID), l.get(t, nDetachedness))
+	if ec < 0 || ec > 1<<32-1 {
+		d.warn("node %d has edge count %d", idx, ec)
+		ec = 0
+	}
+	d.ids = append(d.ids, id)
+	d.ecs = append(d.ecs, uint32(ec))
+	d.res.SelfSize += self
+	d.res.Nodes++
+}
+
+func (d *decoder) edgesArray() error {
+	if !d.gotNode {
+		all, err := d.readAll()
+		d.pendingEdges = all
+		return err
+	}
+	e := d.newEdgeWalker()
+	return d.tuples(e.l, e.edge)
+}
+
+func (d *decoder) processEdges(all []int64) {
+	e := d.newEdgeWalker()
+	whole := len(all) / e.l.stride * e.l.stride
+	for i := 0; i < whole; i += e.l.stride {
+		e.edge(e.l, all[i:i+e.l.stride])
+	}
+	d.pendingEdges = nil
+}
+
+// edgeWalker assigns edges to their source nodes: the first edge_count edges
+// belong to node 0, the next to node 1, and so on.
+type edgeWalker struct {
+	d      *decoder
+	l      layout
+	node   int    // source node of the next edge
+	left   uint32 // edges of that node not yet seen
+	idx    int64
+	warned bool
+}
+
+func (d *decoder) newEdgeWalker() *edgeWalker {
+	e := &edgeWalker{d: d, l: d.layoutOf("edge_fields", edgeNames), node: -1}
+	return e
+}
+
+const (
+	eType = iota
+	eNameOrIndex
+	eToNode
+)
+
+func (e *edgeWalker) edge(l layout, t []int64) {
+	d := e.d
+	for e.left == 0 && e.node < len(d.ecs) {
+		e.node++
+		if e.node < len(d.ecs) {
+			e.left = d.ecs[e.node]
+		}
+	}
+	var nulls uint64
+	var from int64
+	if e.node < len(d.ecs) {
+		from = d.ids[e.node]
+		e.left--
+	} else {
+		nulls |= 1 << 5
+		if !e.warned {
+			e.warned = true
+			d.warn("edge %d and later have no source node: the nodes' edge counts cover only %d edges", e.idx, e.idx)
+		}
+	}
+	to := l.get(t, eToNode)
+	var toID int64
+	stride := int64(d.nodes.stride)
+	if k := to / stride; to >= 0 && to%stride == 0 && k < int64(len(d.ids)) {
+		toID = d.ids[k]
+	} else {
+		nulls |= 1 << 6
+		d.warn("edge %d points to node offset %d, not a node of the %d-node array", e.idx, to, len(d.ids))
+	}
+	if nulls == 0 {
+		d.out.Edges.Ints(d.fileID, e.idx, l.get(t, eType), l.get(t, eNameOrIndex), to, from, toID)
+	} else {
+		d.out.Edges.IntsNull(nulls, d.fileID, e.idx, l.get(t, eType), l.get(t, eNameOrIndex), to, from, toID)
+	}
+	e.idx++
+	d.res.Edges++
+}
+
+func (d *decoder) strings() error {
+	js := d.js
+	if err := js.Expect('['); err != nil {
+		return err
+	}
+	var idx int64
+	for first := true; ; first = false {
+		more, err := js.More(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		if d.scratch, err = js.ReadString(d.scratch[:0]); err != nil {
+			return err
+		}
+		s := string(d.scratch)
+		if !utf8.ValidString(s) {
+			d.warn("string %d is not valid UTF-8; invalid bytes replaced by U+FFFD", idx)
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		d.out.String.Row([]int64{d.fileID, idx}, s)
+		idx++
+		d.res.Strings++
+	}
+}
+
+func (d *decoder) functionInfo(l layout, t []int64) {
+	d.out.TraceFunctionInfo.Ints(d.fileID, d.nFunctions, l.get(t, 0), l.get(t, 1),
+		l.get(t, 2), l.get(t, 3), l.get(t, 4), l.get(t, 5))
+	d.nFunctions++
+}
+
+func (d *decoder) sample(l layout, t []int64) {
+	d.out.Sample.Ints(d.fileID, l.get(t, 0), l.get(t, 1))
+}
+
+func (d *decoder) location(l layout, t []int64) {
+	d.out.Location.Ints(d.fileID, l.get(t, 0), l.get(t, 1), l.get(t, 2), l.get(t, 3))
+}

@@ -1,0 +1,144 @@
+package heapsnapshot
+
+import (
+	"errors"
+	"fmt"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// meta is what the "snapshot" object says about the document.
+type meta struct {
+	fields     map[string][]string // *_fields lists by key
+	nodeTypes  [][]string
+	edgeTypes  [][]string
+	nodeCount  int64
+	edgeCount  int64
+	funcCount  int64
+	haveCounts [3]bool
+}
+
+// snapshot reads the "snapshot" object and writes the js_heap_info rows.
+func (d *decoder) snapshot() error {
+	v, err := d.js.Value(1 << 20)
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return errors.New("not an object")
+	}
+	mobj, ok := obj["meta"].(map[string]any)
+	if !ok {
+		return errors.New("no meta object")
+	}
+	m := &meta{fields: map[string][]string{}}
+	for k, v := range mobj {
+		if list, ok := v.([]any); ok && len(k) > 7 && k[len(k)-7:] == "_fields" {
+			m.fields[k] = stringList(list)
+		}
+	}
+	m.nodeTypes = typeLists(mobj["node_types"])
+	m.edgeTypes = typeLists(mobj["edge_types"])
+	for i, k := range []string{"node_count", "edge_count", "trace_function_count"} {
+		n, ok := obj[k].(jsonscan.Number)
+		if !ok {
+			continue
+		}
+		v, err := n.Int()
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		m.haveCounts[i] = true
+		switch i {
+		case 0:
+			m.nodeCount = v
+		case 1:
+			m.edgeCount = v
+		case 2:
+			m.funcCount = v
+		}
+	}
+	if f, ok := m.fields["node_fields"]; ok && len(f) == 0 {
+		return errors.New("meta.node_fields is empty")
+	}
+	d.nodes = makeLayout(m.fields["node_fields"], nodeNames)
+	for _, need := range []int{nID, nEdgeCount} {
+		if d.nodes.pos[need] < 0 {
+			return fmt.Errorf("meta.node_fields lacks %q", nodeNames[need])
+		}
+	}
+	if f, ok := m.fields["edge_fields"]; ok {
+		l := makeLayout(f, edgeNames)
+		if len(f) == 0 || l.pos[eToNode] < 0 {
+			return errors.New("meta.edge_fields lacks \"to_node\"")
+		}
+	}
+	if f, ok := m.fields["trace_node_fields"]; ok {
+		l := makeLayout(f, traceNodeNames)
+		if l.pos[tChildren] != l.stride-1 {
+			return errors.New("meta.trace_node_fields: \"children\" must be the last field")
+		}
+	}
+	d.meta = m
+	d.res.MetaNodeCount, d.res.MetaEdgeCount = m.nodeCount, m.edgeCount
+	d.infoRows()
+	if d.pendingNodes != nil {
+		d.processNodes(d.pendingNodes)
+	}
+	return nil
+}
+
+// infoRows writes js_heap_info: the type names, then the three counts.
+func (d *decoder) infoRows() {
+	m := d.meta
+	for _, kt := range []struct {
+		key   string
+		types [][]string
+	}{{"node_types", m.nodeTypes}, {"edge_types", m.edgeTypes}} {
+		for i, names := range kt.types {
+			if i == 0 {
+				for _, n := range names {
+					d.out.Info.Row([]int64{d.fileID, 0, -1}, kt.key, n)
+				}
+			} else if len(names) > 0 {
+				d.out.Info.Row([]int64{d.fileID, 1, -1}, kt.key, names[0])
+			}
+		}
+	}
+	counts := []int64{m.nodeCount, m.edgeCount, m.funcCount}
+	for i, k := range []string{"node_count", "edge_count", "trace_function_count"} {
+		if !m.haveCounts[i] {
+			d.warn("snapshot.%s is missing; written as 0", k)
+		}
+		d.out.Info.Row([]int64{d.fileID, 0, counts[i]}, k, "")
+	}
+}
+
+func stringList(list []any) []string {
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// typeLists normalises a *_types array: each element becomes a list of strings
+// (an inner array as it is, a plain string as a one-element list).
+func typeLists(v any) [][]string {
+	list, _ := v.([]any)
+	out := make([][]string, 0, len(list))
+	for _, e := range list {
+		switch e := e.(type) {
+		case []any:
+			out = append(out, stringList(e))
+		case string:
+			out = append(out, []string{e})
+		default:
+			out = append(out, nil)
+		}
+	}
+	return out
+}

@@ -1,0 +1,335 @@
+package htrace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"tracestreamer/stat"
+)
+
+// ErrNotHTrace is wrapped by the error Next returns when the input does not start
+// with a section header.
+var ErrNotHTrace = errors.New("not an htrace file")
+
+// markPrefix starts an optional text line that a UI may put before the binary data.
+const markPrefix = "MarkPositionJSON->"
+
+// Record is one ProfilerPluginData record. Name, Data and Version alias the
+// Reader's buffer and are valid until the next call of Next.
+type Record struct {
+	Index  int64 // 0-based position among the records of the input
+	Offset int64 // byte offset of the record's length prefix
+
+	Name           []byte
+	HasName        bool
+	Status         uint32
+	Data           []byte
+	ClockID        int32
+	HasClockID     bool
+	TvSec, TvNsec  uint64
+	HasTvSec       bool
+	HasTvNsec      bool
+	Version        []byte
+	SampleInterval uint32
+	// Malformed is set when protobuf decoding stopped early; the fields decoded
+	// before the fault are kept.
+	Malformed error
+}
+
+// Time returns tv_sec·1e9 + tv_nsec, an absent field counting as 0; ok is false
+// when neither field is present.
+func (r *Record) Time() (ns uint64, ok bool) {
+	return r.TvSec*1_000_000_000 + r.TvNsec, r.HasTvSec || r.HasTvNsec
+}
+
+// Reader reads the records of an .htrace stream in order.
+type Reader struct {
+	br   *bufio.Reader
+	name string
+	log  *stat.Log
+
+	off      int64 // bytes consumed
+	buf      []byte
+	rec      Record
+	nrec     int64
+	sections int
+
+	inSection  bool
+	untilEOF   bool  // section of unknown length (placeholder header): records until EOF
+	sectionEnd int64 // offset where the current section ends
+
+	clock    Clock
+	clockSet bool
+	// OnHeader, if set, is called for every section header read.
+	OnHeader func(h Header)
+}
+
+// NewReader returns a Reader of r; name identifies the input in messages.
+// Problems that do not stop reading are counted in log and printed by it.
+func NewReader(r io.Reader, name string, log *stat.Log) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 1<<20), name: name, log: log}
+}
+
+// Clock returns the clock conversion in force: the snapshot of the first section
+// header that has one, or the identity.
+func (r *Reader) Clock() Clock { return r.clock }
+
+// Offset returns the number of input bytes consumed so far.
+func (r *Reader) Offset() int64 { return r.off }
+
+// Records returns the number of records returned so far.
+func (r *Reader) Records() int64 { return r.nrec }
+
+func (r *Reader) where(off int64) string {
+	return fmt.Sprintf("%s: offset %d", r.name, off)
+}
+
+func (r *Reader) warn(typ string, off int64, format string, args ...any) {
+	r.log.Warn(stat.HTraceRecord, typ, r.where(off), format, args...)
+}
+
+func (r *Reader) read(n int) ([]byte, error) {
+	if cap(r.buf) < n {
+		r.buf = make([]byte, n)
+	}
+	b := r.buf[:n]
+	k, err := io.ReadFull(r.br, b)
+	r.off += int64(k)
+	return b[:k], err
+}
+
+// readLarge reads n bytes, growing the buffer as data actually arrives so that a
+// corrupt length cannot make it allocate gigabytes up front.
+func (r *Reader) readLarge(n int64) ([]byte, error) {
+	const step = 64 << 20
+	if n <= step {
+		return r.read(int(n))
+	}
+	b := r.buf[:0]
+	for int64(len(b)) < n {
+		k := int(min(n-int64(len(b)), step))
+		b = append(b, make([]byte, k)...)
+		got, err := io.ReadFull(r.br, b[len(b)-k:])
+		r.off += int64(got)
+		if err != nil {
+			r.buf = b
+			return b[:len(b)-k+got], err
+		}
+	}
+	r.buf = b
+	return b, nil
+}
+
+func (r *Reader) skip(n int64) (int64, error) {
+	k, err := io.CopyN(io.Discard, r.br, n)
+	r.off += k
+	return k, err
+}
+
+// start handles an optional "MarkPositionJSON->" line at offset 0.
+func (r *Reader) start() error {
+	p, _ := r.br.Peek(len(markPrefix))
+	if string(p) != markPrefix {
+		return nil
+	}
+	line, err := r.br.ReadSlice('\n')
+	r.off += int64(len(line))
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = r.br.ReadSlice('\n')
+		r.off += int64(len(line))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w: %s line without end", r.name, ErrNotHTrace, markPrefix)
+	}
+	return nil
+}
+
+// nextSection reads a section header. It returns io.EOF at a clean end of input.
+func (r *Reader) nextSection() error {
+	first := r.sections == 0
+	if first {
+		if err := r.start(); err != nil {
+			return err
+		}
+	}
+	hoff := r.off
+	b, err := r.read(HeaderSize)
+	if len(b) == 0 && err == io.EOF && !first {
+		return io.EOF
+	}
+	if first && len(b) >= 8 && binary.LittleEndian.Uint64(b) != Magic {
+		return fmt.Errorf("%s: %w: the file does not start with OHOSPROF", r.name, ErrNotHTrace)
+	}
+	if err != nil {
+		if first {
+			if len(b) < 8 {
+				return fmt.Errorf("%s: %w: only %d bytes", r.name, ErrNotHTrace, len(b))
+			}
+			return fmt.Errorf("%s: header is %d bytes, want %d: the file is truncated", r.name, len(b), HeaderSize)
+		}
+		r.warn(stat.DataLost, hoff, "%d trailing bytes after the last section are not a section header", len(b))
+		return io.EOF
+	}
+	h := parseHeader(b)
+	h.Offset = hoff
+	if h.Magic != Magic {
+		r.warn(stat.DataLost, hoff, "bytes after the section that ends here are not a section header; ignored")
+		return io.EOF
+	}
+	r.sections++
+	if r.OnHeader != nil {
+		r.OnHeader(h)
+	}
+	if !r.clockSet && h.Clocks[ClockBoottime] != 0 {
+		if c := NewClock(h.Clocks); c.Valid() {
+			r.clock, r.clockSet = c, true
+		}
+	}
+	switch {
+	case h.Length < HeaderSize:
+		if first {
+			return fmt.Errorf("%s: header length %d is smaller than the header itself", r.name, h.Length)
+		}
+		r.warn(stat.InvalidData, hoff, "section header length %d is smaller than the header; rest of file ignored", h.Length)
+		return io.EOF
+	case h.Length == HeaderSize:
+		// The producer writes a placeholder header first and rewrites it at the end;
+		// an interrupted capture keeps the placeholder. Read the records until EOF.
+		if _, err := r.br.Peek(1); err != nil {
+			if first {
+				return fmt.Errorf("%s: the file holds no records", r.name)
+			}
+			return io.EOF
+		}
+		r.warn(stat.DataLost, hoff, "section header has length 1024 (capture not finished?); reading records until end of file")
+		r.untilEOF = true
+	}
+	r.sectionEnd = hoff + int64(h.Length)
+	if h.DataType != DataProtobuf && h.DataType != DataUnknown && !r.untilEOF {
+		r.log.Add(stat.Other, stat.NotSupported, 1)
+		if n, err := r.skip(int64(h.Length) - HeaderSize); err != nil {
+			r.warn(stat.DataLost, r.off, "section of data type %d ends after %d of %d bytes", h.DataType, n, h.Length-HeaderSize)
+			return io.EOF
+		}
+		return r.nextSection()
+	}
+	r.inSection = true
+	return nil
+}
+
+// Next returns the next record, or io.EOF at the end of the input. A returned
+// error other than io.EOF means the input is not a usable htrace file at all.
+func (r *Reader) Next() (*Record, error) {
+	for {
+		if !r.inSection {
+			if err := r.nextSection(); err != nil {
+				return nil, err
+			}
+		}
+		if !r.untilEOF && r.off >= r.sectionEnd {
+			r.inSection = false
+			continue
+		}
+		roff := r.off
+		b, err := r.read(4)
+		if err != nil {
+			switch {
+			case len(b) == 0 && r.untilEOF:
+			case len(b) == 0:
+				r.warn(stat.DataLost, roff, "file ends %d bytes before the end of the section declared by its header", r.sectionEnd-roff)
+			default:
+				r.warn(stat.DataLost, roff, "file ends inside the length of record %d", r.nrec)
+			}
+			return nil, io.EOF
+		}
+		n := int64(binary.LittleEndian.Uint32(b))
+		if !r.untilEOF && roff+4+n > r.sectionEnd {
+			r.warn(stat.InvalidData, roff, "record %d: length %d exceeds the %d bytes left in its section; rest of section skipped",
+				r.nrec, n, r.sectionEnd-roff-4)
+			r.nrec++
+			if _, err := r.skip(r.sectionEnd - r.off); err != nil {
+				return nil, io.EOF
+			}
+			continue
+		}
+		data, err := r.readLarge(n)
+		if err != nil {
+			r.warn(stat.DataLost, roff, "file ends inside record %d (%d of %d bytes)", r.nrec, len(data), n)
+			return nil, io.EOF
+		}
+		r.rec = Record{Index: r.nrec, Offset: roff}
+		decodeRecord(&r.rec, data)
+		r.nrec++
+		return &r.rec, nil
+	}
+}
+
+// decodeRecord decodes a ProfilerPluginData message without copying, tolerating
+// any field order and repeated fields (the last wins). Decoding stops at the first
+// malformed field, keeping what was decoded before it.
+func decodeRecord(rec *Record, b []byte) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			rec.Malformed = fmt.Errorf("bad field tag: %w", protowire.ParseError(n))
+			return
+		}
+		b = b[n:]
+		var v uint64
+		var bs []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			bs, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			rec.Malformed = fmt.Errorf("field %d: %w", num, protowire.ParseError(n))
+			return
+		}
+		b = b[n:]
+		wantBytes := num == 1 || num == 3 || num == 7
+		if (typ == protowire.BytesType) != wantBytes && num >= 1 && num <= 8 {
+			rec.Malformed = fmt.Errorf("field %d has wire type %d", num, typ)
+			continue
+		}
+		switch num {
+		case 1:
+			rec.Name, rec.HasName = bs, true
+		case 2:
+			rec.Status = uint32(v)
+		case 3:
+			rec.Data = bs
+		case 4:
+			rec.ClockID, rec.HasClockID = int32(v), true
+		case 5:
+			rec.TvSec, rec.HasTvSec = v, true
+		case 6:
+			rec.TvNsec, rec.HasTvNsec = v, true
+		case 7:
+			rec.Version = bs
+		case 8:
+			rec.SampleInterval = uint32(v)
+		}
+	}
+}
+
+// IsHTrace reports whether the start of a file looks like an htrace file.
+func IsHTrace(head []byte) bool {
+	if bytes.HasPrefix(head, []byte(markPrefix)) {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			return false
+		}
+		head = head[i+1:]
+	}
+	return len(head) >= 8 && binary.LittleEndian.Uint64(head) == Magic
+}

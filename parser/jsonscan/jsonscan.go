@@ -1,0 +1,562 @@
+// Package jsonscan is a small pull tokenizer for large JSON documents. It reads
+// from an io.Reader through a fixed buffer (or from a byte slice), so a document of
+// any size is decoded in bounded memory: integer arrays are read in batches,
+// strings are unescaped into caller-owned buffers, and unknown values are skipped
+// without being materialised.
+//
+// Errors name the byte offset in the document.
+package jsonscan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// ErrUnexpectedEOF is wrapped by errors about a document that ends too early.
+var ErrUnexpectedEOF = errors.New("unexpected end of JSON")
+
+// Decoder tokenizes one JSON document.
+type Decoder struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	base     int64 // document offset of buf[0]
+	rerr     error // sticky read error
+}
+
+// NewReader returns a Decoder reading r through a buffer of size bytes.
+func NewReader(r io.Reader, size int) *Decoder {
+	return &Decoder{r: r, buf: make([]byte, max(size, 64))}
+}
+
+// NewBytes returns a Decoder of an in-memory document.
+func NewBytes(b []byte) *Decoder {
+	return &Decoder{buf: b, end: len(b), rerr: io.EOF}
+}
+
+// Offset returns the document offset of the next unread byte.
+func (d *Decoder) Offset() int64 { return d.base + int64(d.pos) }
+
+// Errorf returns an error that names the current offset.
+func (d *Decoder) Errorf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", d.Offset(), fmt.Sprintf(format, args...))
+}
+
+func (d *Decoder) eofError(what string) error {
+	if d.rerr != nil && d.rerr != io.EOF {
+		return fmt.Errorf("offset %d: %s: %w", d.Offset(), what, d.rerr)
+	}
+	return fmt.Errorf("offset %d: %s: %w", d.Offset(), what, ErrUnexpectedEOF)
+}
+
+// fill reads more input, keeping the unread bytes. It returns false when no
+// more bytes could be read.
+func (d *Decoder) fill() bool {
+	if d.rerr != nil {
+		return false
+	}
+	if d.pos > 0 {
+		n := copy(d.buf, d.buf[d.pos:d.end])
+		d.base += int64(d.pos)
+		d.pos, d.end = 0, n
+	}
+	if d.end == len(d.buf) {
+		// A single token larger than the buffer: grow it.
+		nb := make([]byte, 2*len(d.buf))
+		copy(nb, d.buf[:d.end])
+		d.buf = nb
+	}
+	for {
+		n, err := d.r.Read(d.buf[d.end:])
+		d.end += n
+		if err != nil {
+			d.rerr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+}
+
+// ensure makes at least n unread bytes available if the input has them.
+func (d *Decoder) ensure(n int) bool {
+	for d.end-d.pos < n {
+		if !d.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+// Peek returns the next byte that is not white space, without consuming it.
+func (d *Decoder) Peek() (byte, error) {
+	for {
+		for d.pos < d.end {
+			c := d.buf[d.pos]
+			if c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+				return c, nil
+			}
+			d.pos++
+		}
+		if !d.fill() {
+			return 0, d.eofError("expected a value")
+		}
+	}
+}
+
+// AtEOF reports whether only white space is left.
+func (d *Decoder) AtEOF() bool {
+	_, err := d.Peek()
+	return err != nil && d.rerr == io.EOF
+}
+
+// Expect consumes the byte c, after white space.
+func (d *Decoder) Expect(c byte) error {
+	got, err := d.Peek()
+	if err != nil {
+		return err
+	}
+	if got != c {
+		return d.Errorf("expected %q, found %q", c, got)
+	}
+	d.pos++
+	return nil
+}
+
+// More reports whether another element (or member) follows in the array (or
+// object) being read, consuming the comma before it, or the closing bracket when
+// there is none. first tells whether no element was read yet.
+func (d *Decoder) More(first bool) (bool, error) {
+	c, err := d.Peek()
+	if err != nil {
+		return false, err
+	}
+	if c == ']' || c == '}' {
+		d.pos++
+		return false, nil
+	}
+	if !first {
+		if c != ',' {
+			return false, d.Errorf("expected ',' or closing bracket, found %q", c)
+		}
+		d.pos++
+	}
+	return true, nil
+}
+
+// Key reads the next member name of an object and its colon, appending the name
+// to dst; ok is false at the closing brace.
+func (d *Decoder) Key(dst []byte, first bool) (key []byte, ok bool, err error) {
+	if ok, err = d.More(first); !ok || err != nil {
+		return dst, false, err
+	}
+	if key, err = d.ReadString(dst); err != nil {
+		return key, false, err
+	}
+	return key, true, d.Expect(':')
+}
+
+// ReadString reads a string and appends its unescaped content to dst. Invalid
+// UTF-8 is kept as it is (see Valid).
+func (d *Decoder) ReadString(dst []byte) ([]byte, error) {
+	if err := d.Expect('"'); err != nil {
+		return dst, err
+	}
+	for {
+		i := d.pos
+		for i < d.end {
+			c := d.buf[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			i++
+		}
+		dst = append(dst, d.buf[d.pos:i]...)
+		d.pos = i
+		if i == d.end {
+			if !d.fill() {
+				return dst, d.eofError("unterminated string")
+			}
+			continue
+		}
+		switch c := d.buf[i]; {
+		case c == '"':
+			d.pos++
+			return dst, nil
+		case c < 0x20:
+			return dst, d.Errorf("control character %#x in string", c)
+		}
+		var err error
+		if dst, err = d.escape(dst); err != nil {
+			return dst, err
+		}
+	}
+}
+
+// escape decodes the escape sequence at d.pos (a backslash).
+func (d *Decoder) escape(dst []byte) ([]byte, error) {
+	if !d.ensure(2) {
+		return dst, d.eofError("unterminated escape")
+	}
+	c := d.buf[d.pos+1]
+	switch c {
+	case '"', '\\', '/':
+		dst = append(dst, c)
+	case 'b':
+		dst = append(dst, '\b')
+	case 'f':
+		dst = append(dst, '\f')
+	case 'n':
+		dst = append(dst, '\n')
+	case 'r':
+		dst = append(dst, '\r')
+	case 't':
+		dst = append(dst, '\t')
+	case 'u':
+		r, n, err := d.unicode()
+		if err != nil {
+			return dst, err
+		}
+		d.pos += n
+		return utf8.AppendRune(dst, r), nil
+	default:
+		return dst, d.Errorf("invalid escape \\%c", c)
+	}
+	d.pos += 2
+	return dst, nil
+}
+
+func hex4(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// unicode decodes \uXXXX (and a following low surrogate) at d.pos; n is the
+// number of bytes used. A lone surrogate becomes U+FFFD.
+func (d *Decoder) unicode() (r rune, n int, err error) {
+	if !d.ensure(6) {
+		return 0, 0, d.eofError("unterminated \\u escape")
+	}
+	r, ok := hex4(d.buf[d.pos+2:])
+	if !ok {
+		return 0, 0, d.Errorf("invalid \\u escape")
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 6, nil
+	}
+	if d.ensure(12) && d.buf[d.pos+6] == '\\' && d.buf[d.pos+7] == 'u' {
+		if r2, ok := hex4(d.buf[d.pos+8:]); ok {
+			if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
+				return c, 12, nil
+			}
+		}
+	}
+	return utf8.RuneError, 6, nil
+}
+
+// number returns the bytes of the number at d.pos, consuming them; the slice is
+// valid until the next read.
+func (d *Decoder) number() ([]byte, error) {
+	for {
+		i := d.pos
+		for i < d.end {
+			c := d.buf[i]
+			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+				i++
+				continue
+			}
+			break
+		}
+		if i == d.end {
+			// The number may go on in the next read; fill moves the unread bytes.
+			n := i - d.pos
+			ok := d.fill()
+			i = d.pos + n
+			if ok {
+				continue
+			}
+		}
+		if i == d.pos {
+			if d.pos == d.end {
+				return nil, d.eofError("expected a number")
+			}
+			return nil, d.Errorf("expected a number, found %q", d.buf[d.pos])
+		}
+		b := d.buf[d.pos:i]
+		d.pos = i
+		return b, nil
+	}
+}
+
+// ParseInt converts JSON number text to int64. Integral values written with a
+// fraction or exponent (2.0, 1e3) are accepted; other fractions are an error.
+func ParseInt(b []byte) (int64, error) {
+	var v int64
+	neg := false
+	i := 0
+	if len(b) > 0 && b[0] == '-' {
+		neg = true
+		i = 1
+	}
+	if i < len(b) && len(b)-i <= 18 {
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			v = v*10 + int64(c-'0')
+		}
+		if i == len(b) && (len(b) > 1 || !neg) {
+			if neg {
+				v = -v
+			}
+			return v, nil
+		}
+	}
+	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f != float64(int64(f)) {
+		return 0, fmt.Errorf("%q is not an integer", b)
+	}
+	return int64(f), nil
+}
+
+// ReadInt reads an integer.
+func (d *Decoder) ReadInt() (int64, error) {
+	if _, err := d.Peek(); err != nil {
+		return 0, err
+	}
+	start := d.Offset()
+	b, err := d.number()
+	if err != nil {
+		return 0, err
+	}
+	v, err := ParseInt(b)
+	if err != nil {
+		return 0, fmt.Errorf("offset %d: %w", start, err)
+	}
+	return v, nil
+}
+
+// ReadNumber reads a number and returns its text (valid until the next read).
+func (d *Decoder) ReadNumber() ([]byte, error) {
+	if _, err := d.Peek(); err != nil {
+		return nil, err
+	}
+	return d.number()
+}
+
+// ReadInts reads integers of the array being read (after its '[') into dst until
+// dst is full or the array ends. first tells whether no element was read yet and
+// is updated. done is true when the closing bracket was consumed.
+func (d *Decoder) ReadInts(dst []int64, first *bool) (n int, done bool, err error) {
+	for n < len(dst) {
+		more, err := d.More(*first)
+		if err != nil || !more {
+			return n, !more && err == nil, err
+		}
+		*first = false
+		// Fast path: a plain integer wholly inside the buffer.
+		i, neg := d.pos, false
+		if i < d.end && d.buf[i] == '-' {
+			neg = true
+			i++
+		}
+		var v int64
+		j := i
+		for j < d.end && j-i < 18 {
+			c := d.buf[j]
+			if c < '0' || c > '9' {
+				break
+			}
+			v = v*10 + int64(c-'0')
+			j++
+		}
+		if j > i && j < d.end && j-i < 18 {
+			if c := d.buf[j]; c == ',' || c == ']' || c <= ' ' {
+				if neg {
+					v = -v
+				}
+				dst[n] = v
+				n++
+				d.pos = j
+				continue
+			}
+		}
+		if dst[n], err = d.ReadInt(); err != nil {
+			return n, false, err
+		}
+		n++
+	}
+	return n, false, nil
+}
+
+// SkipValue consumes one value of any kind, checking its syntax.
+func (d *Decoder) SkipValue() error {
+	var stack []byte // open brackets
+	var scratch []byte
+	first := false
+	for {
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			more, err := d.More(first)
+			if err != nil {
+				return err
+			}
+			if !more {
+				if closing := d.buf[d.pos-1]; (top == '{') != (closing == '}') {
+					return d.Errorf("%q closed by %q", top, closing)
+				}
+				stack = stack[:len(stack)-1]
+				first = false
+				if len(stack) == 0 {
+					return nil
+				}
+				continue
+			}
+			if top == '{' {
+				if scratch, err = d.ReadString(scratch[:0]); err != nil {
+					return err
+				}
+				if err := d.Expect(':'); err != nil {
+					return err
+				}
+			}
+		}
+		first = false
+		c, err := d.Peek()
+		if err != nil {
+			return err
+		}
+		switch {
+		case c == '{' || c == '[':
+			d.pos++
+			stack = append(stack, c)
+			first = true
+			continue
+		case c == '"':
+			scratch, err = d.ReadString(scratch[:0])
+		case c == 't' || c == 'f' || c == 'n':
+			err = d.literal()
+		case c == '-' || (c >= '0' && c <= '9'):
+			_, err = d.number()
+		default:
+			err = d.Errorf("unexpected %q", c)
+		}
+		if err != nil {
+			return err
+		}
+		if len(stack) == 0 {
+			return nil
+		}
+	}
+}
+
+func (d *Decoder) literal() error {
+	for _, lit := range []string{"true", "false", "null"} {
+		if d.ensure(len(lit)) && string(d.buf[d.pos:d.pos+len(lit)]) == lit {
+			d.pos += len(lit)
+			return nil
+		}
+	}
+	return d.Errorf("invalid literal")
+}
+
+// Number is the text of a JSON number in a value returned by Value.
+type Number string
+
+// Int returns the number as an integer.
+func (n Number) Int() (int64, error) { return ParseInt([]byte(n)) }
+
+// Value reads a value into Go values: map[string]any, []any, string, Number,
+// bool or nil. It is meant for small values; limit bounds the number of strings
+// and numbers read.
+func (d *Decoder) Value(limit int) (any, error) {
+	budget := limit
+	return d.value(&budget, 0)
+}
+
+func (d *Decoder) value(budget *int, depth int) (any, error) {
+	if depth > 64 {
+		return nil, d.Errorf("value nested too deeply")
+	}
+	*budget--
+	if *budget < 0 {
+		return nil, d.Errorf("value too large")
+	}
+	c, err := d.Peek()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case c == '{':
+		d.pos++
+		m := map[string]any{}
+		for first := true; ; first = false {
+			k, ok, err := d.Key(nil, first)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return m, nil
+			}
+			if m[string(k)], err = d.value(budget, depth+1); err != nil {
+				return nil, err
+			}
+		}
+	case c == '[':
+		d.pos++
+		var a []any
+		for first := true; ; first = false {
+			more, err := d.More(first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				return a, nil
+			}
+			v, err := d.value(budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+	case c == '"':
+		s, err := d.ReadString(nil)
+		return string(s), err
+	case c == 't' || c == 'f' || c == 'n':
+		start := d.pos
+		if err := d.literal(); err != nil {
+			return nil, err
+		}
+		switch d.buf[start] {
+		case 't':
+			return true, nil
+		case 'f':
+			return false, nil
+		}
+		return nil, nil
+	}
+	b, err := d.number()
+	return Number(b), err
+}

@@ -1,0 +1,180 @@
+package jsonscan
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// decoders returns the ways a document can reach a Decoder: whole, and one byte
+// per read through a tiny buffer, so that every token straddles a refill.
+func decoders(doc string) map[string]*Decoder {
+	return map[string]*Decoder{
+		"bytes":   NewBytes([]byte(doc)),
+		"onebyte": NewReader(iotest.OneByteReader(strings.NewReader(doc)), 1),
+		"small":   NewReader(iotest.HalfReader(strings.NewReader(doc)), 7),
+	}
+}
+
+func TestReadInts(t *testing.T) {
+	tests := []struct {
+		doc  string
+		want []int64
+	}{
+		{`[]`, nil},
+		{`[0]`, []int64{0}},
+		{"[9,25571,1,0,3575,0,0\n,1,3,3,432,52,0,0]", []int64{9, 25571, 1, 0, 3575, 0, 0, 1, 3, 3, 432, 52, 0, 0}},
+		{`[ -1 , 4294967295 ,-9223372036854775808, 9223372036854775807 ]`,
+			[]int64{-1, 4294967295, -9223372036854775808, 9223372036854775807}},
+		{`[1e3, 2.0, -0]`, []int64{1000, 2, 0}},
+		{`[123456789012345678]`, []int64{123456789012345678}},
+	}
+	for _, tt := range tests {
+		for name, d := range decoders(tt.doc) {
+			if err := d.Expect('['); err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			buf := make([]int64, 2)
+			first := true
+			for {
+				n, done, err := d.ReadInts(buf, &first)
+				if err != nil {
+					t.Fatalf("%s %q: %v", name, tt.doc, err)
+				}
+				got = append(got, buf[:n]...)
+				if done {
+					break
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("%s %q: got %v, want %v", name, tt.doc, got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("%s %q: [%d] = %d, want %d", name, tt.doc, i, got[i], tt.want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestReadIntsErrors(t *testing.T) {
+	tests := []struct{ doc, wantErr string }{
+		{`[1,2`, "offset 4: expected a value: unexpected end of JSON"},
+		{`[1.5]`, `offset 1: "1.5" is not an integer`},
+		{`[1 2]`, "offset 3: expected ',' or closing bracket, found '2'"},
+		{`[1,"x"]`, `offset 3: expected a number, found '"'`},
+	}
+	for _, tt := range tests {
+		for name, d := range decoders(tt.doc) {
+			d.Expect('[')
+			buf := make([]int64, 8)
+			first := true
+			_, _, err := d.ReadInts(buf, &first)
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%s %q: error %v, want %q", name, tt.doc, err, tt.wantErr)
+			}
+		}
+	}
+}
+
+func TestReadString(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{`""`, ""},
+		{`"GC roots"`, "GC roots"},
+		{`"a\"b\\c\/d\n\t\r\b\f"`, "a\"b\\c/d\n\t\r\b\f"},
+		{`"gr\u00f6\u00DFe \u2713"`, "größe ✓"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"lone \ud83d end"`, "lone \ufffd end"},
+		{`"raw größe 😀"`, "raw größe 😀"},
+	}
+	for _, tt := range tests {
+		for name, d := range decoders(tt.doc) {
+			got, err := d.ReadString(nil)
+			if err != nil || string(got) != tt.want {
+				t.Errorf("%s %s: got %q, %v; want %q", name, tt.doc, got, err, tt.want)
+			}
+		}
+	}
+	for _, doc := range []string{`"abc`, `"a\x"`, "\"a\nb\"", `"\u12"`} {
+		if _, err := NewBytes([]byte(doc)).ReadString(nil); err == nil {
+			t.Errorf("%q: no error", doc)
+		}
+	}
+	_, err := NewBytes([]byte(`"abc`)).ReadString(nil)
+	if !errors.Is(err, ErrUnexpectedEOF) {
+		t.Errorf("unterminated string: %v, want ErrUnexpectedEOF", err)
+	}
+}
+
+func TestSkipValueAndKeys(t *testing.T) {
+	doc := `{"a":{"x":[1,{"y":"]}"},[]],"z":{}}, "b" : [true,false,null,-1.5e3,"s"], "c":7}`
+	for name, d := range decoders(doc) {
+		d.Expect('{')
+		var keys []string
+		for first := true; ; first = false {
+			k, ok, err := d.Key(nil, first)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !ok {
+				break
+			}
+			keys = append(keys, string(k))
+			if string(k) == "c" {
+				v, err := d.ReadInt()
+				if err != nil || v != 7 {
+					t.Errorf("%s: c = %d, %v", name, v, err)
+				}
+				continue
+			}
+			if err := d.SkipValue(); err != nil {
+				t.Fatalf("%s: skip %s: %v", name, k, err)
+			}
+		}
+		if strings.Join(keys, ",") != "a,b,c" || !d.AtEOF() {
+			t.Errorf("%s: keys %v, at EOF %v", name, keys, d.AtEOF())
+		}
+	}
+	for _, bad := range []string{`[1,]`, `{"a":1,}`, `[1}`, `{"a" 1}`, `[tru]`, `[`} {
+		if err := NewBytes([]byte(bad)).SkipValue(); err == nil {
+			t.Errorf("SkipValue(%s): no error", bad)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	d := NewBytes([]byte(`{"meta":{"node_fields":["type","name"],"n":[["a","b"],"string"]},"node_count":3,"ok":true,"x":null}`))
+	v, err := d.Value(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if n, _ := m["node_count"].(Number).Int(); n != 3 {
+		t.Errorf("node_count = %v", m["node_count"])
+	}
+	fields := m["meta"].(map[string]any)["node_fields"].([]any)
+	if len(fields) != 2 || fields[1] != "name" || m["ok"] != true || m["x"] != nil {
+		t.Errorf("value = %#v", m)
+	}
+	if _, err := NewBytes([]byte(`[1,2,3,4]`)).Value(3); err == nil {
+		t.Error("limit not enforced")
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestReadErrorIsReported(t *testing.T) {
+	d := NewReader(io.MultiReader(strings.NewReader(`[1,2`), errReader{}), 16)
+	d.Expect('[')
+	first := true
+	_, _, err := d.ReadInts(make([]int64, 8), &first)
+	if !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("error %v, want the reader's error", err)
+	}
+}

@@ -1,0 +1,73 @@
+package rows
+
+import "tracestreamer/schema"
+
+// Value is one stored value of a Memory sink: Null, or an Int, or a Text.
+type Value struct {
+	Null bool
+	Int  int64
+	Text string
+	// IsText tells which of Int and Text holds the value.
+	IsText bool
+}
+
+// Memory is a Sink that keeps every row in memory, for tests.
+type Memory struct {
+	Rows  map[string][][]Value
+	marks []map[string]int
+}
+
+// NewMemory returns an empty Memory sink.
+func NewMemory() *Memory { return &Memory{Rows: map[string][][]Value{}} }
+
+// NewBatch implements Sink.
+func (m *Memory) NewBatch(t *schema.Table) *Batch {
+	b := &Batch{}
+	b.Reset(t)
+	return b
+}
+
+// Put implements Sink.
+func (m *Memory) Put(b *Batch) {
+	t := b.Table
+	ni, nt := t.NumInt(), t.NumText()
+	nulls := b.Nulls
+	for r := 0; r < b.N; r++ {
+		row := make([]Value, len(t.Columns))
+		for c, col := range t.Columns {
+			s := t.Slot(c)
+			if col.Type.IsText() {
+				row[c] = Value{Text: b.Texts[r*nt+s], IsText: true}
+				continue
+			}
+			pos := r*ni + s
+			if len(nulls) > 0 && int(nulls[0]) == pos {
+				nulls = nulls[1:]
+				row[c] = Value{Null: true}
+				continue
+			}
+			row[c] = Value{Int: b.Ints[pos]}
+		}
+		m.Rows[t.Name] = append(m.Rows[t.Name], row)
+	}
+}
+
+// Mark implements Sink.
+func (m *Memory) Mark(tables []*schema.Table) Mark {
+	counts := make(map[string]int, len(tables))
+	for _, t := range tables {
+		counts[t.Name] = len(m.Rows[t.Name])
+	}
+	m.marks = append(m.marks, counts)
+	return Mark(len(m.marks) - 1)
+}
+
+// Rollback implements Sink.
+func (m *Memory) Rollback(mk Mark) {
+	for name, n := range m.marks[mk] {
+		m.Rows[name] = m.Rows[name][:n]
+	}
+}
+
+// Err implements Sink.
+func (m *Memory) Err() error { return nil }

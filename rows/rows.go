@@ -1,0 +1,123 @@
+// Package rows carries table rows from the parsers to the store in batches.
+//
+// A parser appends rows to an Appender per table; full batches are handed to a Sink
+// (the SQLite store, or a Memory sink in tests). Values of INT columns and of TEXT
+// columns are kept in two row-major arrays so that the common all-integer tables
+// (js_heap_nodes, js_heap_edges) cost one int64 per value.
+package rows
+
+import "tracestreamer/schema"
+
+// Batch is a run of rows of one table.
+type Batch struct {
+	Table *schema.Table
+	N     int      // number of rows
+	Ints  []int64  // N × Table.NumInt() values, row-major
+	Texts []string // N × Table.NumText() values, row-major
+	// Nulls lists the positions in Ints whose value is NULL, ascending.
+	Nulls []int32
+}
+
+// Reset empties b for reuse with table t.
+func (b *Batch) Reset(t *schema.Table) {
+	b.Table = t
+	b.N = 0
+	b.Ints = b.Ints[:0]
+	b.Texts = b.Texts[:0]
+	b.Nulls = b.Nulls[:0]
+}
+
+// Mark identifies a point in the stream of rows; see Sink.Rollback.
+type Mark int64
+
+// Sink receives batches in order. Put takes ownership of the batch; NewBatch returns
+// an empty batch, possibly a recycled one. Mark and Rollback let a parser drop every
+// row of a set of tables that was put after the mark (a heap snapshot found to be
+// corrupt after part of it was streamed). Err reports the first error of the sink.
+type Sink interface {
+	NewBatch(t *schema.Table) *Batch
+	Put(b *Batch)
+	Mark(tables []*schema.Table) Mark
+	Rollback(m Mark)
+	Err() error
+}
+
+// DefaultBatchRows is the number of rows an Appender collects before handing a
+// batch to its sink.
+const DefaultBatchRows = 4096
+
+// Appender builds the rows of one table.
+type Appender struct {
+	sink  Sink
+	table *schema.Table
+	b     *Batch
+	max   int
+	count int64
+}
+
+// NewAppender returns an appender of rows of t to sink.
+func NewAppender(sink Sink, t *schema.Table) *Appender {
+	return &Appender{sink: sink, table: t, max: DefaultBatchRows}
+}
+
+func (a *Appender) batch() *Batch {
+	if a.b == nil {
+		a.b = a.sink.NewBatch(a.table)
+	}
+	return a.b
+}
+
+// Ints appends a row of a table whose columns are all INT.
+func (a *Appender) Ints(v ...int64) {
+	b := a.batch()
+	b.Ints = append(b.Ints, v...)
+	a.endRow(b)
+}
+
+// Row appends a row with its INT values and TEXT values, each in column order.
+func (a *Appender) Row(ints []int64, texts ...string) {
+	b := a.batch()
+	b.Ints = append(b.Ints, ints...)
+	b.Texts = append(b.Texts, texts...)
+	a.endRow(b)
+}
+
+// IntsNull appends a row of INT values, storing NULL for column positions (among
+// the INT columns) whose bit is set in nullMask.
+func (a *Appender) IntsNull(nullMask uint64, v ...int64) {
+	b := a.batch()
+	base := len(b.Ints)
+	b.Ints = append(b.Ints, v...)
+	for i := range v {
+		if nullMask&(1<<uint(i)) != 0 {
+			b.Nulls = append(b.Nulls, int32(base+i))
+		}
+	}
+	a.endRow(b)
+}
+
+func (a *Appender) endRow(b *Batch) {
+	b.N++
+	a.count++
+	if b.N >= a.max {
+		a.Flush()
+	}
+}
+
+// Count returns the number of rows appended so far.
+func (a *Appender) Count() int64 { return a.count }
+
+// Flush hands the pending rows to the sink.
+func (a *Appender) Flush() {
+	if a.b != nil && a.b.N > 0 {
+		a.sink.Put(a.b)
+		a.b = nil
+	}
+}
+
+// Discard drops the pending rows without handing them to the sink.
+func (a *Appender) Discard() {
+	if a.b != nil {
+		a.b.Reset(a.table)
+	}
+}

@@ -1,0 +1,182 @@
+// Package schema defines the output tables: names, column order and SQLite types,
+// exactly as the reference trace_streamer exports them (shared/spec/tables.md), plus the
+// few tables tracestreamer adds.
+//
+// Tables are plain rowid tables without primary keys; rows are appended in the
+// reference's order so that rowid order matches it.
+package schema
+
+import "strings"
+
+// Type is a column's declared SQLite type.
+type Type uint8
+
+// Column types as they appear in the exported schema.
+const (
+	Int  Type = iota // INT, values bound as integers
+	Text             // TEXT, values bound as text
+	// IntText is declared INT but its values are text; SQLite's INT affinity turns
+	// text that looks like an integer into an integer (js_cpu_profiler_node.children).
+	IntText
+)
+
+func (t Type) String() string {
+	if t == Text {
+		return "TEXT"
+	}
+	return "INT"
+}
+
+// IsText reports whether values of the column are held as text.
+func (t Type) IsText() bool { return t == Text || t == IntText }
+
+// Column is one column of a table.
+type Column struct {
+	Name string
+	Type Type
+}
+
+// Table is an output table. Its Columns are in export order.
+type Table struct {
+	Name    string
+	Columns []Column
+	// slot gives, for each column, its position among the columns of its value kind
+	// (row buffers keep ints and texts in separate arrays).
+	slot []int
+	nInt int
+}
+
+// NumInt returns the number of INT columns.
+func (t *Table) NumInt() int { return t.nInt }
+
+// NumText returns the number of TEXT columns.
+func (t *Table) NumText() int { return len(t.Columns) - t.nInt }
+
+// Slot returns the position of column i among the columns of its type.
+func (t *Table) Slot(i int) int { return t.slot[i] }
+
+// CreateSQL returns the CREATE TABLE statement, in the layout SQLite itself uses
+// for tables made with CREATE TABLE … AS SELECT (as the reference's export does).
+func (t *Table) CreateSQL() string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE ")
+	b.WriteString(t.Name)
+	b.WriteString("(")
+	for i, c := range t.Columns {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  ")
+		b.WriteString(Quote(c.Name))
+		b.WriteString(" ")
+		b.WriteString(c.Type.String())
+	}
+	b.WriteString("\n)")
+	return b.String()
+}
+
+// Quote quotes an identifier when it is one of the SQL keywords used as column names.
+func Quote(name string) string {
+	switch name {
+	case "key", "column", "desc", "index", "order", "group":
+		return `"` + name + `"`
+	}
+	return name
+}
+
+func newTable(name string, cols ...Column) *Table {
+	t := &Table{Name: name, Columns: cols, slot: make([]int, len(cols))}
+	nText := 0
+	for i, c := range cols {
+		if c.Type.IsText() {
+			t.slot[i] = nText
+			nText++
+		} else {
+			t.slot[i] = t.nInt
+			t.nInt++
+		}
+	}
+	return t
+}
+
+func ints(names ...string) []Column {
+	cols := make([]Column, len(names))
+	for i, n := range names {
+		cols[i] = Column{n, Int}
+	}
+	return cols
+}
+
+func col(name string, t Type) Column { return Column{name, t} }
+
+// Tables is the set of output tables of one database, in creation order.
+// A new value is made per database so that nothing is shared between runs.
+type Tables struct {
+	Process, Thread, TraceRange, DataType, Stat, Args, Meta, TraceConfig,
+	DataDict, DatasourceClockID, ClockSnapshot *Table
+
+	JSHeapFiles, JSHeapEdges, JSHeapInfo, JSHeapLocation, JSHeapNodes, JSHeapSample,
+	JSHeapString, JSHeapTraceFunctionInfo, JSHeapTraceNode, JSCPUProfilerNode,
+	JSCPUProfilerSample, JSConfig *Table
+}
+
+// New returns the table definitions.
+func New() *Tables {
+	return &Tables{
+		Process: newTable("process", col("id", Int), col("ipid", Int), col("pid", Int),
+			col("name", Text), col("start_ts", Int), col("switch_count", Int),
+			col("thread_count", Int), col("slice_count", Int), col("mem_count", Int)),
+		Thread: newTable("thread", col("id", Int), col("itid", Int), col("tid", Int),
+			col("name", Text), col("start_ts", Int), col("end_ts", Int), col("ipid", Int),
+			col("is_main_thread", Int), col("switch_count", Int)),
+		TraceRange: newTable("trace_range", ints("start_ts", "end_ts")...),
+		DataType:   newTable("data_type", col("id", Int), col("typeId", Int), col("desc", Text)),
+		Stat: newTable("stat", col("event_name", Text), col("stat_type", Text), col("count", Int),
+			col("serverity", Text), col("source", Text)),
+		Args:        newTable("args", ints("id", "key", "datatype", "value", "argset")...),
+		Meta:        newTable("meta", col("name", Text), col("value", Text)),
+		TraceConfig: newTable("trace_config", col("id", Int), col("trace_source", Text), col("key", Text), col("value", Text)),
+		DataDict:    newTable("data_dict", col("id", Int), col("data", Text)),
+		DatasourceClockID: newTable("datasource_clockid", col("id", Int),
+			col("data_source_name", Text), col("clock_id", Int)),
+		ClockSnapshot: newTable("clock_snapshot", col("id", Int), col("clock_id", Int),
+			col("ts", Int), col("clock_name", Text)),
+
+		JSHeapFiles: newTable("js_heap_files", col("id", Int), col("file_name", Text),
+			col("start_time", Int), col("end_time", Int), col("self_size", Int)),
+		JSHeapEdges: newTable("js_heap_edges", ints("file_id", "edge_index", "type",
+			"name_or_index", "to_node", "from_node_id", "to_node_id")...),
+		JSHeapInfo: newTable("js_heap_info", col("file_id", Int), col("key", Text),
+			col("type", Int), col("int_value", Int), col("str_value", Text)),
+		JSHeapLocation: newTable("js_heap_location", ints("file_id", "object_index",
+			"script_id", "line", "column")...),
+		JSHeapNodes: newTable("js_heap_nodes", ints("file_id", "node_index", "type", "name",
+			"id", "self_size", "edge_count", "trace_node_id", "detachedness")...),
+		JSHeapSample: newTable("js_heap_sample", ints("file_id", "timestamp_us", "last_assigned_id")...),
+		JSHeapString: newTable("js_heap_string", col("file_id", Int), col("file_index", Int),
+			col("string", Text)),
+		JSHeapTraceFunctionInfo: newTable("js_heap_trace_function_info", ints("file_id",
+			"function_index", "function_id", "name", "script_name", "script_id", "line", "column")...),
+		JSHeapTraceNode: newTable("js_heap_trace_node", ints("file_id", "id",
+			"function_info_index", "count", "size", "parent_id")...),
+		JSCPUProfilerNode: newTable("js_cpu_profiler_node", col("function_id", Int),
+			col("function_index", Int), col("script_id", Text), col("url_index", Int),
+			col("line_number", Int), col("column_number", Int), col("hit_count", Int),
+			col("children", IntText), col("parent_id", Int)),
+		JSCPUProfilerSample: newTable("js_cpu_profiler_sample", ints("id", "function_id",
+			"start_time", "end_time", "dur")...),
+		JSConfig: newTable("js_config", ints("pid", "type", "interval", "capture_numeric_value",
+			"trace_allocation", "enable_cpu_profiler", "cpu_profiler_interval")...),
+	}
+}
+
+// All returns every table in creation order (the reference's export order).
+func (ts *Tables) All() []*Table {
+	return []*Table{
+		ts.Process, ts.Thread, ts.TraceRange, ts.DataType, ts.Stat, ts.Args, ts.Meta,
+		ts.TraceConfig, ts.DataDict, ts.DatasourceClockID, ts.ClockSnapshot,
+		ts.JSHeapFiles, ts.JSHeapEdges, ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes,
+		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
+		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
+	}
+}

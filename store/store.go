@@ -1,0 +1,232 @@
+// Package store writes row batches into a SQLite database file.
+//
+// A DB is built in a temporary file beside its destination inside one transaction,
+// without journal or fsyncs, and renamed into place by Commit; Abort removes it.
+// A failed or interrupted run therefore never leaves a half-written database under
+// the destination name, and never touches an existing file there.
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// maxVarsPerStmt bounds the bound parameters of one multi-row INSERT.
+const maxVarsPerStmt = 1000
+
+// DB is an output database being written. It is not safe for concurrent use; see
+// Async for a Sink that writes from its own goroutine.
+type DB struct {
+	c      *conn
+	tmp    string
+	dest   string
+	ins    map[*schema.Table]*inserter
+	counts map[*schema.Table]int64
+	marks  []map[*schema.Table]int64
+	text   arena
+}
+
+type inserter struct {
+	t       *schema.Table
+	many    *stmt // rowsPer rows
+	one     *stmt // one row
+	rowsPer int
+}
+
+// Create starts a database that Commit will place at dest, creating tables.
+func Create(dest string, tables []*schema.Table) (*DB, error) {
+	dir, base := filepath.Split(dest)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create output %s: %w", dest, err)
+	}
+	tmp := f.Name()
+	f.Close()
+	c, err := openConn(tmp)
+	if err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
+		counts: map[*schema.Table]int64{}}
+	d.text.tls = c.tls
+	if err := d.init(tables); err != nil {
+		d.Abort()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *DB) init(tables []*schema.Table) error {
+	// The file is private until Commit renames it, so it needs no journal, locks
+	// shared with others, or fsyncs: a crash leaves only a temp file behind.
+	err := d.c.exec(`PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+		PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768;
+		BEGIN`)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := d.c.exec(t.CreateSQL()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Exec runs SQL statements inside the open transaction.
+func (d *DB) Exec(sql string) error { return d.c.exec(sql) }
+
+func insertSQL(t *schema.Table, n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO ")
+	b.WriteString(t.Name)
+	b.WriteString(" VALUES ")
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(t.Columns)), ",") + ")"
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+func (d *DB) inserter(t *schema.Table) (*inserter, error) {
+	if in := d.ins[t]; in != nil {
+		return in, nil
+	}
+	in := &inserter{t: t, rowsPer: max(1, maxVarsPerStmt/len(t.Columns))}
+	var err error
+	if in.many, err = d.c.prepare(insertSQL(t, in.rowsPer)); err != nil {
+		return nil, err
+	}
+	if in.one, err = d.c.prepare(insertSQL(t, 1)); err != nil {
+		return nil, err
+	}
+	d.ins[t] = in
+	return in, nil
+}
+
+// Insert writes the rows of b.
+func (d *DB) Insert(b *rows.Batch) error {
+	if b.N == 0 {
+		return nil
+	}
+	t := b.Table
+	in, err := d.inserter(t)
+	if err != nil {
+		return err
+	}
+	ni, nt := t.NumInt(), t.NumText()
+	nulls := b.Nulls
+	for r := 0; r < b.N; {
+		s, n := in.many, in.rowsPer
+		if b.N-r < n {
+			s, n = in.one, 1
+		}
+		if nt > 0 {
+			need := 0
+			for _, txt := range b.Texts[r*nt : (r+n)*nt] {
+				need += len(txt)
+			}
+			if err := d.text.reset(need); err != nil {
+				return err
+			}
+		}
+		p := 1
+		for k := r; k < r+n; k++ {
+			ints := b.Ints[k*ni : k*ni+ni]
+			for c, col := range t.Columns {
+				slot := t.Slot(c)
+				if col.Type.IsText() {
+					txt := b.Texts[k*nt+slot]
+					s.bindText(p, d.text.put(txt), len(txt))
+				} else if len(nulls) > 0 && int(nulls[0]) == k*ni+slot {
+					nulls = nulls[1:]
+					s.bindNull(p)
+				} else {
+					s.bindInt(p, ints[slot])
+				}
+				p++
+			}
+		}
+		if err := s.run(); err != nil {
+			return fmt.Errorf("insert into %s: %w", t.Name, err)
+		}
+		r += n
+	}
+	d.counts[t] += int64(b.N)
+	return nil
+}
+
+// Count returns the number of rows inserted into t.
+func (d *DB) Count(t *schema.Table) int64 { return d.counts[t] }
+
+// Mark remembers the row counts of tables; Rollback(m) deletes the rows inserted
+// into them after the mark.
+func (d *DB) Mark(tables []*schema.Table) rows.Mark {
+	m := make(map[*schema.Table]int64, len(tables))
+	for _, t := range tables {
+		m[t] = d.counts[t]
+	}
+	d.marks = append(d.marks, m)
+	return rows.Mark(len(d.marks) - 1)
+}
+
+// Rollback deletes the rows inserted after mark m into the tables it names. Tables
+// are never deleted from otherwise, so rowid equals the row count.
+func (d *DB) Rollback(m rows.Mark) error {
+	for t, n := range d.marks[m] {
+		if d.counts[t] == n {
+			continue
+		}
+		if err := d.c.exec(fmt.Sprintf("DELETE FROM %s WHERE rowid > %d", t.Name, n)); err != nil {
+			return err
+		}
+		d.counts[t] = n
+	}
+	return nil
+}
+
+func (d *DB) finalize() {
+	for _, in := range d.ins {
+		in.many.finalize()
+		in.one.finalize()
+	}
+	d.ins = map[*schema.Table]*inserter{}
+	d.text.free()
+}
+
+// Commit ends the transaction, closes the file and renames it to the destination.
+func (d *DB) Commit() error {
+	d.finalize()
+	if err := d.c.exec("COMMIT"); err != nil {
+		d.Abort()
+		return err
+	}
+	d.c.close()
+	if err := os.Rename(d.tmp, d.dest); err != nil {
+		os.Remove(d.tmp)
+		return fmt.Errorf("move output into place: %w", err)
+	}
+	return nil
+}
+
+// Abort closes and removes the temporary file; the destination is not touched.
+func (d *DB) Abort() {
+	d.finalize()
+	d.c.close()
+	os.Remove(d.tmp)
+}
+
+// TempPath returns the path of the temporary file being written.
+func (d *DB) TempPath() string { return d.tmp }

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	_ "modernc.org/sqlite" // database/sql driver, to read results back
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+func openRead(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestInsertCommitReadBack(t *testing.T) {
+	ts := schema.New()
+	dest := filepath.Join(t.TempDir(), "out.db")
+	db, err := Create(dest, ts.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 4)
+	nodes := rows.NewAppender(a, ts.JSHeapNodes)
+	const n = 2500 // several full statements and a remainder
+	for i := range n {
+		nodes.Ints(0, int64(i), 3, 7, int64(i)*2, 16, 1, 0, -1)
+	}
+	nodes.Flush()
+	strs := rows.NewAppender(a, ts.JSHeapString)
+	for i, s := range []string{"<dummy>", "", "GC roots", "größe ✓ 😀", "a\x00b"} {
+		strs.Row([]int64{0, int64(i)}, s)
+	}
+	strs.Flush()
+	edges := rows.NewAppender(a, ts.JSHeapEdges)
+	edges.IntsNull(1<<6, 0, 0, 2, 5, 7, 1, 0)
+	edges.Flush()
+	cpu := rows.NewAppender(a, ts.JSCPUProfilerNode)
+	cpu.Row([]int64{1, 2, 3, -1, -1, 0, 0}, "0", "2,3")
+	cpu.Row([]int64{2, 2, 3, -1, -1, 0, 1}, "0", "5")
+	cpu.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Fatalf("destination exists before Commit: %v", err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	r := openRead(t, dest)
+	var count, sumID int64
+	if err := r.QueryRow("SELECT count(*), sum(id) FROM js_heap_nodes").Scan(&count, &sumID); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || sumID != int64(n*(n-1)) {
+		t.Errorf("nodes: count %d sum(id) %d, want %d %d", count, sumID, n, n*(n-1))
+	}
+	var last int64
+	r.QueryRow("SELECT detachedness FROM js_heap_nodes WHERE rowid = 2500").Scan(&last)
+	if last != -1 {
+		t.Errorf("detachedness = %d, want -1", last)
+	}
+	var got []string
+	rs, err := r.Query("SELECT string FROM js_heap_string ORDER BY rowid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rs.Next() {
+		var s string
+		rs.Scan(&s)
+		got = append(got, s)
+	}
+	want := []string{"<dummy>", "", "GC roots", "größe ✓ 😀", "a\x00b"}
+	if len(got) != len(want) {
+		t.Fatalf("strings %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("string %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	var toID sql.NullInt64
+	r.QueryRow("SELECT to_node_id FROM js_heap_edges").Scan(&toID)
+	if toID.Valid {
+		t.Errorf("to_node_id = %v, want NULL", toID)
+	}
+	var typ1, typ2 string
+	r.QueryRow("SELECT typeof(children) FROM js_cpu_profiler_node WHERE function_id=1").Scan(&typ1)
+	r.QueryRow("SELECT typeof(children) FROM js_cpu_profiler_node WHERE function_id=2").Scan(&typ2)
+	if typ1 != "text" || typ2 != "integer" {
+		t.Errorf("children types %s %s, want text integer (INT affinity)", typ1, typ2)
+	}
+	var ddl string
+	r.QueryRow("SELECT sql FROM sqlite_master WHERE name='js_heap_location'").Scan(&ddl)
+	wantDDL := "CREATE TABLE js_heap_location(\n  file_id INT,\n  object_index INT,\n  script_id INT,\n  line INT,\n  \"column\" INT\n)"
+	if ddl != wantDDL {
+		t.Errorf("schema:\n%s\nwant:\n%s", ddl, wantDDL)
+	}
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".out.db.tmp-*"))
+	if len(matches) != 0 {
+		t.Errorf("temporary files left: %v", matches)
+	}
+}
+
+func TestRollbackAndAbort(t *testing.T) {
+	ts := schema.New()
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.db")
+	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Create(dest, ts.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 2)
+	nodes := rows.NewAppender(a, ts.JSHeapNodes)
+	nodes.Ints(0, 0, 0, 0, 1, 0, 0, 0, 0)
+	nodes.Flush()
+	m := a.Mark([]*schema.Table{ts.JSHeapNodes})
+	for i := range 5000 {
+		nodes.Ints(1, int64(i), 0, 0, 1, 0, 0, 0, 0)
+	}
+	nodes.Flush()
+	a.Rollback(m)
+	nodes.Ints(1, 0, 0, 0, 42, 0, 0, 0, 0)
+	nodes.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Count(ts.JSHeapNodes); got != 2 {
+		t.Errorf("count after rollback = %d, want 2", got)
+	}
+	db.Abort()
+	b, _ := os.ReadFile(dest)
+	if string(b) != "precious" {
+		t.Errorf("Abort changed the destination: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left after Abort: %v", entries)
+	}
+}
