@@ -1,0 +1,433 @@
+// Package cpuprofile decodes V8 and ArkTS CPU profiles (the .cpuprofile JSON that
+// DevTools, node --cpu-prof and the ArkTS runtime's Profiler.stop write) and turns
+// their samples into runs of equal samples, as js_cpu_profiler_sample stores them
+// (shared/spec/arkts.md §6).
+package cpuprofile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// Node is one call tree node.
+type Node struct {
+	ID           int64
+	FunctionName string
+	ScriptID     string
+	URL          string
+	LineNumber   int64
+	ColumnNumber int64
+	HitCount     int64
+	Children     []int64
+	Parent       int64 // 0 if none
+}
+
+// Profile is a decoded CPU profile. Times are in ns on the profile's own clock
+// (the JSON's µs × 1000).
+type Profile struct {
+	Nodes      []Node
+	StartTime  int64
+	EndTime    int64
+	HasEndTime bool
+	Samples    []int64
+	TimeDeltas []int64 // ns
+	// Problems lists what was wrong but tolerated (unknown sample nodes, …).
+	Problems []string
+}
+
+// Parse decodes a profile object.
+func Parse(b []byte) (*Profile, error) {
+	js := jsonscan.NewBytes(b)
+	p := &Profile{}
+	if err := p.decode(js); err != nil {
+		return nil, err
+	}
+	if !js.AtEOF() {
+		return nil, js.Errorf("data after the profile object")
+	}
+	if err := p.finish(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// usToNs converts a JSON number of µs to ns, exactly for integers and rounded to
+// the ns for fractions.
+func usToNs(b []byte) (int64, error) {
+	if v, err := jsonscan.ParseInt(b); err == nil {
+		return v * 1000, nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%q is not a time", b)
+	}
+	return int64(math.Round(f * 1000)), nil
+}
+
+func readTime(js *jsonscan.Decoder) (int64, error) {
+	b, err := js.ReadNumber()
+	if err != nil {
+		return 0, err
+	}
+	v, err := usToNs(b)
+	if err != nil {
+		return 0, js.Errorf("%v", err)
+	}
+	return v, nil
+}
+
+func readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
+	if err := js.Expect('['); err != nil {
+		return nil, err
+	}
+	out := []int64{}
+	for first := true; ; first = false {
+		more, err := js.More(first)
+		if err != nil || !more {
+			return out, err
+		}
+		b, err := js.ReadNumber()
+		if err != nil {
+			return nil, err
+		}
+		v, err := conv(b)
+		if err != nil {
+			return nil, js.Errorf("%v", err)
+		}
+		out = append(out, v)
+	}
+}
+
+func (p *Profile) decode(js *jsonscan.Decoder) error {
+	if err := js.Expect('{'); err != nil {
+		return err
+	}
+	var have struct{ nodes, start, samples, deltas bool }
+	var key []byte
+	for first := true; ; first = false {
+		var ok bool
+		var err error
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "nodes":
+			have.nodes = true
+			err = p.decodeNodes(js)
+		case "startTime":
+			have.start = true
+			p.StartTime, err = readTime(js)
+		case "endTime":
+			p.HasEndTime = true
+			p.EndTime, err = readTime(js)
+		case "samples":
+			have.samples = true
+			p.Samples, err = readIntArray(js, jsonscan.ParseInt)
+		case "timeDeltas":
+			have.deltas = true
+			p.TimeDeltas, err = readIntArray(js, usToNs)
+		default:
+			err = js.SkipValue()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	switch {
+	case !have.nodes:
+		return errors.New("no nodes: not a CPU profile")
+	case !have.start:
+		return errors.New("no startTime")
+	case !have.samples && have.deltas:
+		return errors.New("timeDeltas without samples")
+	}
+	return nil
+}
+
+func (p *Profile) decodeNodes(js *jsonscan.Decoder) error {
+	if err := js.Expect('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := js.More(first)
+		if err != nil || !more {
+			return err
+		}
+		n, err := decodeNode(js)
+		if err != nil {
+			return fmt.Errorf("node %d: %w", len(p.Nodes), err)
+		}
+		p.Nodes = append(p.Nodes, n)
+	}
+}
+
+func decodeNode(js *jsonscan.Decoder) (Node, error) {
+	n := Node{HitCount: -1}
+	if err := js.Expect('{'); err != nil {
+		return n, err
+	}
+	var key []byte
+	haveID := false
+	for first := true; ; first = false {
+		var ok bool
+		var err error
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "id":
+			haveID = true
+			n.ID, err = js.ReadInt()
+		case "callFrame":
+			err = decodeCallFrame(js, &n)
+		case "hitCount":
+			n.HitCount, err = js.ReadInt()
+		case "children":
+			n.Children, err = readIntArray(js, jsonscan.ParseInt)
+		case "parent":
+			n.Parent, err = js.ReadInt()
+		default:
+			err = js.SkipValue()
+		}
+		if err != nil {
+			return n, fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	if !haveID {
+		return n, errors.New("no id")
+	}
+	return n, nil
+}
+
+func decodeCallFrame(js *jsonscan.Decoder, n *Node) error {
+	if err := js.Expect('{'); err != nil {
+		return err
+	}
+	var key []byte
+	for first := true; ; first = false {
+		var ok bool
+		var err error
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "functionName":
+			n.FunctionName, err = readString(js)
+		case "url":
+			n.URL, err = readString(js)
+		case "scriptId":
+			// A string in the protocol; some producers write a number.
+			var c byte
+			if c, err = js.Peek(); err == nil && c != '"' {
+				var b []byte
+				b, err = js.ReadNumber()
+				n.ScriptID = string(b)
+			} else if err == nil {
+				n.ScriptID, err = readString(js)
+			}
+		case "lineNumber":
+			n.LineNumber, err = js.ReadInt()
+		case "columnNumber":
+			n.ColumnNumber, err = js.ReadInt()
+		default:
+			err = js.SkipValue()
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	}
+}
+
+func readString(js *jsonscan.Decoder) (string, error) {
+	b, err := js.ReadString(nil)
+	return strings.ToValidUTF8(string(b), "\uFFFD"), err
+}
+
+// finish resolves parents and children and derives missing hit counts.
+func (p *Profile) finish() error {
+	index := make(map[int64]int, len(p.Nodes))
+	for i, n := range p.Nodes {
+		if _, dup := index[n.ID]; dup {
+			return fmt.Errorf("node id %d appears twice", n.ID)
+		}
+		index[n.ID] = i
+	}
+	// Parents from children lists (first registration wins), else from "parent".
+	parent := make(map[int64]int64, len(p.Nodes))
+	anyChildren := false
+	for _, n := range p.Nodes {
+		for _, c := range n.Children {
+			anyChildren = true
+			if _, ok := parent[c]; !ok {
+				parent[c] = n.ID
+			}
+		}
+	}
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if par, ok := parent[n.ID]; ok {
+			n.Parent = par
+		}
+	}
+	if !anyChildren {
+		// The "parent" form: build children lists in node order.
+		for _, n := range p.Nodes {
+			if n.Parent != 0 {
+				if pi, ok := index[n.Parent]; ok {
+					p.Nodes[pi].Children = append(p.Nodes[pi].Children, n.ID)
+				}
+			}
+		}
+	}
+	var hits map[int64]int64
+	unknown := 0
+	for _, s := range p.Samples {
+		if _, ok := index[s]; !ok {
+			unknown++
+		}
+	}
+	if unknown > 0 {
+		p.Problems = append(p.Problems, fmt.Sprintf("%d samples name node ids that are not in the profile", unknown))
+	}
+	for i := range p.Nodes {
+		if p.Nodes[i].HitCount < 0 {
+			if hits == nil {
+				hits = map[int64]int64{}
+				for _, s := range p.Samples {
+					hits[s]++
+				}
+			}
+			p.Nodes[i].HitCount = hits[p.Nodes[i].ID]
+		}
+	}
+	if len(p.TimeDeltas) != len(p.Samples) {
+		p.Problems = append(p.Problems, fmt.Sprintf("%d samples but %d timeDeltas", len(p.Samples), len(p.TimeDeltas)))
+	}
+	return nil
+}
+
+// Run is a run of consecutive samples of one node, [Start, End) in ns on the
+// profile's clock.
+type Run struct {
+	NodeID     int64
+	Start, End int64
+}
+
+// Timestamps returns the time of every sample: startTime + Σ timeDeltas[0..i]
+// (V8 semantics; a missing delta counts as 0).
+func (p *Profile) Timestamps() []int64 {
+	ts := make([]int64, len(p.Samples))
+	t := p.StartTime
+	for i := range p.Samples {
+		if i < len(p.TimeDeltas) {
+			t += p.TimeDeltas[i]
+		}
+		ts[i] = t
+	}
+	return ts
+}
+
+// Interval returns the typical sampling interval: the median positive delta.
+func (p *Profile) Interval() int64 {
+	var pos []int64
+	for _, d := range p.TimeDeltas {
+		if d > 0 {
+			pos = append(pos, d)
+		}
+	}
+	if len(pos) == 0 {
+		return 0
+	}
+	slices.Sort(pos)
+	return pos[len(pos)/2]
+}
+
+// Runs merges consecutive equal samples into runs. Samples are taken in time
+// order (a stable sort when deltas are negative, as DevTools does). A run ends
+// where the next one starts; the last ends one sampling interval after its last
+// sample, but not after endTime when endTime is later than that sample.
+func (p *Profile) Runs() []Run {
+	if len(p.Samples) == 0 {
+		return nil
+	}
+	ts := p.Timestamps()
+	order := make([]int, len(ts))
+	for i := range order {
+		order[i] = i
+	}
+	if !sort.SliceIsSorted(order, func(a, b int) bool { return ts[order[a]] < ts[order[b]] }) {
+		sort.SliceStable(order, func(a, b int) bool { return ts[order[a]] < ts[order[b]] })
+	}
+	var runs []Run
+	for _, i := range order {
+		if len(runs) > 0 && runs[len(runs)-1].NodeID == p.Samples[i] {
+			continue
+		}
+		if len(runs) > 0 {
+			runs[len(runs)-1].End = ts[i]
+		}
+		runs = append(runs, Run{NodeID: p.Samples[i], Start: ts[i]})
+	}
+	last := ts[order[len(order)-1]]
+	end := last + p.Interval()
+	if p.HasEndTime && p.EndTime >= last && p.EndTime < end {
+		end = p.EndTime
+	}
+	runs[len(runs)-1].End = end
+	return runs
+}
+
+// CompatRuns reproduces the reference trace_streamer's timing (arkts.md §6.2):
+// timeDeltas[0] is ignored, deltas are read as uint32, and the last run ends at
+// the last sample's time.
+func (p *Profile) CompatRuns() []Run {
+	n := len(p.Samples)
+	if n == 0 {
+		return nil
+	}
+	// T(i) for i = 0..n, as far as deltas exist.
+	t := make([]int64, n+1)
+	t[0] = p.StartTime
+	for i := 1; i <= n; i++ {
+		t[i] = t[i-1]
+		if i < len(p.TimeDeltas) {
+			t[i] += int64(uint32(p.TimeDeltas[i]/1000)) * 1000
+		}
+	}
+	var runs []Run
+	for a := 0; a < n; {
+		b := a
+		for b+1 < n && p.Samples[b+1] == p.Samples[a] {
+			b++
+		}
+		end := t[b+1]
+		if b == n-1 {
+			end = t[n-1]
+			if len(p.TimeDeltas) > n {
+				end = t[n]
+			}
+		}
+		runs = append(runs, Run{NodeID: p.Samples[a], Start: t[a], End: end})
+		a = b + 1
+	}
+	return runs
+}
