@@ -1,6 +1,10 @@
 package rows
 
-import "tracestreamer/schema"
+import (
+	"sync"
+
+	"tracestreamer/schema"
+)
 
 // Value is one stored value of a Memory sink: Null, or an Int, or a Text.
 type Value struct {
@@ -11,8 +15,10 @@ type Value struct {
 	IsText bool
 }
 
-// Memory is a Sink that keeps every row in memory, for tests.
+// Memory is a Sink that keeps every row in memory, for tests. It is safe for
+// concurrent use; read Rows once writing is over.
 type Memory struct {
+	mu    sync.Mutex
 	Rows  map[string][][]Value
 	marks []map[string]int
 }
@@ -29,6 +35,8 @@ func (m *Memory) NewBatch(t *schema.Table) *Batch {
 
 // Put implements Sink.
 func (m *Memory) Put(b *Batch) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
 	nulls := b.Nulls
@@ -54,6 +62,8 @@ func (m *Memory) Put(b *Batch) {
 
 // Mark implements Sink.
 func (m *Memory) Mark(tables []*schema.Table) Mark {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	counts := make(map[string]int, len(tables))
 	for _, t := range tables {
 		counts[t.Name] = len(m.Rows[t.Name])
@@ -64,6 +74,8 @@ func (m *Memory) Mark(tables []*schema.Table) Mark {
 
 // Rollback implements Sink.
 func (m *Memory) Rollback(mk Mark) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for name, n := range m.marks[mk] {
 		m.Rows[name] = m.Rows[name][:n]
 	}

@@ -84,11 +84,16 @@ func (a *Appender) Row(ints []int64, texts ...string) {
 
 // IntsNull appends a row of INT values, storing NULL for column positions (among
 // the INT columns) whose bit is set in nullMask.
-func (a *Appender) IntsNull(nullMask uint64, v ...int64) {
+func (a *Appender) IntsNull(nullMask uint64, v ...int64) { a.IntsTextNull(nullMask, v) }
+
+// IntsTextNull appends a row like Row, storing NULL for the INT column positions
+// (among the INT columns) whose bit is set in nullMask.
+func (a *Appender) IntsTextNull(nullMask uint64, ints []int64, texts ...string) {
 	b := a.batch()
 	base := len(b.Ints)
-	b.Ints = append(b.Ints, v...)
-	for i := range v {
+	b.Ints = append(b.Ints, ints...)
+	b.Texts = append(b.Texts, texts...)
+	for i := range ints {
 		if nullMask&(1<<uint(i)) != 0 {
 			b.Nulls = append(b.Nulls, int32(base+i))
 		}

@@ -214,6 +214,11 @@ func (d *DB) Commit() error {
 		return err
 	}
 	d.c.close()
+	// CreateTemp made the file private; give it the mode of a normal new file.
+	if err := os.Chmod(d.tmp, 0o644); err != nil {
+		os.Remove(d.tmp)
+		return fmt.Errorf("output permissions: %w", err)
+	}
 	if err := os.Rename(d.tmp, d.dest); err != nil {
 		os.Remove(d.tmp)
 		return fmt.Errorf("move output into place: %w", err)

@@ -560,3 +560,12 @@ func (d *Decoder) value(budget *int, depth int) (any, error) {
 	b, err := d.number()
 	return Number(b), err
 }
+
+// Bytes returns the document bytes between two offsets of a Decoder made by
+// NewBytes (nil for a streaming Decoder).
+func (d *Decoder) Bytes(start, end int64) []byte {
+	if d.r != nil || start < 0 || end > int64(len(d.buf)) || start > end {
+		return nil
+	}
+	return d.buf[start:end]
+}

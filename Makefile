@@ -1,0 +1,33 @@
+# tracestreamer — see README.md.
+GO      ?= go
+BIN     := bin
+CACHE   := .cache
+PROTOC_GEN_GO_VERSION := v1.36.12
+
+.PHONY: all build run test proto bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+# Wraps the bundled node captures (testdata/node) into an .htrace file as the
+# ArkTS plugin writes them, converts it and prints the summary.
+run: build
+	@mkdir -p $(CACHE)
+	$(BIN)/mkhtrace -snapshot testdata/node/snapshot.heapsnapshot.gz \
+		-cpuprofile testdata/node/profile.cpuprofile -o $(CACHE)/example.htrace
+	$(BIN)/tracestreamer $(CACHE)/example.htrace -o $(CACHE)/example.db
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+# Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
+proto:
+	$(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	PATH="$$($(GO) env GOPATH)/bin:$$PATH" protoc --proto_path=proto \
+		--go_out=proto/hiprofpb --go_opt=paths=source_relative proto/*.proto
+
+clean:
+	rm -rf $(BIN) $(CACHE)

@@ -1,0 +1,150 @@
+// Command tracestreamer converts OpenHarmony hiprofiler .htrace files (ArkTS JS
+// heap snapshots, heap timelines and CPU profiles) into a SQLite database with
+// the tables of OpenHarmony's trace_streamer.
+//
+// Usage:
+//
+//	tracestreamer [flags] INPUT... -o OUT.db
+//
+// Exit status: 0 on success (warnings go to stderr and are counted in the stat
+// table), 1 when the conversion failed or no input held usable data (no output
+// file is then created and an existing one is left untouched), 2 for usage
+// errors, 130 when interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"tracestreamer/ingest"
+)
+
+const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
+
+Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
+timelines, CPU profiles) into a SQLite database with trace_streamer's tables.
+
+flags:
+  -o, -e PATH       output database (written to a temporary file, renamed on success)
+  -nm, --nometa     do not write the meta table
+  --compat-timing   place CPU samples as the reference trace_streamer does
+                    (ignores timeDeltas[0]; the last run ends at the last sample)
+  -q, --quiet       print no summary line
+  -v, --version     print the version and exit
+  -h, --help        print this help and exit
+
+exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
+usable in the input, 2 usage error, 130 interrupted
+`
+
+type config struct {
+	inputs []string
+	opts   ingest.Options
+	quiet  bool
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func parseArgs(args []string) (*config, error) {
+	c := &config{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch a {
+		case "-o", "-e", "--out", "--export":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a path"}
+			}
+			i++
+			c.opts.Output = args[i]
+		case "-nm", "--nometa":
+			c.opts.NoMeta = true
+		case "--compat-timing":
+			c.opts.CompatTiming = true
+		case "-q", "--quiet":
+			c.quiet = true
+		case "-h", "--help", "-help":
+			return nil, errHelp
+		case "-v", "--version":
+			return nil, errVersion
+		case "-", "--":
+			return nil, usageError{"reading standard input is not supported; name a file"}
+		default:
+			if strings.HasPrefix(a, "-") {
+				return nil, usageError{"unknown flag " + a}
+			}
+			c.inputs = append(c.inputs, a)
+		}
+	}
+	if len(c.inputs) == 0 {
+		return nil, usageError{"no input file given"}
+	}
+	if c.opts.Output == "" {
+		return nil, usageError{"no output database given (-o OUT.db)"}
+	}
+	return c, nil
+}
+
+var (
+	errHelp    = errors.New("help")
+	errVersion = errors.New("version")
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, err := parseArgs(args)
+	switch {
+	case errors.Is(err, errHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case errors.Is(err, errVersion):
+		fmt.Fprintf(stdout, "tracestreamer %s\n", ingest.Version)
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "tracestreamer: %v\n%s", err, usage)
+		return 2
+	}
+	c.opts.Warnings = stderr
+	sum, err := ingest.Run(ctx, c.inputs, c.opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "tracestreamer: interrupted; no output written")
+			return 130
+		}
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+		return 1
+	}
+	if !c.quiet {
+		fmt.Fprintln(stdout, summaryLine(sum))
+	}
+	return 0
+}
+
+// summaryLine is the one line printed after a run: rows of every non-empty
+// ArkTS table, problems and time.
+func summaryLine(s *ingest.Summary) string {
+	var parts []string
+	for _, t := range s.Tables {
+		if strings.HasPrefix(t, "js_") && s.Rows[t] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", t, s.Rows[t]))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no ArkTS rows")
+	}
+	return fmt.Sprintf("%s: %s; %d problems (see table stat); %.2f s, %.1f MB read",
+		s.Output, strings.Join(parts, ", "), s.Problems, s.Elapsed.Seconds(), float64(s.Bytes)/1e6)
+}

@@ -1,0 +1,74 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"tracestreamer/parser/htrace"
+	"tracestreamer/rows"
+)
+
+// generic writes the tables every database has: process and thread placeholders,
+// data_type, trace_range, clock_snapshot, datasource_clockid, stat and meta.
+func (r *run) generic() {
+	t := r.tables
+	proc := rows.NewAppender(r.sink, t.Process)
+	proc.IntsTextNull(0b0000_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
+	proc.Flush()
+	thr := rows.NewAppender(r.sink, t.Thread)
+	thr.IntsTextNull(0b0001_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
+	thr.Flush()
+
+	dt := rows.NewAppender(r.sink, t.DataType)
+	for i, d := range []string{"int32_t", "string", "double", "boolean"} {
+		dt.Row([]int64{int64(i), int64(i)}, d)
+	}
+	dt.Flush()
+
+	start, end := r.rng.Bounds()
+	tr := rows.NewAppender(r.sink, t.TraceRange)
+	tr.Ints(start, end)
+	tr.Flush()
+
+	cs := rows.NewAppender(r.sink, t.ClockSnapshot)
+	for i, c := range r.clocks {
+		cs.Row([]int64{int64(i), int64(c.id), int64(c.ts)}, htrace.ClockName(c.id))
+	}
+	cs.Flush()
+
+	if r.arkts.Seen() {
+		dc := rows.NewAppender(r.sink, t.DatasourceClockID)
+		dc.Row([]int64{0, 2}, pluginArkTS)
+		dc.Flush()
+	}
+	r.dict.Flush()
+
+	st := rows.NewAppender(r.sink, t.Stat)
+	for _, row := range r.log.Rows() {
+		st.Row([]int64{row.Count}, row.Event, row.Type, row.Severity, "trace")
+	}
+	st.Flush()
+
+	if !r.opts.NoMeta {
+		m := rows.NewAppender(r.sink, t.Meta)
+		dur := int64(0)
+		if start >= 0 && end > start {
+			dur = (end - start) / 1e9
+		}
+		for _, kv := range [][2]string{
+			{"datasize", fmt.Sprint(r.bytes)},
+			{"parse_tool", "tracestreamer"},
+			{"tool_version", Version},
+			{"tool_publish_time", PublishDate},
+			{"source_name", strings.Join(r.sources, ",")},
+			{"output_name", r.opts.Output},
+			{"runtime", time.Now().Format("2006-01-02 15:04:05")},
+			{"trace_duration", fmt.Sprintf("%d s", dur)},
+			{"source_type", "proto-based-trace"},
+		} {
+			m.Row(nil, kv[0], kv[1])
+		}
+		m.Flush()
+	}
+}

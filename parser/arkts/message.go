@@ -1,0 +1,176 @@
+package arkts
+
+import (
+	"bytes"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// kind classifies one inspector message.
+type kind uint8
+
+const (
+	kindOther   kind = iota // events nothing reads: progress, heap stats, …
+	kindChunk               // HeapProfiler.addHeapSnapshotChunk
+	kindMarker              // a response with an empty result: {"id":N,"result":{}}
+	kindProfile             // a response carrying result.profile
+	kindInvalid             // not a JSON object
+)
+
+// chunkMethod is the event that carries heap snapshot text.
+const chunkMethod = "HeapProfiler.addHeapSnapshotChunk"
+
+// message is a routed inspector message.
+type message struct {
+	kind kind
+	id   int64 // response id (markers, profiles)
+	// chunk is the snapshot text of a chunk event, unescaped into the buffer
+	// passed to route.
+	chunk []byte
+	// profile is the raw JSON of result.profile (a slice of the message).
+	profile []byte
+	err     error // kindInvalid: why
+}
+
+// route parses the head of one inspector message: its method or id and, for
+// the messages that matter, the chunk text or the profile object. It never looks
+// for substrings, so a function called "chunk" or a URL with "profile" in it
+// does not confuse it. chunkBuf receives a chunk's text.
+func route(msg []byte, chunkBuf []byte) message {
+	// Fast path for the exact markers the plugin waits for.
+	if len(msg) == 20 && bytes.HasPrefix(msg, []byte(`{"id":`)) && bytes.HasSuffix(msg, []byte(`,"result":{}}`)) &&
+		msg[6] >= '0' && msg[6] <= '9' {
+		return message{kind: kindMarker, id: int64(msg[6] - '0')}
+	}
+	js := jsonscan.NewBytes(msg)
+	var m message
+	var method []byte
+	hasID, hasResult, emptyResult, hasChunk := false, false, false, false
+	fail := func(err error) message { return message{kind: kindInvalid, err: err} }
+	if err := js.Expect('{'); err != nil {
+		return fail(err)
+	}
+	var key []byte
+	for first := true; ; first = false {
+		var ok bool
+		var err error
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "id":
+			var c byte
+			if c, err = js.Peek(); err == nil && (c == '-' || (c >= '0' && c <= '9')) {
+				m.id, err = js.ReadInt()
+				hasID = err == nil
+			} else if err == nil {
+				err = js.SkipValue()
+			}
+		case "method":
+			var c byte
+			if c, err = js.Peek(); err == nil && c == '"' {
+				method, err = js.ReadString(method[:0])
+			} else if err == nil {
+				err = js.SkipValue()
+			}
+		case "params":
+			hasChunk, err = readParams(js, &m, chunkBuf)
+		case "result":
+			hasResult = true
+			emptyResult, err = readResult(js, &m, msg)
+		default:
+			err = js.SkipValue()
+		}
+		if err != nil {
+			return fail(err)
+		}
+	}
+	if !js.AtEOF() {
+		return fail(js.Errorf("data after the message"))
+	}
+	switch {
+	case hasChunk && (method == nil || string(method) == chunkMethod):
+		m.kind = kindChunk
+	case hasID && m.profile != nil:
+		m.kind = kindProfile
+	case hasID && hasResult && emptyResult:
+		m.kind = kindMarker
+	default:
+		m.kind = kindOther
+	}
+	return m
+}
+
+// readParams reads an event's params object, unescaping params.chunk.
+func readParams(js *jsonscan.Decoder, m *message, chunkBuf []byte) (hasChunk bool, err error) {
+	if c, err := js.Peek(); err != nil || c != '{' {
+		if err != nil {
+			return false, err
+		}
+		return false, js.SkipValue()
+	}
+	js.Expect('{')
+	var key []byte
+	for first := true; ; first = false {
+		var ok bool
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil || !ok {
+			return hasChunk, err
+		}
+		if string(key) != "chunk" {
+			if err = js.SkipValue(); err != nil {
+				return hasChunk, err
+			}
+			continue
+		}
+		hasChunk = true
+		c, err := js.Peek()
+		if err != nil {
+			return hasChunk, err
+		}
+		if c == '"' {
+			m.chunk, err = js.ReadString(chunkBuf[:0])
+		} else {
+			// Not a string: the reference appends the value's JSON text.
+			start := js.Offset()
+			err = js.SkipValue()
+			m.chunk = append(chunkBuf[:0], js.Bytes(start, js.Offset())...)
+		}
+		if err != nil {
+			return hasChunk, err
+		}
+	}
+}
+
+// readResult reads a response's result object, noting whether it is empty and
+// where its profile member is.
+func readResult(js *jsonscan.Decoder, m *message, msg []byte) (empty bool, err error) {
+	if c, err := js.Peek(); err != nil || c != '{' {
+		if err != nil {
+			return false, err
+		}
+		return false, js.SkipValue()
+	}
+	js.Expect('{')
+	var key []byte
+	empty = true
+	for first := true; ; first = false {
+		var ok bool
+		key, ok, err = js.Key(key[:0], first)
+		if err != nil || !ok {
+			return empty, err
+		}
+		empty = false
+		start := js.Offset()
+		if err = js.SkipValue(); err != nil {
+			return false, err
+		}
+		if string(key) == "profile" {
+			m.profile = msg[start:js.Offset()]
+		}
+	}
+}
