@@ -82,7 +82,13 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(opts.Warnings)}
-	db, err := store.Create(opts.Output, r.tables.All())
+	var created []*schema.Table
+	for _, t := range r.tables.All() {
+		if !(opts.NoMeta && t == r.tables.Meta) {
+			created = append(created, t)
+		}
+	}
+	db, err := store.Create(opts.Output, created)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +115,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	sum := &Summary{Output: opts.Output, Rows: map[string]int64{}, Bytes: r.bytes, Problems: r.log.Problems()}
-	for _, t := range r.tables.All() {
+	for _, t := range created {
 		sum.Tables = append(sum.Tables, t.Name)
 		sum.Rows[t.Name] = db.Count(t)
 	}

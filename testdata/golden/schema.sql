@@ -1,0 +1,166 @@
+CREATE TABLE process(
+  id INT,
+  ipid INT,
+  pid INT,
+  name TEXT,
+  start_ts INT,
+  switch_count INT,
+  thread_count INT,
+  slice_count INT,
+  mem_count INT
+);
+CREATE TABLE thread(
+  id INT,
+  itid INT,
+  tid INT,
+  name TEXT,
+  start_ts INT,
+  end_ts INT,
+  ipid INT,
+  is_main_thread INT,
+  switch_count INT
+);
+CREATE TABLE trace_range(
+  start_ts INT,
+  end_ts INT
+);
+CREATE TABLE data_type(
+  id INT,
+  typeId INT,
+  "desc" TEXT
+);
+CREATE TABLE stat(
+  event_name TEXT,
+  stat_type TEXT,
+  count INT,
+  serverity TEXT,
+  source TEXT
+);
+CREATE TABLE args(
+  id INT,
+  "key" INT,
+  datatype INT,
+  value INT,
+  argset INT
+);
+CREATE TABLE meta(
+  name TEXT,
+  value TEXT
+);
+CREATE TABLE trace_config(
+  id INT,
+  trace_source TEXT,
+  "key" TEXT,
+  value TEXT
+);
+CREATE TABLE data_dict(
+  id INT,
+  data TEXT
+);
+CREATE TABLE datasource_clockid(
+  id INT,
+  data_source_name TEXT,
+  clock_id INT
+);
+CREATE TABLE clock_snapshot(
+  id INT,
+  clock_id INT,
+  ts INT,
+  clock_name TEXT
+);
+CREATE TABLE js_heap_files(
+  id INT,
+  file_name TEXT,
+  start_time INT,
+  end_time INT,
+  self_size INT
+);
+CREATE TABLE js_heap_edges(
+  file_id INT,
+  edge_index INT,
+  type INT,
+  name_or_index INT,
+  to_node INT,
+  from_node_id INT,
+  to_node_id INT
+);
+CREATE TABLE js_heap_info(
+  file_id INT,
+  "key" TEXT,
+  type INT,
+  int_value INT,
+  str_value TEXT
+);
+CREATE TABLE js_heap_location(
+  file_id INT,
+  object_index INT,
+  script_id INT,
+  line INT,
+  "column" INT
+);
+CREATE TABLE js_heap_nodes(
+  file_id INT,
+  node_index INT,
+  type INT,
+  name INT,
+  id INT,
+  self_size INT,
+  edge_count INT,
+  trace_node_id INT,
+  detachedness INT
+);
+CREATE TABLE js_heap_sample(
+  file_id INT,
+  timestamp_us INT,
+  last_assigned_id INT
+);
+CREATE TABLE js_heap_string(
+  file_id INT,
+  file_index INT,
+  string TEXT
+);
+CREATE TABLE js_heap_trace_function_info(
+  file_id INT,
+  function_index INT,
+  function_id INT,
+  name INT,
+  script_name INT,
+  script_id INT,
+  line INT,
+  "column" INT
+);
+CREATE TABLE js_heap_trace_node(
+  file_id INT,
+  id INT,
+  function_info_index INT,
+  count INT,
+  size INT,
+  parent_id INT
+);
+CREATE TABLE js_cpu_profiler_node(
+  function_id INT,
+  function_index INT,
+  script_id TEXT,
+  url_index INT,
+  line_number INT,
+  column_number INT,
+  hit_count INT,
+  children INT,
+  parent_id INT
+);
+CREATE TABLE js_cpu_profiler_sample(
+  id INT,
+  function_id INT,
+  start_time INT,
+  end_time INT,
+  dur INT
+);
+CREATE TABLE js_config(
+  pid INT,
+  type INT,
+  interval INT,
+  capture_numeric_value INT,
+  trace_allocation INT,
+  enable_cpu_profiler INT,
+  cpu_profiler_interval INT
+);
