@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		args    []string
+		inputs  string
+		out     string
+		wantErr string
+	}{
+		{[]string{"in.htrace", "-o", "out.db"}, "in.htrace", "out.db", ""},
+		{[]string{"-e", "out.db", "a.htrace", "b.htrace", "-nm", "--compat-timing", "-q"}, "a.htrace,b.htrace", "out.db", ""},
+		{[]string{"in.htrace"}, "", "", "no output database given"},
+		{[]string{"-o", "out.db"}, "", "", "no input file given"},
+		{[]string{"in.htrace", "-o"}, "", "", "-o needs a path"},
+		{[]string{"in.htrace", "-o", "x.db", "--bogus"}, "", "", "unknown flag --bogus"},
+	}
+	for _, tt := range tests {
+		c, err := parseArgs(tt.args)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || strings.Join(c.inputs, ",") != tt.inputs || c.opts.Output != tt.out {
+			t.Errorf("%v: %+v, %v", tt.args, c, err)
+		}
+	}
+	c, _ := parseArgs([]string{"-e", "out.db", "a.htrace", "-nm", "--compat-timing", "-q"})
+	if !c.opts.NoMeta || !c.opts.CompatTiming || !c.quiet {
+		t.Errorf("flags not set: %+v", c)
+	}
+}
+
+// example builds the bundled example htrace with mkhtrace's code path.
+func example(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mkhtrace")
+	build := exec.Command("go", "build", "-o", bin, "tracestreamer/cmd/mkhtrace")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build mkhtrace: %v\n%s", err, out)
+	}
+	in := filepath.Join(dir, "example.htrace")
+	root := testutil.Root()
+	cmd := exec.Command(bin, "-snapshot", filepath.Join(root, "testdata/node/snapshot.heapsnapshot.gz"),
+		"-cpuprofile", filepath.Join(root, "testdata/node/profile.cpuprofile"), "-o", in)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mkhtrace: %v\n%s", err, out)
+	}
+	return in
+}
+
+func TestRunExitCodes(t *testing.T) {
+	in := example(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.db")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{in, "-o", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	line := stdout.String()
+	for _, want := range []string{out + ": js_heap_files 1, js_heap_edges 204578,", "js_heap_nodes 47953", "js_cpu_profiler_node 24", "; 0 problems"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("summary %q lacks %q", line, want)
+		}
+	}
+	if strings.Count(line, "\n") != 1 || stderr.Len() != 0 {
+		t.Errorf("stdout %q stderr %q", line, stderr.String())
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("hello"), 0o644)
+	for _, tt := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{notes, "-o", filepath.Join(dir, "x.db")}, 1, "unsupported input"},
+		{[]string{in}, 2, "no output database given"},
+		{[]string{"-h"}, 0, ""},
+		{[]string{in, "-o", in}, 1, "refusing to overwrite it"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run(context.Background(), tt.args, &stdout, &stderr); code != tt.code || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("%v: exit %d stderr %q, want %d %q", tt.args, code, stderr.String(), tt.code, tt.err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); !os.IsNotExist(err) {
+		t.Errorf("failed run left an output: %v", err)
+	}
+}
