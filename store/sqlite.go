@@ -160,7 +160,7 @@ func (a *arena) reset(n int) error {
 }
 
 // put copies s into the arena, which reset has sized, and returns its address
-// (never 0, so that an empty string binds as '' and not as NULL).
+// (never 0, so that an empty string binds as an empty text and not as NULL).
 func (a *arena) put(s string) uintptr {
 	p := a.base + uintptr(a.used)
 	if len(s) > 0 {

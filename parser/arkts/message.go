@@ -46,21 +46,7 @@ func route(msg []byte, chunkBuf []byte) message {
 	var m message
 	var method []byte
 	hasID, hasResult, emptyResult, hasChunk := false, false, false, false
-	fail := func(err error) message { return message{kind: kindInvalid, err: err} }
-	if err := js.Expect('{'); err != nil {
-		return fail(err)
-	}
-	var key []byte
-	for first := true; ; first = false {
-		var ok bool
-		var err error
-		key, ok, err = js.Key(key[:0], first)
-		if err != nil {
-			return fail(err)
-		}
-		if !ok {
-			break
-		}
+	err := js.Object(func(key []byte) (err error) {
 		switch string(key) {
 		case "id":
 			var c byte
@@ -85,12 +71,13 @@ func route(msg []byte, chunkBuf []byte) message {
 		default:
 			err = js.SkipValue()
 		}
-		if err != nil {
-			return fail(err)
-		}
+		return err
+	})
+	if err != nil {
+		return message{kind: kindInvalid, err: err}
 	}
 	if !js.AtEOF() {
-		return fail(js.Errorf("data after the message"))
+		return message{kind: kindInvalid, err: js.Errorf("data after the message")}
 	}
 	switch {
 	case hasChunk && (method == nil || string(method) == chunkMethod):
@@ -105,72 +92,62 @@ func route(msg []byte, chunkBuf []byte) message {
 	return m
 }
 
+// isObject reports whether an object follows; anything else is skipped.
+func isObject(js *jsonscan.Decoder) (bool, error) {
+	c, err := js.Peek()
+	if err != nil || c == '{' {
+		return err == nil, err
+	}
+	return false, js.SkipValue()
+}
+
 // readParams reads an event's params object, unescaping params.chunk.
 func readParams(js *jsonscan.Decoder, m *message, chunkBuf []byte) (hasChunk bool, err error) {
-	if c, err := js.Peek(); err != nil || c != '{' {
-		if err != nil {
-			return false, err
-		}
-		return false, js.SkipValue()
+	if ok, err := isObject(js); !ok {
+		return false, err
 	}
-	js.Expect('{')
-	var key []byte
-	for first := true; ; first = false {
-		var ok bool
-		key, ok, err = js.Key(key[:0], first)
-		if err != nil || !ok {
-			return hasChunk, err
-		}
+	err = js.Object(func(key []byte) (err error) {
 		if string(key) != "chunk" {
-			if err = js.SkipValue(); err != nil {
-				return hasChunk, err
-			}
-			continue
+			return js.SkipValue()
 		}
 		hasChunk = true
 		c, err := js.Peek()
 		if err != nil {
-			return hasChunk, err
+			return err
 		}
 		if c == '"' {
 			m.chunk, err = js.ReadString(chunkBuf[:0])
-		} else {
-			// Not a string: the reference appends the value's JSON text.
-			start := js.Offset()
-			err = js.SkipValue()
-			m.chunk = append(chunkBuf[:0], js.Bytes(start, js.Offset())...)
+			return err
 		}
-		if err != nil {
-			return hasChunk, err
-		}
-	}
+		// Not a string: the reference appends the value's JSON text.
+		start := js.Offset()
+		err = js.SkipValue()
+		m.chunk = append(chunkBuf[:0], js.Bytes(start, js.Offset())...)
+		return err
+	})
+	return hasChunk, err
 }
 
 // readResult reads a response's result object, noting whether it is empty and
 // where its profile member is.
 func readResult(js *jsonscan.Decoder, m *message, msg []byte) (empty bool, err error) {
-	if c, err := js.Peek(); err != nil || c != '{' {
-		if err != nil {
-			return false, err
-		}
-		return false, js.SkipValue()
+	if ok, err := isObject(js); !ok {
+		return false, err
 	}
-	js.Expect('{')
-	var key []byte
 	empty = true
-	for first := true; ; first = false {
-		var ok bool
-		key, ok, err = js.Key(key[:0], first)
-		if err != nil || !ok {
-			return empty, err
-		}
+	err = js.Object(func(key []byte) error {
 		empty = false
+		if _, err := js.Peek(); err != nil {
+			return err
+		}
 		start := js.Offset()
-		if err = js.SkipValue(); err != nil {
-			return false, err
+		if err := js.SkipValue(); err != nil {
+			return err
 		}
 		if string(key) == "profile" {
 			m.profile = msg[start:js.Offset()]
 		}
-	}
+		return nil
+	})
+	return empty, err
 }

@@ -84,47 +84,36 @@ func readTime(js *jsonscan.Decoder) (int64, error) {
 }
 
 func readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
-	if err := js.Expect('['); err != nil {
-		return nil, err
-	}
 	out := []int64{}
-	for first := true; ; first = false {
-		more, err := js.More(first)
-		if err != nil || !more {
-			return out, err
-		}
+	err := js.Array(func(int) error {
 		b, err := js.ReadNumber()
-		if err != nil {
-			return nil, err
-		}
-		v, err := conv(b)
-		if err != nil {
-			return nil, js.Errorf("%v", err)
-		}
-		out = append(out, v)
-	}
-}
-
-func (p *Profile) decode(js *jsonscan.Decoder) error {
-	if err := js.Expect('{'); err != nil {
-		return err
-	}
-	var have struct{ nodes, start, samples, deltas bool }
-	var key []byte
-	for first := true; ; first = false {
-		var ok bool
-		var err error
-		key, ok, err = js.Key(key[:0], first)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			break
+		v, err := conv(b)
+		if err != nil {
+			return js.Errorf("%v", err)
 		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+func (p *Profile) decode(js *jsonscan.Decoder) error {
+	var have struct{ nodes, start, samples, deltas bool }
+	err := js.Object(func(key []byte) (err error) {
 		switch string(key) {
 		case "nodes":
 			have.nodes = true
-			err = p.decodeNodes(js)
+			return js.Array(func(i int) error {
+				n, err := decodeNode(js)
+				if err != nil {
+					return fmt.Errorf("node %d: %w", i, err)
+				}
+				p.Nodes = append(p.Nodes, n)
+				return nil
+			})
 		case "startTime":
 			have.start = true
 			p.StartTime, err = readTime(js)
@@ -140,11 +129,11 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 		default:
 			err = js.SkipValue()
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
-	}
+		return err
+	})
 	switch {
+	case err != nil:
+		return err
 	case !have.nodes:
 		return errors.New("no nodes: not a CPU profile")
 	case !have.start:
@@ -155,46 +144,16 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 	return nil
 }
 
-func (p *Profile) decodeNodes(js *jsonscan.Decoder) error {
-	if err := js.Expect('['); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		more, err := js.More(first)
-		if err != nil || !more {
-			return err
-		}
-		n, err := decodeNode(js)
-		if err != nil {
-			return fmt.Errorf("node %d: %w", len(p.Nodes), err)
-		}
-		p.Nodes = append(p.Nodes, n)
-	}
-}
-
 func decodeNode(js *jsonscan.Decoder) (Node, error) {
 	n := Node{HitCount: -1}
-	if err := js.Expect('{'); err != nil {
-		return n, err
-	}
-	var key []byte
 	haveID := false
-	for first := true; ; first = false {
-		var ok bool
-		var err error
-		key, ok, err = js.Key(key[:0], first)
-		if err != nil {
-			return n, err
-		}
-		if !ok {
-			break
-		}
+	err := js.Object(func(key []byte) (err error) {
 		switch string(key) {
 		case "id":
 			haveID = true
 			n.ID, err = js.ReadInt()
 		case "callFrame":
-			err = decodeCallFrame(js, &n)
+			err = js.Object(func(key []byte) error { return decodeCallFrame(js, key, &n) })
 		case "hitCount":
 			n.HitCount, err = js.ReadInt()
 		case "children":
@@ -204,57 +163,39 @@ func decodeNode(js *jsonscan.Decoder) (Node, error) {
 		default:
 			err = js.SkipValue()
 		}
-		if err != nil {
-			return n, fmt.Errorf("%s: %w", key, err)
-		}
+		return err
+	})
+	if err == nil && !haveID {
+		err = errors.New("no id")
 	}
-	if !haveID {
-		return n, errors.New("no id")
-	}
-	return n, nil
+	return n, err
 }
 
-func decodeCallFrame(js *jsonscan.Decoder, n *Node) error {
-	if err := js.Expect('{'); err != nil {
-		return err
+// decodeCallFrame reads the callFrame member key into n.
+func decodeCallFrame(js *jsonscan.Decoder, key []byte, n *Node) (err error) {
+	switch string(key) {
+	case "functionName":
+		n.FunctionName, err = readString(js)
+	case "url":
+		n.URL, err = readString(js)
+	case "scriptId":
+		// A string in the protocol; some producers write a number.
+		var c byte
+		if c, err = js.Peek(); err == nil && c != '"' {
+			var b []byte
+			b, err = js.ReadNumber()
+			n.ScriptID = string(b)
+		} else if err == nil {
+			n.ScriptID, err = readString(js)
+		}
+	case "lineNumber":
+		n.LineNumber, err = js.ReadInt()
+	case "columnNumber":
+		n.ColumnNumber, err = js.ReadInt()
+	default:
+		err = js.SkipValue()
 	}
-	var key []byte
-	for first := true; ; first = false {
-		var ok bool
-		var err error
-		key, ok, err = js.Key(key[:0], first)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "functionName":
-			n.FunctionName, err = readString(js)
-		case "url":
-			n.URL, err = readString(js)
-		case "scriptId":
-			// A string in the protocol; some producers write a number.
-			var c byte
-			if c, err = js.Peek(); err == nil && c != '"' {
-				var b []byte
-				b, err = js.ReadNumber()
-				n.ScriptID = string(b)
-			} else if err == nil {
-				n.ScriptID, err = readString(js)
-			}
-		case "lineNumber":
-			n.LineNumber, err = js.ReadInt()
-		case "columnNumber":
-			n.ColumnNumber, err = js.ReadInt()
-		default:
-			err = js.SkipValue()
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
-	}
+	return err
 }
 
 func readString(js *jsonscan.Decoder) (string, error) {

@@ -7,7 +7,6 @@ package heapsnapshot
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -90,40 +89,29 @@ func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (Result, error)
 
 func (d *decoder) decode() error {
 	js := d.js
-	if err := js.Expect('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, ok, err := js.Key(d.scratch[:0], first)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err := js.Object(func(key []byte) error {
 		switch string(key) {
 		case "snapshot":
-			err = d.snapshot()
+			return d.snapshot()
 		case "nodes":
-			err = d.nodesArray()
+			return d.nodesArray()
 		case "edges":
-			err = d.edgesArray()
+			return d.edgesArray()
 		case "strings":
-			err = d.strings()
+			return d.strings()
 		case "trace_function_infos":
-			err = d.tuples(d.layoutOf("trace_function_info_fields", functionInfoNames), d.functionInfo)
+			return d.tuples(d.layoutOf("trace_function_info_fields", functionInfoNames), d.functionInfo)
 		case "trace_tree":
-			err = d.traceTree()
+			return d.traceTree()
 		case "samples":
-			err = d.tuples(d.layoutOf("sample_fields", sampleNames), d.sample)
+			return d.tuples(d.layoutOf("sample_fields", sampleNames), d.sample)
 		case "locations":
-			err = d.tuples(d.layoutOf("location_fields", locationNames), d.location)
-		default:
-			err = js.SkipValue()
+			return d.tuples(d.layoutOf("location_fields", locationNames), d.location)
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
+		return js.SkipValue()
+	})
+	if err != nil {
+		return err
 	}
 	if !js.AtEOF() {
 		d.warn("data after the end of the snapshot object ignored")
@@ -374,30 +362,19 @@ func (e *edgeWalker) edge(l layout, t []int64) {
 
 func (d *decoder) strings() error {
 	js := d.js
-	if err := js.Expect('['); err != nil {
-		return err
-	}
-	var idx int64
-	for first := true; ; first = false {
-		more, err := js.More(first)
-		if err != nil {
-			return err
-		}
-		if !more {
-			return nil
-		}
+	return js.Array(func(i int) (err error) {
 		if d.scratch, err = js.ReadString(d.scratch[:0]); err != nil {
 			return err
 		}
 		s := string(d.scratch)
 		if !utf8.ValidString(s) {
-			d.warn("string %d is not valid UTF-8; invalid bytes replaced by U+FFFD", idx)
+			d.warn("string %d is not valid UTF-8; invalid bytes replaced by U+FFFD", i)
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		d.out.String.Row([]int64{d.fileID, idx}, s)
-		idx++
+		d.out.String.Row([]int64{d.fileID, int64(i)}, s)
 		d.res.Strings++
-	}
+		return nil
+	})
 }
 
 func (d *decoder) functionInfo(l layout, t []int64) {

@@ -161,6 +161,43 @@ func (d *Decoder) Key(dst []byte, first bool) (key []byte, ok bool, err error) {
 	return key, true, d.Expect(':')
 }
 
+// Object reads an object, calling fn with each member's name (valid during the
+// call); fn must read the member's value. fn's errors are returned with the
+// member name in front.
+func (d *Decoder) Object(fn func(key []byte) error) error {
+	if err := d.Expect('{'); err != nil {
+		return err
+	}
+	var key []byte
+	for first := true; ; first = false {
+		k, ok, err := d.Key(key[:0], first)
+		if err != nil || !ok {
+			return err
+		}
+		key = k
+		if err := fn(k); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+}
+
+// Array reads an array, calling fn for each element with its position; fn must
+// read the element.
+func (d *Decoder) Array(fn func(i int) error) error {
+	if err := d.Expect('['); err != nil {
+		return err
+	}
+	for i := 0; ; i++ {
+		more, err := d.More(i == 0)
+		if err != nil || !more {
+			return err
+		}
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+}
+
 // ReadString reads a string and appends its unescaped content to dst. Invalid
 // UTF-8 is kept as it is (see Valid).
 func (d *Decoder) ReadString(dst []byte) ([]byte, error) {
@@ -510,37 +547,21 @@ func (d *Decoder) value(budget *int, depth int) (any, error) {
 	}
 	switch {
 	case c == '{':
-		d.pos++
 		m := map[string]any{}
-		for first := true; ; first = false {
-			k, ok, err := d.Key(nil, first)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return m, nil
-			}
-			if m[string(k)], err = d.value(budget, depth+1); err != nil {
-				return nil, err
-			}
-		}
-	case c == '[':
-		d.pos++
-		var a []any
-		for first := true; ; first = false {
-			more, err := d.More(first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				return a, nil
-			}
+		err := d.Object(func(k []byte) error {
 			v, err := d.value(budget, depth+1)
-			if err != nil {
-				return nil, err
-			}
+			m[string(k)] = v
+			return err
+		})
+		return m, err
+	case c == '[':
+		var a []any
+		err := d.Array(func(int) error {
+			v, err := d.value(budget, depth+1)
 			a = append(a, v)
-		}
+			return err
+		})
+		return a, err
 	case c == '"':
 		s, err := d.ReadString(nil)
 		return string(s), err
