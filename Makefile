@@ -31,3 +31,10 @@ proto:
 
 clean:
 	rm -rf $(BIN) $(CACHE)
+
+# Generates large inputs with node into $(CACHE)/bench (once), converts each and
+# prints MB/s, rows/s, peak RSS and the bare insert time; then the Go
+# micro-benchmarks of the hot paths.
+bench: build
+	$(GO) run ./internal/benchrun -bin $(BIN) -cache $(CACHE)/bench
+	$(GO) test -run '^$$' -bench . ./parser/... ./rows/ ./store/

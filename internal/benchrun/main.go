@@ -1,0 +1,200 @@
+// Command benchrun is `make bench`: it generates large inputs with node (once,
+// into a git-ignored cache), converts each with the tracestreamer binary, and
+// prints input size, wall time, MB/s, rows/s and peak RSS next to the bare
+// insert time: the same number of rows per table written by the same store code
+// without any parsing, so the ratio shows what parsing costs on top of SQLite.
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/store"
+)
+
+type benchCase struct {
+	name   string
+	raw    string   // node output
+	gen    []string // node command generating raw (raw path appended)
+	wrap   []string // mkhtrace flag for raw
+	htrace string
+}
+
+func main() {
+	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
+	cache := flag.String("cache", ".cache/bench", "directory for generated inputs")
+	only := flag.String("only", "", "run only the cases whose name contains this")
+	flag.Parse()
+	if err := run(*bin, *cache, *only); err != nil {
+		fmt.Fprintln(os.Stderr, "benchrun:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin, cache, only string) error {
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return err
+	}
+	cases := []benchCase{
+		{name: "snapshot", raw: "snapshot.heapsnapshot", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-snapshot.js"},
+			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace"},
+		{name: "timeline", raw: "timeline.heaptimeline", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-timeline.js"},
+			wrap: []string{"-timeline"}, htrace: "timeline.htrace"},
+		{name: "cpuprofile", raw: "profile.cpuprofile", gen: []string{"node", "testdata/bench/gen-cpuprofile.js"},
+			wrap: []string{"-cpuprofile"}, htrace: "cpuprofile.htrace"},
+	}
+	fmt.Printf("%-10s %9s %7s %7s %10s %10s %8s %8s %6s\n", "input", "MB", "wall s", "MB/s", "rows", "rows/s", "RSS MB", "bare s", "ratio")
+	for _, c := range cases {
+		if only != "" && !strings.Contains(c.name, only) {
+			continue
+		}
+		in := filepath.Join(cache, c.htrace)
+		if err := ensure(c, cache, bin); err != nil {
+			return err
+		}
+		out := filepath.Join(cache, c.name+".db")
+		info, err := os.Stat(in)
+		if err != nil {
+			return err
+		}
+		cmd := exec.Command(filepath.Join(bin, "tracestreamer"), "-q", in, "-o", out)
+		cmd.Stderr = os.Stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		wall := time.Since(start)
+		rss := int64(0)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss * 1024
+		}
+		counts, err := tableCounts(out)
+		if err != nil {
+			return err
+		}
+		var total int64
+		for _, n := range counts {
+			total += n.rows
+		}
+		bare, err := bareInsert(counts, filepath.Join(cache, c.name+"-bare.db"))
+		if err != nil {
+			return err
+		}
+		mb := float64(info.Size()) / 1e6
+		fmt.Printf("%-10s %9.1f %7.2f %7.1f %10d %10.0f %8.0f %8.2f %6.2f\n", c.name, mb, wall.Seconds(),
+			mb/wall.Seconds(), total, float64(total)/wall.Seconds(), float64(rss)/1e6, bare.Seconds(),
+			wall.Seconds()/bare.Seconds())
+		os.Remove(out)
+	}
+	return nil
+}
+
+// ensure generates the raw capture with node and wraps it into an htrace file,
+// unless both exist already.
+func ensure(c benchCase, cache, bin string) error {
+	in := filepath.Join(cache, c.htrace)
+	if _, err := os.Stat(in); err == nil {
+		return nil
+	}
+	raw := filepath.Join(cache, c.raw)
+	if _, err := os.Stat(raw); err != nil {
+		if _, err := exec.LookPath("node"); err != nil {
+			return errors.New("node is needed to generate the benchmark inputs")
+		}
+		fmt.Fprintf(os.Stderr, "generating %s with node…\n", raw)
+		cmd := exec.Command(c.gen[0], append(c.gen[1:], raw)...)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("generate %s: %w", raw, err)
+		}
+	}
+	cmd := exec.Command(filepath.Join(bin, "mkhtrace"), append(c.wrap, raw, "-o", in)...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("wrap %s: %w", raw, err)
+	}
+	return nil
+}
+
+type tableCount struct {
+	table   *schema.Table
+	rows    int64
+	textLen []int // average length of each TEXT column
+}
+
+// tableCounts reads how many rows each table of a result has, and how long its
+// texts are on average.
+func tableCounts(path string) ([]tableCount, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out []tableCount
+	for _, t := range schema.New().All() {
+		tc := tableCount{table: t}
+		if err := db.QueryRow("SELECT count(*) FROM " + t.Name).Scan(&tc.rows); err != nil {
+			return nil, err
+		}
+		for _, c := range t.Columns {
+			if !c.Type.IsText() {
+				continue
+			}
+			var avg sql.NullFloat64
+			db.QueryRow("SELECT avg(length(" + schema.Quote(c.Name) + ")) FROM " + t.Name).Scan(&avg)
+			tc.textLen = append(tc.textLen, int(avg.Float64+0.5))
+		}
+		if tc.rows > 0 {
+			out = append(out, tc)
+		}
+	}
+	return out, nil
+}
+
+// bareInsert writes the same numbers of rows with the store, no parsing.
+func bareInsert(counts []tableCount, path string) (time.Duration, error) {
+	ts := schema.New()
+	start := time.Now()
+	db, err := store.Create(path, ts.All())
+	if err != nil {
+		return 0, err
+	}
+	sink := store.NewAsync(db, 32)
+	for _, tc := range counts {
+		app := rows.NewAppender(sink, tc.table)
+		ints := make([]int64, tc.table.NumInt())
+		texts := make([]string, len(tc.textLen))
+		for i, n := range tc.textLen {
+			texts[i] = strings.Repeat("x", n)
+		}
+		for r := int64(0); r < tc.rows; r++ {
+			for i := range ints {
+				ints[i] = r*int64(i+1) + 7
+			}
+			app.Row(ints, texts...)
+		}
+		app.Flush()
+	}
+	if err := sink.Close(); err != nil {
+		db.Abort()
+		return 0, err
+	}
+	if err := db.Commit(); err != nil {
+		return 0, err
+	}
+	d := time.Since(start)
+	os.Remove(path)
+	return d, nil
+}
