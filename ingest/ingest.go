@@ -31,6 +31,8 @@ type Options struct {
 	NoMeta       bool   // omit the meta table (-nm)
 	CompatTiming bool   // reference CPU sample timing
 	Warnings     io.Writer
+	// Progress, if set, is updated as the inputs are read.
+	Progress *Progress
 }
 
 // Summary describes a finished run.
@@ -80,6 +82,14 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	}
 	if err := checkPaths(inputs, opts.Output); err != nil {
 		return nil, err
+	}
+	if opts.Progress == nil {
+		opts.Progress = &Progress{}
+	}
+	for _, in := range inputs {
+		if info, err := os.Stat(in); err == nil {
+			opts.Progress.total.Add(info.Size())
+		}
 	}
 	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(opts.Warnings)}
 	var created []*schema.Table
@@ -169,9 +179,10 @@ func (r *run) input(ctx context.Context, path string) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	in := countingReader{r: f, p: r.opts.Progress}
 	switch detect(head) {
 	case formatHTrace:
-		return r.htrace(ctx, f, path)
+		return r.htrace(ctx, in, path)
 	}
 	return fmt.Errorf("%s: unsupported input: not an htrace file (it starts with %q)", path, printable(head, 16))
 }

@@ -133,30 +133,14 @@ func (d *DB) Insert(b *rows.Batch) error {
 		if b.N-r < n {
 			s, n = in.one, 1
 		}
-		if nt > 0 {
-			need := 0
-			for _, txt := range b.Texts[r*nt : (r+n)*nt] {
-				need += len(txt)
+		if nt == 0 && len(nulls) == 0 {
+			// All-integer rows: bind the values in order.
+			for p, v := range b.Ints[r*ni : (r+n)*ni] {
+				s.bindInt(p+1, v)
 			}
-			if err := d.text.reset(need); err != nil {
+		} else {
+			if err := d.bindMixed(s, b, r, n, &nulls); err != nil {
 				return err
-			}
-		}
-		p := 1
-		for k := r; k < r+n; k++ {
-			ints := b.Ints[k*ni : k*ni+ni]
-			for c, col := range t.Columns {
-				slot := t.Slot(c)
-				if col.Type.IsText() {
-					txt := b.Texts[k*nt+slot]
-					s.bindText(p, d.text.put(txt), len(txt))
-				} else if len(nulls) > 0 && int(nulls[0]) == k*ni+slot {
-					nulls = nulls[1:]
-					s.bindNull(p)
-				} else {
-					s.bindInt(p, ints[slot])
-				}
-				p++
 			}
 		}
 		if err := s.run(); err != nil {
@@ -165,6 +149,39 @@ func (d *DB) Insert(b *rows.Batch) error {
 		r += n
 	}
 	d.counts[t] += int64(b.N)
+	return nil
+}
+
+// bindMixed binds rows r..r+n-1 of b, which has TEXT columns or NULLs.
+func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls *[]int32) error {
+	t := b.Table
+	ni, nt := t.NumInt(), t.NumText()
+	if nt > 0 {
+		need := 0
+		for _, txt := range b.Texts[r*nt : (r+n)*nt] {
+			need += len(txt)
+		}
+		if err := d.text.reset(need); err != nil {
+			return err
+		}
+	}
+	p := 1
+	for k := r; k < r+n; k++ {
+		for c, col := range t.Columns {
+			slot := t.Slot(c)
+			switch {
+			case col.Type.IsText():
+				txt := b.Texts[k*nt+slot]
+				s.bindText(p, d.text.put(txt), len(txt))
+			case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
+				*nulls = (*nulls)[1:]
+				s.bindNull(p)
+			default:
+				s.bindInt(p, b.Ints[k*ni+slot])
+			}
+			p++
+		}
+	}
 	return nil
 }
 

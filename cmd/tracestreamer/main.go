@@ -35,7 +35,7 @@ flags:
   -nm, --nometa     do not write the meta table
   --compat-timing   place CPU samples as the reference trace_streamer does
                     (ignores timeDeltas[0]; the last run ends at the last sample)
-  -q, --quiet       print no summary line
+  -q, --quiet       print no progress bar and no summary line
   -v, --version     print the version and exit
   -h, --help        print this help and exit
 
@@ -118,6 +118,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c.opts.Warnings = stderr
+	if !c.quiet && isTerminal(stderr) {
+		c.opts.Progress = &ingest.Progress{}
+		stop := showProgress(stderr, c.opts.Progress)
+		defer stop()
+	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tracestreamer/internal/testutil"
 )
@@ -100,5 +101,26 @@ func TestRunExitCodes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); !os.IsNotExist(err) {
 		t.Errorf("failed run left an output: %v", err)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	tests := []struct {
+		done, total int64
+		elapsed     time.Duration
+		want        string
+	}{
+		{0, 100e6, time.Second, "[..............................] 0.0/100.0 MB  0.0 MB/s  ETA ?"},
+		{50e6, 100e6, 5 * time.Second, "[###############...............] 50.0/100.0 MB  10.0 MB/s  ETA 5s"},
+		{100e6, 100e6, 4 * time.Second, "[##############################] 100.0/100.0 MB  25.0 MB/s  ETA 0s"},
+	}
+	for _, tt := range tests {
+		if got := progressLine(tt.done, tt.total, tt.elapsed); got != tt.want {
+			t.Errorf("progressLine(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
+		}
+	}
+	var buf bytes.Buffer
+	if isTerminal(&buf) {
+		t.Error("a buffer is not a terminal")
 	}
 }
