@@ -1,19 +1,149 @@
 package ingest
 
-import "tracestreamer/parser/htrace"
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"tracestreamer/parser/htrace"
+	"tracestreamer/parser/jsonscan"
+)
 
 // format is an input format recognised by content.
-type format int
+type format string
 
 const (
-	formatUnknown format = iota
-	formatHTrace
+	formatUnknown      format = ""
+	formatHTrace       format = "htrace"
+	formatHeapSnapshot format = "heapsnapshot" // also .heaptimeline
+	formatCPUProfile   format = "cpuprofile"
 )
+
+// sniffSize is how much of the (decompressed) start of an input detection reads.
+const sniffSize = 64 << 10
+
+// opened is an input opened for reading: decompressed, with its format.
+type opened struct {
+	r           io.Reader // the (decompressed) content, buffered
+	format      format
+	compression string // none, gzip, zlib, zip
+	head        []byte
+	close       func()
+}
+
+// open opens path, unwraps gzip, zlib or a single-entry zip archive, and
+// detects the format of the content. Bytes read from the file itself are
+// counted by count.
+func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open input: %w", err)
+	}
+	o := &opened{compression: "none", close: func() { f.Close() }}
+	raw := bufio.NewReaderSize(count(f), 1<<20)
+	magic, _ := raw.Peek(4)
+	var content io.Reader = raw
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			o.close()
+			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+		}
+		content, o.compression = zr, "gzip"
+	case len(magic) >= 2 && magic[0] == 0x78 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
+		zr, err := zlib.NewReader(raw)
+		if err != nil {
+			o.close()
+			return nil, fmt.Errorf("%s: zlib: %w", path, err)
+		}
+		content, o.compression = zr, "zlib"
+	case bytes.Equal(magic, []byte("PK\x03\x04")):
+		r, err := openZip(f, path)
+		if err != nil {
+			o.close()
+			return nil, err
+		}
+		content, o.compression = count(r), "zip"
+	}
+	br := bufio.NewReaderSize(content, 1<<20)
+	head, err := br.Peek(sniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		o.close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	o.r, o.head, o.format = br, head, detect(head)
+	return o, nil
+}
+
+// openZip returns the content of the only file in a zip archive.
+func openZip(f *os.File, path string) (io.Reader, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(f, info.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: zip: %w", path, err)
+	}
+	var files []*zip.File
+	for _, e := range zr.File {
+		if !e.FileInfo().IsDir() {
+			files = append(files, e)
+		}
+	}
+	if len(files) != 1 {
+		return nil, fmt.Errorf("%s: zip archive holds %d files; tracestreamer reads archives of exactly one", path, len(files))
+	}
+	return files[0].Open()
+}
 
 // detect recognises an input from its first bytes.
 func detect(head []byte) format {
 	if htrace.IsHTrace(head) {
 		return formatHTrace
 	}
-	return formatUnknown
+	return detectJSON(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
 }
+
+// detectJSON tells a heap snapshot from a CPU profile by the members of the
+// top-level object: "snapshot" (or "nodes" holding numbers) is a heap snapshot;
+// "nodes" holding objects, "head", "samples", "timeDeltas", "timestamps" or
+// "startTime" is a CPU profile.
+func detectJSON(head []byte) format {
+	js := jsonscan.NewBytes(head)
+	result := formatUnknown
+	js.Object(func(key []byte) error {
+		switch string(key) {
+		case "snapshot", "edges", "strings", "trace_function_infos", "trace_tree":
+			result = formatHeapSnapshot
+		case "head", "samples", "timeDeltas", "timestamps", "startTime", "endTime":
+			result = formatCPUProfile
+		case "nodes":
+			off := js.Offset()
+			rest := bytes.TrimLeft(head[off:], " \t\r\n")
+			if len(rest) > 1 && rest[0] == '[' {
+				if c := bytes.TrimLeft(rest[1:], " \t\r\n"); len(c) > 0 {
+					if c[0] == '{' {
+						result = formatCPUProfile
+					} else {
+						result = formatHeapSnapshot
+					}
+				}
+			}
+		}
+		if result != formatUnknown {
+			return errStop
+		}
+		return js.SkipValue()
+	})
+	return result
+}
+
+var errStop = errors.New("stop")

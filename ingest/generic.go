@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,8 +51,24 @@ func (r *run) generic() {
 	}
 	st.Flush()
 
+	src := rows.NewAppender(r.sink, t.Source)
+	var paths []string
+	for i, s := range r.sources {
+		paths = append(paths, s.path)
+		src.Row([]int64{int64(i), s.bytes}, s.path, s.format, s.compression, s.sha256,
+			joinIDs(s.heapFiles), joinIDs(s.cpuProfiles))
+	}
+	src.Flush()
+
 	if !r.opts.NoMeta {
 		m := rows.NewAppender(r.sink, t.Meta)
+		// The reference writes proto-based-trace for htrace input only.
+		sourceType := "txt-based-trace"
+		for _, s := range r.sources {
+			if s.format == string(formatHTrace) {
+				sourceType = "proto-based-trace"
+			}
+		}
 		dur := int64(0)
 		if start >= 0 && end > start {
 			dur = (end - start) / 1e9
@@ -61,14 +78,23 @@ func (r *run) generic() {
 			{"parse_tool", "tracestreamer"},
 			{"tool_version", Version},
 			{"tool_publish_time", PublishDate},
-			{"source_name", strings.Join(r.sources, ",")},
+			{"source_name", strings.Join(paths, ",")},
 			{"output_name", r.opts.Output},
 			{"runtime", time.Now().Format("2006-01-02 15:04:05")},
 			{"trace_duration", fmt.Sprintf("%d s", dur)},
-			{"source_type", "proto-based-trace"},
+			{"source_type", sourceType},
 		} {
 			m.Row(nil, kv[0], kv[1])
 		}
 		m.Flush()
 	}
+}
+
+// joinIDs renders ids as "0,1,2".
+func joinIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ",")
 }

@@ -28,8 +28,10 @@ var knownPlugins = map[string]bool{
 }
 
 // htrace reads an .htrace input and dispatches its records by plugin name.
-func (r *run) htrace(ctx context.Context, in io.Reader, name string) error {
+func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int64) error {
 	rd := htrace.NewReader(in, name, r.log)
+	r.arkts.SetInput(name, source)
+	defer r.arkts.Finish()
 	clockInstalled := false
 	for {
 		if err := ctx.Err(); err != nil {
@@ -69,7 +71,6 @@ func (r *run) htrace(ctx context.Context, in io.Reader, name string) error {
 			}
 		}
 	}
-	r.bytes += rd.Offset()
 	return nil
 }
 

@@ -5,14 +5,19 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"tracestreamer/parser/arkts"
+	"tracestreamer/parser/cpuprofile"
+	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -57,11 +62,21 @@ type run struct {
 	log    *stat.Log
 	dict   *rows.Dict
 	rng    rows.Range
+	heap   *heapsnapshot.Files
+	cpu    *cpuprofile.Writer
 	arkts  *arkts.Parser
 	bytes  int64
 	clocks []clockRow
-	// sources names each input, for meta.source_name.
-	sources []string
+	// sources describes each input (table source).
+	sources []source
+}
+
+// source is a row of table source.
+type source struct {
+	path, format, compression string
+	bytes                     int64
+	sha256                    string
+	heapFiles, cpuProfiles    []int64
 }
 
 type clockRow struct {
@@ -105,20 +120,23 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.db = db
 	r.sink = store.NewAsync(db, 32)
 	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
-	r.arkts = arkts.New(arkts.Env{Sink: r.sink, Tables: r.tables, Dict: r.dict, Range: &r.rng, Log: r.log},
+	r.heap = heapsnapshot.NewFiles(r.sink, r.tables)
+	r.cpu = cpuprofile.NewWriter(r.sink, r.tables, r.dict, &r.rng)
+	r.arkts = arkts.New(arkts.Env{Sink: r.sink, Tables: r.tables, Range: &r.rng, Log: r.log, Heap: r.heap, CPU: r.cpu},
 		arkts.Options{CompatTiming: opts.CompatTiming})
 
 	err = r.inputs(ctx, inputs)
 	if err == nil {
-		r.arkts.Finish()
+		r.heap.Flush()
+		r.cpu.Flush()
 		r.generic()
 	}
 	if cerr := r.sink.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
-	if err == nil && r.arkts.Files() == 0 && r.db.Count(r.tables.JSCPUProfilerNode) == 0 &&
-		r.db.Count(r.tables.JSConfig) == 0 {
-		err = fmt.Errorf("%s: %w: no ArkTS heap file, CPU profile or config record could be read", inputs[0], ErrNothingUsable)
+	if err == nil && r.heap.NextID() == 0 && r.cpu.NextID() == 0 && r.db.Count(r.tables.JSConfig) == 0 {
+		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile or ArkTS config record could be read",
+			strings.Join(inputs, ", "), ErrNothingUsable)
 	}
 	if err != nil {
 		db.Abort()
@@ -156,7 +174,20 @@ func checkPaths(inputs []string, output string) error {
 	return nil
 }
 
+// inputs reads every input in order. All are recognised first, so that an
+// input of an unknown kind stops the run before anything is converted.
 func (r *run) inputs(ctx context.Context, inputs []string) error {
+	for _, in := range inputs {
+		o, err := open(in, func(f io.Reader) io.Reader { return f })
+		if err != nil {
+			return err
+		}
+		o.close()
+		if o.format == formatUnknown {
+			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot or CPU profile (it starts with %q)",
+				in, printable(o.head, 16))
+		}
+	}
 	for _, in := range inputs {
 		if err := r.input(ctx, in); err != nil {
 			return err
@@ -167,24 +198,63 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 
 // input reads one input file.
 func (r *run) input(ctx context.Context, path string) error {
+	h := sha256.New()
+	var n int64
+	o, err := open(path, func(f io.Reader) io.Reader {
+		return countingReader{r: io.TeeReader(f, h), p: r.opts.Progress, n: &n}
+	})
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	src := source{path: path, format: string(o.format), compression: o.compression}
+	id := int64(len(r.sources))
+	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
+	switch o.format {
+	case formatHTrace:
+		err = r.htrace(ctx, o.r, path, id)
+	case formatHeapSnapshot:
+		err = r.heapFile(o.r, path)
+	case formatCPUProfile:
+		err = r.cpuFile(o.r, path, id)
+	}
+	if err != nil {
+		return err
+	}
+	if o.compression == "zip" {
+		if src.sha256, err = fileSHA256(path); err != nil {
+			return err
+		}
+		if info, err := os.Stat(path); err == nil {
+			n = info.Size()
+		}
+	} else {
+		io.Copy(io.Discard, o.r) // hash what the parser left unread
+		src.sha256 = hex.EncodeToString(h.Sum(nil))
+	}
+	src.bytes = n
+	r.bytes += n
+	for f := heap0; f < r.heap.NextID(); f++ {
+		src.heapFiles = append(src.heapFiles, f)
+	}
+	for p := cpu0; p < r.cpu.NextID(); p++ {
+		src.cpuProfiles = append(src.cpuProfiles, p)
+	}
+	r.sources = append(r.sources, src)
+	return nil
+}
+
+func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("open input: %w", err)
+		return "", err
 	}
 	defer f.Close()
-	r.sources = append(r.sources, path)
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	in := countingReader{r: f, p: r.opts.Progress}
-	switch detect(head) {
-	case formatHTrace:
-		return r.htrace(ctx, in, path)
-	}
-	return fmt.Errorf("%s: unsupported input: not an htrace file (it starts with %q)", path, printable(head, 16))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func printable(b []byte, n int) string {

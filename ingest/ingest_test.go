@@ -276,7 +276,9 @@ func TestGolden(t *testing.T) {
 	in := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) { referenceSession(t, s) })
 	out, _ := convert(t, in, Options{})
 	db := testutil.OpenDB(t, out)
-	dump := testutil.Dump(t, db, map[string]bool{"meta": true})
+	dump := testutil.Dump(t, db, map[string]bool{"meta": true, "source": true})
+	dump += "== source, without path\n" + strings.Join(testutil.Query(t, db,
+		"SELECT id, format, compression, bytes, sha256, heap_file_ids, cpu_profile_ids FROM source"), "\n") + "\n"
 	// Only non-zero stat rows are interesting; the 500-row layout is checked elsewhere.
 	dump += "== stat, non-zero\n" + strings.Join(testutil.Query(t, db, "SELECT * FROM stat WHERE count > 0"), "\n") + "\n"
 	dump = strings.Replace(dump, "== stat (500 rows)\n"+strings.Join(testutil.Query(t, db, "SELECT * FROM stat"), "\n")+"\n", "== stat (500 rows)\n", 1)
@@ -311,7 +313,7 @@ func TestFailures(t *testing.T) {
 	tests := []struct {
 		name, in, out, want string
 	}{
-		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file (it starts with "# tracer: nop\nhe")`},
+		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file, heap snapshot or CPU profile (it starts with "# tracer: nop\nhe")`},
 		{"no ArkTS data", otherOnly, existing, "nothing usable in the input"},
 		{"missing input", filepath.Join(dir, "nope.htrace"), existing, "open input:"},
 		{"output is the input", otherOnly, otherOnly, "is the input"},

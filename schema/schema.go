@@ -118,6 +118,10 @@ type Tables struct {
 	JSHeapFiles, JSHeapEdges, JSHeapInfo, JSHeapLocation, JSHeapNodes, JSHeapSample,
 	JSHeapString, JSHeapTraceFunctionInfo, JSHeapTraceNode, JSCPUProfilerNode,
 	JSCPUProfilerSample, JSConfig *Table
+
+	// Source has one row per input file of the run, and JSCPUProfile one row per
+	// CPU profile (tracestreamer's own tables).
+	Source, JSCPUProfile *Table
 }
 
 // New returns the table definitions.
@@ -167,10 +171,17 @@ func New() *Tables {
 			"start_time", "end_time", "dur")...),
 		JSConfig: newTable("js_config", ints("pid", "type", "interval", "capture_numeric_value",
 			"trace_allocation", "enable_cpu_profiler", "cpu_profiler_interval")...),
+
+		Source: newTable("source", col("id", Int), col("path", Text), col("format", Text),
+			col("compression", Text), col("bytes", Int), col("sha256", Text),
+			col("heap_file_ids", Text), col("cpu_profile_ids", Text)),
+		JSCPUProfile: newTable("js_cpu_profile", ints("id", "source_id", "first_node_rowid",
+			"node_count", "first_sample_id", "sample_count", "start_time", "end_time")...),
 	}
 }
 
-// All returns every table in creation order (the reference's export order).
+// All returns every table in creation order: the reference's tables in its
+// export order, then tracestreamer's own.
 func (ts *Tables) All() []*Table {
 	return []*Table{
 		ts.Process, ts.Thread, ts.TraceRange, ts.DataType, ts.Stat, ts.Args, ts.Meta,
@@ -178,5 +189,6 @@ func (ts *Tables) All() []*Table {
 		ts.JSHeapFiles, ts.JSHeapEdges, ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes,
 		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
 		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
+		ts.Source, ts.JSCPUProfile,
 	}
 }

@@ -7,7 +7,6 @@ package arkts
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -38,12 +37,12 @@ type Options struct {
 
 // Env is what the parser shares with the rest of the run.
 type Env struct {
-	Name   string // input name, for messages
 	Sink   rows.Sink
 	Tables *schema.Tables
-	Dict   *rows.Dict
 	Range  *rows.Range
 	Log    *stat.Log
+	Heap   *heapsnapshot.Files // heap file numbering, shared by all inputs
+	CPU    *cpuprofile.Writer  // CPU profile rows, shared by all inputs
 }
 
 // Parser is the ArkTS plugin state machine of one run. Feed it records in file
@@ -52,46 +51,32 @@ type Parser struct {
 	env  Env
 	opts Options
 
-	out        heapsnapshot.Output
-	heapTables []*schema.Table
-	files      *rows.Appender
-	config     *rows.Appender
-	cpuNodes   *rows.Appender
-	cpuSamples *rows.Appender
+	config *rows.Appender
+	name   string // current input, for messages
+	source int64  // current input's source id
 
 	mode          int32
 	configSeen    bool
 	timelineStart int64 // BOOTTIME ns of the timeline start marker
 	haveStart     bool
 	cpuStartSeen  bool
-	fileID        int64
 	heap          *heapStream
 	mark          rows.Mark
-	sampleID      int64
 	seen          bool // any ArkTS record
 }
 
 // New returns a parser writing through env.
 func New(env Env, opts Options) *Parser {
-	t := env.Tables
-	a := func(tab *schema.Table) *rows.Appender { return rows.NewAppender(env.Sink, tab) }
-	p := &Parser{env: env, opts: opts,
-		out: heapsnapshot.Output{Nodes: a(t.JSHeapNodes), Edges: a(t.JSHeapEdges), Info: a(t.JSHeapInfo),
-			Location: a(t.JSHeapLocation), Sample: a(t.JSHeapSample), String: a(t.JSHeapString),
-			TraceFunctionInfo: a(t.JSHeapTraceFunctionInfo), TraceNode: a(t.JSHeapTraceNode)},
-		heapTables: []*schema.Table{t.JSHeapNodes, t.JSHeapEdges, t.JSHeapInfo, t.JSHeapLocation,
-			t.JSHeapSample, t.JSHeapString, t.JSHeapTraceFunctionInfo, t.JSHeapTraceNode},
-		files: a(t.JSHeapFiles), config: a(t.JSConfig), cpuNodes: a(t.JSCPUProfilerNode),
-		cpuSamples: a(t.JSCPUProfilerSample),
-	}
-	return p
+	return &Parser{env: env, opts: opts, config: rows.NewAppender(env.Sink, env.Tables.JSConfig)}
 }
+
+// SetInput names the input whose records follow, and its source id. The heap
+// mode and markers carry over from one input to the next (a capture split into
+// several files repeats its config record in each).
+func (p *Parser) SetInput(name string, source int64) { p.name, p.source = name, source }
 
 // Seen reports whether any ArkTS record was handled.
 func (p *Parser) Seen() bool { return p.seen }
-
-// Files returns the number of heap files (snapshots and timelines) written.
-func (p *Parser) Files() int64 { return p.fileID }
 
 func (p *Parser) warn(typ, where, format string, args ...any) {
 	p.env.Log.Warn(stat.JSMemory, typ, where, format, args...)
@@ -180,10 +165,11 @@ func (p *Parser) Result(data []byte, ts int64, clock htrace.Clock, where string)
 
 func (p *Parser) chunk(text []byte, ts int64, where string) {
 	if p.heap == nil {
-		p.mark = p.env.Sink.Mark(p.heapTables)
-		fileID := p.fileID
-		p.heap = startHeapStream(fileID, &p.out, func(format string, args ...any) {
-			p.warn(stat.InvalidData, fmt.Sprintf("%s: heap file %d", p.env.Name, fileID), format, args...)
+		p.mark = p.env.Heap.Begin()
+		fileID := p.env.Heap.NextID()
+		prefix := fmt.Sprintf("%s: heap file %d", p.name, fileID)
+		p.heap = startHeapStream(fileID, &p.env.Heap.Out, func(format string, args ...any) {
+			p.warn(stat.InvalidData, prefix, format, args...)
 		})
 		p.heap.firstChunk = ts
 		p.heap.afterStart = p.haveStart
@@ -227,14 +213,14 @@ func (p *Parser) marker(id int64, ts int64, where string) {
 	start := p.heap.firstChunk
 	switch {
 	case mode == ModeTimeline || (mode != ModeSnapshot && p.heap.afterStart && id == 2):
-		name = "Timeline"
+		name = heapsnapshot.TimelineName
 		if p.haveStart {
 			start = p.timelineStart
 		} else {
 			p.warn(stat.NotMatch, where, "timeline end without a start marker; start time taken from the first chunk")
 		}
 	default:
-		name = "Snapshot" + strconv.FormatInt(p.fileID, 10)
+		name = heapsnapshot.SnapshotName(p.env.Heap.NextID())
 	}
 	p.haveStart = false
 	if err := p.endHeap(name, start, ts); err != nil {
@@ -253,12 +239,11 @@ func (p *Parser) endHeap(name string, start, end int64) error {
 		r.err = fmt.Errorf("a message between its chunks was not valid JSON")
 	}
 	if r.err != nil {
-		p.env.Sink.Rollback(p.mark)
+		p.env.Heap.Drop(p.mark)
 		return fmt.Errorf("snapshot text: %w", r.err)
 	}
-	p.files.Row([]int64{p.fileID, start, end, r.res.SelfSize}, name)
+	p.env.Heap.Add(name, start, end, r.res)
 	p.env.Log.Add(stat.JSMemory, stat.Received, 1)
-	p.fileID++
 	return nil
 }
 
@@ -272,48 +257,21 @@ func (p *Parser) profile(raw []byte, clock htrace.Clock, where string) {
 		p.env.Log.Warn(stat.JSCPUProfiler, stat.NotMatch, where, "CPU profile: %s", pr)
 	}
 	p.env.Log.Add(stat.JSCPUProfiler, stat.Received, 1)
-	WriteProfile(prof, p.env, p.cpuNodes, p.cpuSamples, &p.sampleID, p.opts, func(t int64) int64 {
+	p.env.CPU.Write(prof, p.source, p.opts.CompatTiming, func(t int64) int64 {
 		return int64(clock.ToBoot(htrace.ClockMonotonic, uint64(t)))
 	})
 }
 
-// WriteProfile writes the js_cpu_profiler_node rows and the sample runs of a
-// profile. conv converts profile times (ns) to the database's clock; sampleID is
-// the table-wide run counter.
-func WriteProfile(prof *cpuprofile.Profile, env Env, nodes, samples *rows.Appender, sampleID *int64,
-	opts Options, conv func(int64) int64) {
-	var children []string
-	for _, n := range prof.Nodes {
-		children = children[:0]
-		for _, c := range n.Children {
-			children = append(children, strconv.FormatInt(c, 10))
-		}
-		nodes.Row([]int64{n.ID, env.Dict.ID(n.FunctionName), env.Dict.ID(n.URL), n.LineNumber,
-			n.ColumnNumber, n.HitCount, n.Parent}, n.ScriptID, strings.Join(children, ","))
-	}
-	runs := prof.Runs()
-	if opts.CompatTiming {
-		runs = prof.CompatRuns()
-	}
-	for _, r := range runs {
-		start, end := conv(r.Start), conv(r.End)
-		samples.Ints(*sampleID, r.NodeID, start, end, r.End-r.Start)
-		*sampleID++
-		env.Range.Add(start)
-		env.Range.Add(end)
-	}
-}
-
 // Finish ends the input: a heap snapshot still open is completed if its text is
-// whole (its end time is the last chunk's), else dropped; pending rows are
-// handed to the sink.
+// whole (its end time is the last chunk's), else dropped; pending js_config rows
+// are handed to the sink (heap and CPU rows are flushed by their writers).
 func (p *Parser) Finish() {
 	if s := p.heap; s != nil {
-		where := fmt.Sprintf("%s: end of input", p.env.Name)
-		name := "Snapshot" + strconv.FormatInt(p.fileID, 10)
+		where := fmt.Sprintf("%s: end of input", p.name)
+		name := heapsnapshot.SnapshotName(p.env.Heap.NextID())
 		start := s.firstChunk
 		if p.mode == ModeTimeline {
-			name = "Timeline"
+			name = heapsnapshot.TimelineName
 			if p.haveStart {
 				start = p.timelineStart
 			}
@@ -324,7 +282,5 @@ func (p *Parser) Finish() {
 			p.warn(stat.NotMatch, where, "%s has no end marker; kept, with its last chunk's time as end", name)
 		}
 	}
-	for _, a := range []*rows.Appender{p.files, p.config, p.cpuNodes, p.cpuSamples} {
-		a.Flush()
-	}
+	p.config.Flush()
 }

@@ -9,6 +9,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/cpuprofile"
+	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
@@ -29,6 +31,8 @@ type harness struct {
 	log  *stat.Log
 	rng  *rows.Range
 	dict *rows.Dict
+	heap *heapsnapshot.Files
+	cpu  *cpuprofile.Writer
 }
 
 // feed drives a Parser as the reference's tests drive its handler: a config
@@ -39,7 +43,10 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 	h := &harness{m: rows.NewMemory(), log: stat.NewLog(nil), rng: &rows.Range{}}
 	ts := schema.New()
 	h.dict = rows.NewDict(h.m, ts.DataDict)
-	h.p = New(Env{Name: "test", Sink: h.m, Tables: ts, Dict: h.dict, Range: h.rng, Log: h.log}, opts)
+	h.heap = heapsnapshot.NewFiles(h.m, ts)
+	h.cpu = cpuprofile.NewWriter(h.m, ts, h.dict, h.rng)
+	h.p = New(Env{Sink: h.m, Tables: ts, Range: h.rng, Log: h.log, Heap: h.heap, CPU: h.cpu}, opts)
+	h.p.SetInput("test", 0)
 	if heapType != noConfig {
 		cfg, err := proto.Marshal(&hiprofpb.ArkTSConfig{Pid: 1734, Type: heapType, CpuProfilerInterval: 1000})
 		if err != nil {
@@ -55,6 +62,8 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 		h.p.Result(data, m.ts, htrace.Clock{}, fmt.Sprintf("message %d", i))
 	}
 	h.p.Finish()
+	h.heap.Flush()
+	h.cpu.Flush()
 	h.dict.Flush()
 	return h
 }

@@ -5,6 +5,7 @@
 package cpuprofile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -38,8 +39,14 @@ type Profile struct {
 	HasEndTime bool
 	Samples    []int64
 	TimeDeltas []int64 // ns
+	// Legacy is set for the old format: a "head" call tree, "timestamps" in µs
+	// and startTime/endTime in seconds. It is converted to the current form.
+	Legacy bool
 	// Problems lists what was wrong but tolerated (unknown sample nodes, …).
 	Problems []string
+
+	startText, endText []byte // startTime, endTime as written (unit known at the end)
+	timestamps         []int64
 }
 
 // Parse decodes a profile object.
@@ -69,18 +76,6 @@ func usToNs(b []byte) (int64, error) {
 		return 0, fmt.Errorf("%q is not a time", b)
 	}
 	return int64(math.Round(f * 1000)), nil
-}
-
-func readTime(js *jsonscan.Decoder) (int64, error) {
-	b, err := js.ReadNumber()
-	if err != nil {
-		return 0, err
-	}
-	v, err := usToNs(b)
-	if err != nil {
-		return 0, js.Errorf("%v", err)
-	}
-	return v, nil
 }
 
 func readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
@@ -116,10 +111,16 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 			})
 		case "startTime":
 			have.start = true
-			p.StartTime, err = readTime(js)
+			p.startText, err = readNumberText(js)
 		case "endTime":
 			p.HasEndTime = true
-			p.EndTime, err = readTime(js)
+			p.endText, err = readNumberText(js)
+		case "head":
+			have.nodes = true
+			p.Legacy = true
+			_, err = p.decodeLegacyNode(js, 0)
+		case "timestamps":
+			p.timestamps, err = readIntArray(js, usToNs)
 		case "samples":
 			have.samples = true
 			p.Samples, err = readIntArray(js, jsonscan.ParseInt)
@@ -141,7 +142,87 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 	case !have.samples && have.deltas:
 		return errors.New("timeDeltas without samples")
 	}
+	return p.times()
+}
+
+func readNumberText(js *jsonscan.Decoder) ([]byte, error) {
+	b, err := js.ReadNumber()
+	return bytes.Clone(b), err
+}
+
+// times converts startTime and endTime: µs, or seconds in the legacy format,
+// whose sample "timestamps" (µs) become timeDeltas.
+func (p *Profile) times() error {
+	conv := usToNs
+	if p.Legacy {
+		conv = secToNs
+	}
+	var err error
+	if p.StartTime, err = conv(p.startText); err != nil {
+		return fmt.Errorf("startTime: %w", err)
+	}
+	if p.HasEndTime {
+		if p.EndTime, err = conv(p.endText); err != nil {
+			return fmt.Errorf("endTime: %w", err)
+		}
+	}
+	if p.timestamps != nil && p.TimeDeltas == nil {
+		prev := p.StartTime
+		for _, t := range p.timestamps {
+			p.TimeDeltas = append(p.TimeDeltas, t-prev)
+			prev = t
+		}
+	}
 	return nil
+}
+
+// secToNs converts a JSON number of seconds to ns.
+func secToNs(b []byte) (int64, error) {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%q is not a time", b)
+	}
+	return int64(math.Round(f * 1e9)), nil
+}
+
+// decodeLegacyNode reads a node of the legacy "head" tree (call frame fields on
+// the node itself, 1-based lines and columns, children as nested nodes),
+// appending it and its subtree to p.Nodes in pre-order. It returns the node's id.
+func (p *Profile) decodeLegacyNode(js *jsonscan.Decoder, depth int) (int64, error) {
+	if depth > 1<<16 {
+		return 0, errors.New("call tree nested too deeply")
+	}
+	idx := len(p.Nodes)
+	p.Nodes = append(p.Nodes, Node{HitCount: -1, ID: -1})
+	var kids []int64
+	err := js.Object(func(key []byte) (err error) {
+		switch string(key) {
+		case "id":
+			p.Nodes[idx].ID, err = js.ReadInt()
+		case "hitCount":
+			p.Nodes[idx].HitCount, err = js.ReadInt()
+		case "callFrame":
+			err = js.Object(func(k []byte) error { return decodeCallFrame(js, k, &p.Nodes[idx]) })
+		case "children":
+			err = js.Array(func(int) error {
+				id, err := p.decodeLegacyNode(js, depth+1)
+				kids = append(kids, id)
+				return err
+			})
+		default:
+			err = decodeCallFrame(js, key, &p.Nodes[idx])
+		}
+		return err
+	})
+	n := &p.Nodes[idx]
+	if n.ID < 0 {
+		n.ID = int64(idx + 1)
+	}
+	n.Children = kids
+	// The legacy format counts lines and columns from 1.
+	n.LineNumber--
+	n.ColumnNumber--
+	return n.ID, err
 }
 
 func decodeNode(js *jsonscan.Decoder) (Node, error) {

@@ -42,7 +42,10 @@ func (o *Output) all() []*rows.Appender {
 // Result summarises a decoded snapshot.
 type Result struct {
 	Nodes, Edges, Strings int64 // rows written
-	SelfSize              int64 // sum of node self sizes
+	// Samples, FunctionInfos and TraceNodes are the rows of the allocation
+	// tracking sections; a document with any is a heap timeline.
+	Samples, FunctionInfos, TraceNodes int64
+	SelfSize                           int64 // sum of node self sizes
 	// MetaNodeCount and MetaEdgeCount are the counts the snapshot header states.
 	MetaNodeCount, MetaEdgeCount int64
 }
@@ -378,15 +381,20 @@ func (d *decoder) strings() error {
 }
 
 func (d *decoder) functionInfo(l layout, t []int64) {
-	d.out.TraceFunctionInfo.Ints(d.fileID, d.nFunctions, l.get(t, 0), l.get(t, 1),
+	d.out.TraceFunctionInfo.Ints(d.fileID, d.res.FunctionInfos, l.get(t, 0), l.get(t, 1),
 		l.get(t, 2), l.get(t, 3), l.get(t, 4), l.get(t, 5))
-	d.nFunctions++
+	d.res.FunctionInfos++
 }
 
 func (d *decoder) sample(l layout, t []int64) {
 	d.out.Sample.Ints(d.fileID, l.get(t, 0), l.get(t, 1))
+	d.res.Samples++
 }
 
 func (d *decoder) location(l layout, t []int64) {
 	d.out.Location.Ints(d.fileID, l.get(t, 0), l.get(t, 1), l.get(t, 2), l.get(t, 3))
 }
+
+// IsTimeline reports whether the document carried allocation tracking data (a
+// .heaptimeline rather than a plain snapshot).
+func (r Result) IsTimeline() bool { return r.Samples+r.FunctionInfos+r.TraceNodes > 0 }

@@ -70,6 +70,7 @@ func (d *decoder) traceTree() error {
 		id := l.get(vals, tID)
 		d.out.TraceNode.Ints(d.fileID, id, l.get(vals, tFunctionInfoIndex), l.get(vals, tCount),
 			l.get(vals, tSize), parent)
+		d.res.TraceNodes++
 		if err := js.Expect('['); err != nil {
 			return err
 		}

@@ -164,3 +164,23 @@ CREATE TABLE js_config(
   enable_cpu_profiler INT,
   cpu_profiler_interval INT
 );
+CREATE TABLE source(
+  id INT,
+  path TEXT,
+  format TEXT,
+  compression TEXT,
+  bytes INT,
+  sha256 TEXT,
+  heap_file_ids TEXT,
+  cpu_profile_ids TEXT
+);
+CREATE TABLE js_cpu_profile(
+  id INT,
+  source_id INT,
+  first_node_rowid INT,
+  node_count INT,
+  first_sample_id INT,
+  sample_count INT,
+  start_time INT,
+  end_time INT
+);

@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"tracestreamer/parser/cpuprofile"
+	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/stat"
+)
+
+// heapFile reads a standalone .heapsnapshot or .heaptimeline. Such a file has
+// no capture time: its js_heap_files start_time and end_time are the file's
+// modification time (ns since the Unix epoch, CLOCK_REALTIME).
+func (r *run) heapFile(in io.Reader, path string) error {
+	var when int64
+	if info, err := os.Stat(path); err == nil {
+		when = info.ModTime().UnixNano()
+	}
+	id := r.heap.NextID()
+	mark := r.heap.Begin()
+	res, err := heapsnapshot.Decode(in, id, &r.heap.Out, func(format string, args ...any) {
+		r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...)
+	})
+	if err != nil {
+		r.heap.Out.Discard()
+		r.heap.Drop(mark)
+		r.log.Warn(stat.JSMemory, stat.InvalidData, path, "heap snapshot dropped: %v", err)
+		return nil
+	}
+	r.heap.Out.Flush()
+	name := heapsnapshot.SnapshotName(id)
+	if res.IsTimeline() {
+		name = heapsnapshot.TimelineName
+	}
+	r.heap.Add(name, when, when, res)
+	r.rng.Add(when)
+	r.log.Add(stat.JSMemory, stat.Received, 1)
+	return nil
+}
+
+// cpuFile reads a standalone .cpuprofile. Its times are stored on the
+// profile's own clock (V8: a monotonic clock, µs converted to ns), as there is
+// no clock snapshot to convert them with.
+func (r *run) cpuFile(in io.Reader, path string, source int64) error {
+	b, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	p, err := cpuprofile.Parse(b)
+	if err != nil {
+		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path, "CPU profile dropped: %v", err)
+		return nil
+	}
+	for _, pr := range p.Problems {
+		r.log.Warn(stat.JSCPUProfiler, stat.NotMatch, path, "%s", pr)
+	}
+	r.log.Add(stat.JSCPUProfiler, stat.Received, 1)
+	r.cpu.Write(p, source, r.opts.CompatTiming, func(t int64) int64 { return t })
+	return nil
+}

@@ -1,0 +1,258 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/arkts/arktstest"
+	"tracestreamer/proto/hiprofpb"
+)
+
+// writeFile writes b under dir as name, compressed as the extension says.
+func writeFile(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	switch {
+	case strings.HasSuffix(name, ".gz"):
+		zw := gzip.NewWriter(&out)
+		zw.Write(b)
+		zw.Close()
+	case strings.HasSuffix(name, ".zz"):
+		zw := zlib.NewWriter(&out)
+		zw.Write(b)
+		zw.Close()
+	case strings.HasSuffix(name, ".zip"):
+		zw := zip.NewWriter(&out)
+		w, _ := zw.Create(strings.TrimSuffix(name, ".zip"))
+		w.Write(b)
+		zw.Close()
+	default:
+		out.Write(b)
+	}
+	path := filepath.Join(dir, name)
+	must(t, os.WriteFile(path, out.Bytes(), 0o644))
+	return path
+}
+
+func convertAll(t *testing.T, inputs ...string) (string, *Summary, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.db")
+	var warn strings.Builder
+	sum, err := Run(context.Background(), inputs, Options{Output: out, Warnings: &warn})
+	if err != nil {
+		t.Fatalf("Run(%v): %v\n%s", inputs, err, warn.String())
+	}
+	return out, sum, warn.String()
+}
+
+// TestStandaloneFormats reads every standalone format captured with node, plain
+// and compressed, recognised by content whatever the file is called.
+func TestStandaloneFormats(t *testing.T) {
+	dir := t.TempDir()
+	snap := testutil.Fixture(t, "node/snapshot.heapsnapshot.gz")
+	timeline := testutil.Fixture(t, "node/timeline.heaptimeline.gz")
+	prof := testutil.Fixture(t, "node/profile.cpuprofile")
+	legacy := testutil.Fixture(t, "node/profile.legacy.cpuprofile")
+	tests := []struct {
+		name, file string
+		data       []byte
+		format     string
+		compress   string
+		want       string // query result
+		query      string
+	}{
+		{"heap snapshot", "a.heapsnapshot", snap, "heapsnapshot", "none", "Snapshot0|47953", "SELECT file_name, (SELECT count(*) FROM js_heap_nodes) FROM js_heap_files"},
+		{"gzip heap snapshot", "a.heapsnapshot.gz", snap, "heapsnapshot", "gzip", "Snapshot0|47953", "SELECT file_name, (SELECT count(*) FROM js_heap_nodes) FROM js_heap_files"},
+		{"zlib heap snapshot named .bin", "a.bin.zz", snap, "heapsnapshot", "zlib", "Snapshot0|47953", "SELECT file_name, (SELECT count(*) FROM js_heap_nodes) FROM js_heap_files"},
+		{"zip heap snapshot", "a.heapsnapshot.zip", snap, "heapsnapshot", "zip", "Snapshot0|47953", "SELECT file_name, (SELECT count(*) FROM js_heap_nodes) FROM js_heap_files"},
+		{"heap timeline", "b.heaptimeline", timeline, "heapsnapshot", "none", "Timeline|56", "SELECT file_name, (SELECT count(*) FROM js_heap_trace_function_info) FROM js_heap_files"},
+		{"gzip heap timeline", "b.heaptimeline.gz", timeline, "heapsnapshot", "gzip", "Timeline|56", "SELECT file_name, (SELECT count(*) FROM js_heap_trace_function_info) FROM js_heap_files"},
+		{"cpu profile", "c.cpuprofile", prof, "cpuprofile", "none", "24|333", "SELECT count(*), (SELECT count(*) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_node"},
+		{"gzip cpu profile", "c.cpuprofile.gz", prof, "cpuprofile", "gzip", "24|333", "SELECT count(*), (SELECT count(*) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_node"},
+		{"legacy cpu profile", "d.cpuprofile", legacy, "cpuprofile", "none", "24|333", "SELECT count(*), (SELECT count(*) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_node"},
+		{"gzip legacy cpu profile", "d.json.gz", legacy, "cpuprofile", "gzip", "24|333", "SELECT count(*), (SELECT count(*) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_node"},
+	}
+	for _, tt := range tests {
+		path := writeFile(t, dir, tt.file, tt.data)
+		out, _, warn := convertAll(t, path)
+		db := testutil.OpenDB(t, out)
+		if got := testutil.Query(t, db, tt.query); len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s: %v, want %s (warnings %q)", tt.name, got, tt.want, warn)
+		}
+		info, _ := os.Stat(path)
+		src := testutil.Query(t, db, "SELECT format, compression, bytes, length(sha256) FROM source")
+		if want := []string{tt.format + "|" + tt.compress + "|" + strconv.FormatInt(info.Size(), 10) + "|64"}; !reflect.DeepEqual(src, want) {
+			t.Errorf("%s: source %v, want %v", tt.name, src, want)
+		}
+		if got := testutil.Query(t, db, "SELECT value FROM meta WHERE name='source_type'"); got[0] != "txt-based-trace" {
+			t.Errorf("%s: source_type %v", tt.name, got)
+		}
+	}
+}
+
+// TestLegacyMatchesCurrent: the legacy form of a profile gives the same rows as
+// the current form it was made from.
+func TestLegacyMatchesCurrent(t *testing.T) {
+	dir := t.TempDir()
+	cur, _, _ := convertAll(t, writeFile(t, dir, "c.cpuprofile", testutil.Fixture(t, "node/profile.cpuprofile")))
+	old, _, _ := convertAll(t, writeFile(t, dir, "l.cpuprofile", testutil.Fixture(t, "node/profile.legacy.cpuprofile")))
+	for _, q := range []string{
+		"SELECT n.function_id, f.data, n.script_id, u.data, n.line_number, n.column_number, n.hit_count, n.children, n.parent_id FROM js_cpu_profiler_node n JOIN data_dict f ON f.id = n.function_index JOIN data_dict u ON u.id = n.url_index ORDER BY n.rowid",
+		"SELECT * FROM js_cpu_profiler_sample",
+	} {
+		a, b := testutil.Query(t, testutil.OpenDB(t, cur), q), testutil.Query(t, testutil.OpenDB(t, old), q)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s:\ncurrent %v\nlegacy  %v", q, a[:min(3, len(a))], b[:min(3, len(b))])
+		}
+	}
+}
+
+// TestManyInputs converts an htrace capture, a standalone snapshot and a
+// standalone CPU profile into one database.
+func TestManyInputs(t *testing.T) {
+	dir := t.TempDir()
+	htrace := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) { referenceSession(t, s) })
+	snap := writeFile(t, dir, "b.heapsnapshot.gz", testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))
+	prof := writeFile(t, dir, "c.cpuprofile.gz", testutil.Fixture(t, "node/profile.cpuprofile"))
+	out, sum, warn := convertAll(t, htrace, snap, prof)
+	db := testutil.OpenDB(t, out)
+	if got := testutil.Query(t, db, "SELECT id, file_name FROM js_heap_files"); !reflect.DeepEqual(got,
+		[]string{"0|Snapshot0", "1|Snapshot1", "2|Snapshot2"}) {
+		t.Errorf("heap files %v", got)
+	}
+	if got := testutil.Query(t, db, "SELECT id, format, compression, heap_file_ids, cpu_profile_ids FROM source"); !reflect.DeepEqual(got,
+		[]string{"0|htrace|none|0,1|0", "1|heapsnapshot|gzip|2|", "2|cpuprofile|gzip||1"}) {
+		t.Errorf("source %v", got)
+	}
+	// Every CPU node and sample row belongs to exactly one profile, and through
+	// it to its input.
+	got := testutil.Query(t, db, `SELECT p.id, s.path, count(*) FROM js_cpu_profile p JOIN source s ON s.id = p.source_id
+		JOIN js_cpu_profiler_node n ON n.rowid BETWEEN p.first_node_rowid AND p.first_node_rowid + p.node_count - 1
+		GROUP BY p.id ORDER BY p.id`)
+	if !reflect.DeepEqual(got, []string{"0|" + htrace + "|4", "1|" + prof + "|24"}) {
+		t.Errorf("profiles → nodes %v", got)
+	}
+	got = testutil.Query(t, db, `SELECT p.id, count(*) FROM js_cpu_profile p JOIN js_cpu_profiler_sample s
+		ON s.id BETWEEN p.first_sample_id AND p.first_sample_id + p.sample_count - 1 GROUP BY p.id`)
+	if !reflect.DeepEqual(got, []string{"0|6", "1|333"}) {
+		t.Errorf("profiles → samples %v", got)
+	}
+	if sum.Rows["js_heap_nodes"] != 6+47953 || warn != "" {
+		t.Errorf("rows %d, warnings %q", sum.Rows["js_heap_nodes"], warn)
+	}
+	if got := testutil.Query(t, db, "SELECT value FROM meta WHERE name='source_name'"); got[0] != htrace+","+snap+","+prof {
+		t.Errorf("meta source_name %v", got)
+	}
+}
+
+// TestSameRowsStandaloneAndHTrace: a snapshot and a profile give identical
+// table contents, apart from times, read standalone or from an htrace file.
+func TestSameRowsStandaloneAndHTrace(t *testing.T) {
+	dir := t.TempDir()
+	snapText := testutil.Fixture(t, "node/snapshot.heapsnapshot.gz")
+	prof := testutil.Fixture(t, "node/profile.cpuprofile")
+	in := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) {
+		must(t, s.Config(&hiprofpb.ArkTSConfig{Type: hiprofpb.ArkTSConfig_SNAPSHOT, EnableCpuProfiler: true}))
+		must(t, s.CPUStart())
+		must(t, s.Snapshot(snapText))
+		must(t, s.CPUProfile(prof))
+	})
+	viaHTrace, _, _ := convertAll(t, in)
+	standalone, _, _ := convertAll(t, writeFile(t, dir, "s.heapsnapshot", snapText), writeFile(t, dir, "p.cpuprofile", prof))
+	a, b := testutil.OpenDB(t, viaHTrace), testutil.OpenDB(t, standalone)
+	for _, q := range []string{
+		"SELECT id, file_name, self_size FROM js_heap_files",
+		"SELECT * FROM js_heap_nodes", "SELECT * FROM js_heap_edges", "SELECT * FROM js_heap_string",
+		"SELECT * FROM js_heap_info", "SELECT * FROM js_heap_location",
+		"SELECT n.function_id, f.data, n.script_id, u.data, n.line_number, n.column_number, n.hit_count, n.children, n.parent_id FROM js_cpu_profiler_node n JOIN data_dict f ON f.id = n.function_index JOIN data_dict u ON u.id = n.url_index",
+		"SELECT id, function_id, dur FROM js_cpu_profiler_sample",
+	} {
+		ra, rb := testutil.Query(t, a, q), testutil.Query(t, b, q)
+		if len(ra) == 0 || !reflect.DeepEqual(ra, rb) {
+			t.Errorf("%s: %d rows via htrace, %d standalone, or different", q, len(ra), len(rb))
+		}
+	}
+	// Standalone times: the profile's own clock, unconverted.
+	if got := testutil.Query(t, b, "SELECT start_time FROM js_cpu_profiler_sample WHERE id = 0"); got[0] != "172772623000" {
+		t.Errorf("standalone first sample at %v, want the profile's startTime + timeDeltas[0] in ns", got)
+	}
+}
+
+func TestUnknownInputs(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "p.cpuprofile", testutil.Fixture(t, "node/profile.cpuprofile"))
+	tests := []struct{ name, file, data, want string }{
+		{"other JSON", "x.json", `{"foo":1,"bar":[1,2]}`, "x.json: unsupported input: not an htrace file, heap snapshot or CPU profile"},
+		{"empty", "e.cpuprofile", ``, "e.cpuprofile: unsupported input"},
+		{"zip of two", "two.zip", "", "zip archive holds 2 files"},
+	}
+	for _, tt := range tests {
+		var path string
+		if tt.name == "zip of two" {
+			var b bytes.Buffer
+			zw := zip.NewWriter(&b)
+			for _, n := range []string{"a", "b"} {
+				w, _ := zw.Create(n)
+				w.Write([]byte("{}"))
+			}
+			zw.Close()
+			path = filepath.Join(dir, tt.file)
+			must(t, os.WriteFile(path, b.Bytes(), 0o644))
+		} else {
+			path = writeFile(t, dir, tt.file, []byte(tt.data))
+		}
+		out := filepath.Join(dir, "out.db")
+		_, err := Run(context.Background(), []string{good, path}, Options{Output: out, Warnings: io.Discard})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: output written", tt.name)
+		}
+	}
+}
+
+// TestStandaloneProblems: a truncated snapshot among good inputs is dropped and
+// counted; samples naming unknown nodes are counted.
+func TestStandaloneProblems(t *testing.T) {
+	dir := t.TempDir()
+	snap := testutil.Fixture(t, "node/snapshot.heapsnapshot.gz")
+	cut := writeFile(t, dir, "cut.heapsnapshot", snap[:len(snap)/2])
+	good := writeFile(t, dir, "good.heapsnapshot.gz", snap)
+	prof := writeFile(t, dir, "p.cpuprofile", []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},`+
+		`{"id":2,"callFrame":{"functionName":"f","scriptId":"1","url":"a.js","lineNumber":3,"columnNumber":4}}],`+
+		`"startTime":100,"endTime":200,"samples":[2,2,7,2],"timeDeltas":[10,-5,20,10]}`))
+	out, sum, warn := convertAll(t, cut, good, prof)
+	db := testutil.OpenDB(t, out)
+	if got := testutil.Query(t, db, "SELECT id, file_name FROM js_heap_files"); !reflect.DeepEqual(got, []string{"0|Snapshot0"}) {
+		t.Errorf("heap files %v", got)
+	}
+	if got := testutil.Query(t, db, "SELECT count(*) FROM js_heap_nodes WHERE file_id <> 0"); got[0] != "0" {
+		t.Errorf("rows of the dropped snapshot remain: %v", got)
+	}
+	if !strings.Contains(warn, "cut.heapsnapshot: heap snapshot dropped") || !strings.Contains(warn, "1 samples name node ids") {
+		t.Errorf("warnings %q", warn)
+	}
+	// hitCount derived from the samples; samples in time order (delta -5).
+	if got := testutil.Query(t, db, "SELECT function_id, hit_count FROM js_cpu_profiler_node"); !reflect.DeepEqual(got, []string{"1|0", "2|3"}) {
+		t.Errorf("hit counts %v", got)
+	}
+	if got := testutil.Query(t, db, "SELECT function_id, start_time, end_time FROM js_cpu_profiler_sample"); !reflect.DeepEqual(got,
+		[]string{"2|105000|125000", "7|125000|135000", "2|135000|145000"}) {
+		t.Errorf("samples %v", got)
+	}
+	if sum.Problems < 2 {
+		t.Errorf("problems %d", sum.Problems)
+	}
+}

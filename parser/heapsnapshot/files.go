@@ -1,0 +1,64 @@
+package heapsnapshot
+
+import (
+	"strconv"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// Files numbers the heap files (snapshots and timelines) of a run, whatever
+// input they come from, and writes their js_heap_files rows. Its Output holds the
+// appenders every file's rows go to.
+type Files struct {
+	Out    Output
+	sink   rows.Sink
+	tables []*schema.Table
+	files  *rows.Appender
+	next   int64
+}
+
+// NewFiles returns the heap file writer of a run.
+func NewFiles(sink rows.Sink, t *schema.Tables) *Files {
+	a := func(tab *schema.Table) *rows.Appender { return rows.NewAppender(sink, tab) }
+	return &Files{
+		Out: Output{Nodes: a(t.JSHeapNodes), Edges: a(t.JSHeapEdges), Info: a(t.JSHeapInfo),
+			Location: a(t.JSHeapLocation), Sample: a(t.JSHeapSample), String: a(t.JSHeapString),
+			TraceFunctionInfo: a(t.JSHeapTraceFunctionInfo), TraceNode: a(t.JSHeapTraceNode)},
+		sink: sink,
+		tables: []*schema.Table{t.JSHeapNodes, t.JSHeapEdges, t.JSHeapInfo, t.JSHeapLocation,
+			t.JSHeapSample, t.JSHeapString, t.JSHeapTraceFunctionInfo, t.JSHeapTraceNode},
+		files: a(t.JSHeapFiles),
+	}
+}
+
+// NextID returns the id the next heap file will get.
+func (f *Files) NextID() int64 { return f.next }
+
+// Begin marks the heap tables before a file's rows are written; Drop(mark)
+// removes them again.
+func (f *Files) Begin() rows.Mark { return f.sink.Mark(f.tables) }
+
+// Drop removes the rows written since mark (pending rows must be discarded with
+// Out.Discard first). The file id is not used up.
+func (f *Files) Drop(mark rows.Mark) { f.sink.Rollback(mark) }
+
+// Add writes the js_heap_files row of a decoded file and returns its id.
+func (f *Files) Add(name string, start, end int64, res Result) int64 {
+	id := f.next
+	f.files.Row([]int64{id, start, end, res.SelfSize}, name)
+	f.next++
+	return id
+}
+
+// SnapshotName returns the reference's name of heap file id in snapshot mode.
+func SnapshotName(id int64) string { return "Snapshot" + strconv.FormatInt(id, 10) }
+
+// TimelineName is the reference's name of a heap timeline.
+const TimelineName = "Timeline"
+
+// Flush hands pending rows to the sink.
+func (f *Files) Flush() {
+	f.Out.Flush()
+	f.files.Flush()
+}
