@@ -4,7 +4,7 @@ BIN     := bin
 CACHE   := .cache
 PROTOC_GEN_GO_VERSION := v1.36.12
 
-.PHONY: all build run test proto bench clean
+.PHONY: all build run test proto bench fuzz clean
 
 all: build
 
@@ -38,3 +38,10 @@ clean:
 bench: build
 	$(GO) run ./internal/benchrun -bin $(BIN) -cache $(CACHE)/bench
 	$(GO) test -run '^$$' -bench . ./parser/... ./rows/ ./store/
+
+# Runs every fuzz target for FUZZTIME each (go test -fuzz) and prints the
+# executions per target; findings land in the package's testdata/fuzz/ and then
+# run as ordinary tests.
+FUZZTIME ?= 1m
+fuzz:
+	scripts/fuzz $(FUZZTIME)

@@ -16,17 +16,6 @@ const (
 	pluginArkTSConfig = "arkts-plugin_config"
 )
 
-// knownPlugins are the other plugins the reference parses; tracestreamer skips
-// their records and counts them as not supported.
-var knownPlugins = map[string]bool{
-	"process-plugin": true, "diskio-plugin": true, "memory-plugin": true, "memory-plugin_config": true,
-	"hidump-plugin": true, "/data/local/tmp/libhidumpplugin.z.so": true, "hilog-plugin": true,
-	"/data/local/tmp/libhilogplugin.z.so": true, "hisysevent-plugin": true, "hisysevent-plugin_config": true,
-	"cpu-plugin": true, "network-plugin": true, "nativehook": true, "hookdaemon": true,
-	"nativehook_config": true, "ftrace-plugin": true, "/data/local/tmp/libftrace_plugin.z.so": true,
-	"ffrt-profiler": true, "ffrt-profiler_config": true, "stream-plugin": true, "xpower-plugin": true,
-}
-
 // htrace reads an .htrace input and dispatches its records by plugin name.
 func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int64) error {
 	rd := htrace.NewReader(in, name, r.log)
@@ -64,7 +53,7 @@ func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int6
 		case pluginArkTS:
 			r.arkts.Result(rec.Data, recordTime(rec, rd.Clock()), rd.Clock(), where)
 		default:
-			if knownPlugins[plugin] {
+			if htrace.KnownPlugin(plugin) {
 				r.log.Add(stat.Other, stat.NotSupported, 1)
 			} else {
 				r.log.Add(stat.Other, stat.InvalidData, 1)

@@ -201,7 +201,7 @@ func (r *run) input(ctx context.Context, path string) error {
 	h := sha256.New()
 	var n int64
 	o, err := open(path, func(f io.Reader) io.Reader {
-		return countingReader{r: io.TeeReader(f, h), p: r.opts.Progress, n: &n}
+		return countingReader{r: io.TeeReader(ctxReader{ctx, f}, h), p: r.opts.Progress, n: &n}
 	})
 	if err != nil {
 		return err
@@ -219,6 +219,9 @@ func (r *run) input(ctx context.Context, path string) error {
 		err = r.cpuFile(o.r, path, id)
 	}
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if o.compression == "zip" {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"io"
 	"sync/atomic"
 )
@@ -29,4 +30,18 @@ func (c countingReader) Read(b []byte) (int, error) {
 	c.p.done.Add(int64(n))
 	*c.n += int64(n)
 	return n, err
+}
+
+// ctxReader stops reading once its context is cancelled (Ctrl-C), whatever
+// parser is reading.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
 }

@@ -48,10 +48,14 @@ func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	p, err := cpuprofile.Parse(b)
+	p, repaired, err := cpuprofile.ParseRepairing(b)
 	if err != nil {
 		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path, "CPU profile dropped: %v", err)
 		return nil
+	}
+	if repaired > 0 {
+		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path,
+			"CPU profile repaired: %d function or module names were written without JSON escaping", repaired)
 	}
 	for _, pr := range p.Problems {
 		r.log.Warn(stat.JSCPUProfiler, stat.NotMatch, path, "%s", pr)

@@ -124,3 +124,49 @@ func TestProgressLine(t *testing.T) {
 		t.Error("a buffer is not a terminal")
 	}
 }
+
+// TestInterrupt sends SIGINT to a running conversion: it must exit 130 and
+// leave neither the output nor its temporary file.
+func TestInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tracestreamer")
+	if out, err := exec.Command("go", "build", "-o", bin, "tracestreamer/cmd/tracestreamer").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	// A large input: the node snapshot many times over, as standalone files.
+	snap := filepath.Join(testutil.Root(), "testdata/node/snapshot.heapsnapshot.gz")
+	args := []string{}
+	for i := 0; i < 40; i++ {
+		args = append(args, snap)
+	}
+	outDir := filepath.Join(dir, "out")
+	os.Mkdir(outDir, 0o755)
+	out := filepath.Join(outDir, "out.db")
+	cmd := exec.Command(bin, append(args, "-o", out)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the temporary database exists, so the signal lands mid-run.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(outDir, ".out.db.tmp-*")); len(m) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	if code != 130 {
+		t.Fatalf("exit %d (%v), want 130; stderr %q", code, err, stderr.String())
+	}
+	if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
+		t.Errorf("files left after Ctrl-C: %v", entries)
+	}
+	if !strings.Contains(stderr.String(), "interrupted; no output written") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}

@@ -248,10 +248,14 @@ func (p *Parser) endHeap(name string, start, end int64) error {
 }
 
 func (p *Parser) profile(raw []byte, clock htrace.Clock, where string) {
-	prof, err := cpuprofile.Parse(raw)
+	prof, repaired, err := cpuprofile.ParseRepairing(raw)
 	if err != nil {
 		p.env.Log.Warn(stat.JSCPUProfiler, stat.InvalidData, where, "CPU profile dropped: %v", err)
 		return
+	}
+	if repaired > 0 {
+		p.env.Log.Warn(stat.JSCPUProfiler, stat.InvalidData, where,
+			"CPU profile repaired: %d function or module names were written without JSON escaping", repaired)
 	}
 	for _, pr := range prof.Problems {
 		p.env.Log.Warn(stat.JSCPUProfiler, stat.NotMatch, where, "CPU profile: %s", pr)

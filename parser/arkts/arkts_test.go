@@ -9,9 +9,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
-	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
 	"tracestreamer/rows"

@@ -74,6 +74,9 @@ func route(msg []byte, chunkBuf []byte) message {
 		return err
 	})
 	if err != nil {
+		if prof := profileFallback(msg); prof != nil {
+			return message{kind: kindProfile, id: 3, profile: prof}
+		}
 		return message{kind: kindInvalid, err: err}
 	}
 	if !js.AtEOF() {
@@ -150,4 +153,19 @@ func readResult(js *jsonscan.Decoder, m *message, msg []byte) (empty bool, err e
 		return nil
 	})
 	return empty, err
+}
+
+// profilePrefix starts the Profiler.stop response exactly as the ArkTS runtime
+// writes it.
+var profilePrefix = []byte(`{"id":3,"result":{"profile":`)
+
+// profileFallback returns the profile object of a Profiler.stop response that
+// is not valid JSON, cut out by its fixed framing, so that the profile decoder
+// can try to repair it (the ArkTS runtime does not escape function names).
+func profileFallback(msg []byte) []byte {
+	msg = bytes.TrimRight(msg, " \t\r\n")
+	if !bytes.HasPrefix(msg, profilePrefix) || !bytes.HasSuffix(msg, []byte("}}")) || len(msg) < len(profilePrefix)+2 {
+		return nil
+	}
+	return msg[len(profilePrefix) : len(msg)-2]
 }

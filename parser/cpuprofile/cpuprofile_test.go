@@ -194,3 +194,40 @@ func TestNodeProfile(t *testing.T) {
 			runs[len(runs)-1].End, want.StartTime, want.EndTime, last)
 	}
 }
+
+// TestRepairUnescapedNames: ArkTS writes functionName and moduleName without
+// escaping; the names are recovered intact.
+func TestRepairUnescapedNames(t *testing.T) {
+	raw := `{"tid":1,"startTime":0,"endTime":9,"nodes":[` +
+		`{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},` +
+		`{"id":2,"callFrame":{"functionName":"say "hi"","moduleName":"m"x\","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":2},"hitCount":1,"children":[]},` +
+		`{"id":3,"callFrame":{"functionName":"C:\dir\file","scriptId":"1","url":"a.js","lineNumber":3,"columnNumber":4},"hitCount":1,"children":[]}],` +
+		`"samples":[2,3],"timeDeltas":[1,1]}`
+	if _, err := Parse([]byte(raw)); err == nil {
+		t.Fatal("the unescaped profile parsed without repair")
+	}
+	p, repaired, err := ParseRepairing([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repaired != 3 {
+		t.Errorf("repaired %d names, want 3", repaired)
+	}
+	var names []string
+	for _, n := range p.Nodes {
+		names = append(names, n.FunctionName)
+	}
+	if want := []string{"(root)", `say "hi"`, `C:\dir\file`}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	if p.Nodes[1].URL != "a.js" || p.Nodes[1].LineNumber != 1 || p.Nodes[2].ColumnNumber != 4 {
+		t.Errorf("nodes after repair: %+v", p.Nodes)
+	}
+	// A well-formed profile is never rewritten.
+	if _, n := Repair([]byte(refProfile)); n != 0 {
+		t.Errorf("Repair changed %d names of a valid profile", n)
+	}
+	if _, _, err := ParseRepairing([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"a"b"}}]`)); err == nil {
+		t.Error("a profile that cannot be repaired parsed")
+	}
+}

@@ -239,7 +239,9 @@ func (d *decoder) nodesArray() error {
 		d.pendingNodes = all
 		return err
 	}
-	d.ids = make([]int64, 0, max(0, min(d.res.MetaNodeCount, 1<<26)))
+	// Trust the header's node count only so far: a corrupt count must not
+	// allocate gigabytes.
+	d.ids = make([]int64, 0, max(0, min(d.res.MetaNodeCount, 1<<20)))
 	d.ecs = make([]uint32, 0, cap(d.ids))
 	err := d.tuples(d.nodes, d.node)
 	d.gotNode = true

@@ -104,22 +104,27 @@ func (r *Reader) read(n int) ([]byte, error) {
 	return b[:k], err
 }
 
-// readLarge reads n bytes, growing the buffer as data actually arrives so that a
-// corrupt length cannot make it allocate gigabytes up front.
+// readLarge reads n bytes, growing the buffer as data actually arrives, so that
+// a corrupt length cannot make it allocate gigabytes up front.
 func (r *Reader) readLarge(n int64) ([]byte, error) {
-	const step = 64 << 20
-	if n <= step {
+	const first = 1 << 20
+	if n <= first || int64(cap(r.buf)) >= n {
 		return r.read(int(n))
 	}
 	b := r.buf[:0]
 	for int64(len(b)) < n {
-		k := int(min(n-int64(len(b)), step))
-		b = append(b, make([]byte, k)...)
-		got, err := io.ReadFull(r.br, b[len(b)-k:])
+		if len(b) == cap(b) {
+			nb := make([]byte, len(b), min(n, max(first, 2*int64(cap(b)))))
+			copy(nb, b)
+			b = nb
+		}
+		k := int(min(n-int64(len(b)), int64(cap(b)-len(b))))
+		got, err := io.ReadFull(r.br, b[len(b):len(b)+k])
 		r.off += int64(got)
+		b = b[:len(b)+got]
 		if err != nil {
 			r.buf = b
-			return b[:len(b)-k+got], err
+			return b, err
 		}
 	}
 	r.buf = b
@@ -237,8 +242,9 @@ func (r *Reader) Next() (*Record, error) {
 			continue
 		}
 		roff := r.off
-		b, err := r.read(4)
+		b, err := r.br.Peek(4)
 		if err != nil {
+			r.off += int64(len(b))
 			switch {
 			case len(b) == 0 && r.untilEOF:
 			case len(b) == 0:
@@ -250,14 +256,20 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		n := int64(binary.LittleEndian.Uint32(b))
 		if !r.untilEOF && roff+4+n > r.sectionEnd {
-			r.warn(stat.InvalidData, roff, "record %d: length %d exceeds the %d bytes left in its section; rest of section skipped",
-				r.nrec, n, r.sectionEnd-roff-4)
-			r.nrec++
-			if _, err := r.skip(r.sectionEnd - r.off); err != nil {
-				return nil, io.EOF
+			// A corrupt length: look for the next record after it.
+			r.skip(1)
+			lost := r.off
+			if r.resync() {
+				r.warn(stat.InvalidData, roff, "record %d: length %d exceeds the %d bytes left in its section; %d bytes skipped to the next record",
+					r.nrec, n, r.sectionEnd-roff-4, r.off-lost+1)
+			} else {
+				r.warn(stat.InvalidData, roff, "record %d: length %d exceeds the %d bytes left in its section; no further record found in it",
+					r.nrec, n, r.sectionEnd-roff-4)
 			}
+			r.nrec++
 			continue
 		}
+		r.skip(4)
 		data, err := r.readLarge(n)
 		if err != nil {
 			r.warn(stat.DataLost, roff, "file ends inside record %d (%d of %d bytes)", r.nrec, len(data), n)
@@ -268,6 +280,68 @@ func (r *Reader) Next() (*Record, error) {
 		r.nrec++
 		return &r.rec, nil
 	}
+}
+
+// resync skips to the next position that looks like the start of a record: a
+// length that fits the section, followed by a ProfilerPluginData whose first
+// field is a known plugin name (producers write the name first). It returns
+// false, at the section's end, when there is none.
+func (r *Reader) resync() bool {
+	for {
+		limit := int64(1 << 20)
+		if !r.untilEOF {
+			limit = min(limit, r.sectionEnd-r.off)
+		}
+		if limit <= 0 {
+			return false
+		}
+		w, _ := r.br.Peek(int(limit))
+		if len(w) == 0 {
+			return false
+		}
+		for i := 0; i+6 <= len(w); {
+			k := bytes.IndexByte(w[i+4:], 0x0a)
+			if k < 0 {
+				break
+			}
+			i += k
+			if i+6 > len(w) {
+				break
+			}
+			nameLen := int(w[i+5])
+			if end := i + 6 + nameLen; end <= len(w) && KnownPlugin(string(w[i+6:end])) {
+				n := int64(binary.LittleEndian.Uint32(w[i:]))
+				if n >= int64(2+nameLen) && (r.untilEOF || r.off+int64(i)+4+n <= r.sectionEnd) {
+					r.skip(int64(i))
+					return true
+				}
+			}
+			i++
+		}
+		// Keep the last bytes: a record start may straddle the window's end.
+		keep := min(len(w), 4+2+127)
+		if len(w) <= keep {
+			r.skip(int64(len(w)))
+			return false
+		}
+		r.skip(int64(len(w) - keep))
+	}
+}
+
+// KnownPlugin reports whether name is a plugin name hiprofiler writes
+// (htrace-format.md §4.2, with the ArkTS names).
+func KnownPlugin(name string) bool {
+	switch name {
+	case "arkts-plugin", "arkts-plugin_config",
+		"process-plugin", "diskio-plugin", "memory-plugin", "memory-plugin_config",
+		"hidump-plugin", "/data/local/tmp/libhidumpplugin.z.so", "hilog-plugin",
+		"/data/local/tmp/libhilogplugin.z.so", "hisysevent-plugin", "hisysevent-plugin_config",
+		"cpu-plugin", "network-plugin", "nativehook", "hookdaemon", "nativehook_config",
+		"ftrace-plugin", "/data/local/tmp/libftrace_plugin.z.so", "ffrt-profiler",
+		"ffrt-profiler_config", "stream-plugin", "xpower-plugin":
+		return true
+	}
+	return false
 }
 
 // decodeRecord decodes a ProfilerPluginData message without copying, tolerating

@@ -19,7 +19,7 @@ import (
 )
 
 // build writes records with a Writer and returns the file's bytes.
-func build(t *testing.T, clocks [NumClocks]uint64, recs ...*hiprofpb.ProfilerPluginData) []byte {
+func build(t testing.TB, clocks [NumClocks]uint64, recs ...*hiprofpb.ProfilerPluginData) []byte {
 	t.Helper()
 	f, err := os.Create(filepath.Join(t.TempDir(), "x.htrace"))
 	if err != nil {
@@ -200,6 +200,31 @@ func TestDamagedInput(t *testing.T) {
 		}
 		if tt.warn != "" && !strings.Contains(g.warn, "in.htrace: offset ") {
 			t.Errorf("%s: warning does not name the file and offset: %q", tt.name, g.warn)
+		}
+	}
+}
+
+// TestResync: after a corrupt length in the middle of a section, reading goes
+// on at the next record that starts with a known plugin name.
+func TestResync(t *testing.T) {
+	recs := []*hiprofpb.ProfilerPluginData{rec("arkts-plugin_config", 0, 0), rec("arkts-plugin", 1, 0),
+		rec("arkts-plugin", 2, 0), rec("cpu-plugin", 3, 0)}
+	good := build(t, [NumClocks]uint64{}, recs...)
+	second := HeaderSize + 4 + int(binary.LittleEndian.Uint32(good[HeaderSize:]))
+	for _, corrupt := range []uint32{1 << 31, 3} { // too long for the section; too short (misaligned)
+		b := bytes.Clone(good)
+		binary.LittleEndian.PutUint32(b[second:], corrupt)
+		g := readAll(bytes.NewReader(b))
+		times := g.times[len(g.times)-2:]
+		if g.names[0] != "arkts-plugin_config" || g.names[len(g.names)-2] != "arkts-plugin" || g.names[len(g.names)-1] != "cpu-plugin" ||
+			times[0] != 2e9 || times[1] != 3e9 {
+			t.Errorf("length %d: records %q times %v", corrupt, g.names, g.times)
+		}
+		if !strings.Contains(g.warn, "bytes skipped to the next record") {
+			t.Errorf("length %d: warnings %q", corrupt, g.warn)
+		}
+		if g.log.Count(stat.HTraceRecord, stat.InvalidData) == 0 {
+			t.Errorf("length %d: not counted", corrupt)
 		}
 	}
 }

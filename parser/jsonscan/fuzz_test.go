@@ -1,0 +1,54 @@
+package jsonscan
+
+import (
+	"tracestreamer/internal/testutil"
+
+	"bytes"
+	"encoding/json"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+)
+
+// FuzzReadString compares string decoding with encoding/json on valid UTF-8
+// input, read whole and one byte at a time.
+func FuzzReadString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b\\c\/\n\t\u00e9\ud83d\ude00"`, `"\ud800"`, `"x`, `"\u12"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		testutil.CountExec("FuzzReadString")
+		a, errA := NewBytes(doc).ReadString(nil)
+		b, errB := NewReader(iotest.OneByteReader(bytes.NewReader(doc)), 1).ReadString(nil)
+		if (errA == nil) != (errB == nil) || string(a) != string(b) {
+			t.Fatalf("whole %q %v, byte by byte %q %v", a, errA, b, errB)
+		}
+		if !utf8.Valid(doc) {
+			return
+		}
+		var want string
+		d := NewBytes(doc)
+		got, err := d.ReadString(nil)
+		if json.Unmarshal(doc, &want) == nil {
+			if err != nil || string(got) != want || !d.AtEOF() {
+				t.Fatalf("ReadString(%q) = %q, %v; encoding/json says %q", doc, got, err, want)
+			}
+		}
+	})
+}
+
+// FuzzSkipValue: skipping never panics, and whatever encoding/json accepts is
+// skipped completely.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"d"}`, `[1,2`, `{"a" 1}`, `[]`, `"s"`, `-1.5e3`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		testutil.CountExec("FuzzSkipValue")
+		d := NewBytes(doc)
+		err := d.SkipValue()
+		if json.Valid(doc) && (err != nil || !d.AtEOF()) {
+			t.Fatalf("SkipValue(%q): %v, at EOF %v", doc, err, d.AtEOF())
+		}
+	})
+}
