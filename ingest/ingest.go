@@ -35,6 +35,7 @@ type Options struct {
 	Output       string // database path
 	NoMeta       bool   // omit the meta table (-nm)
 	CompatTiming bool   // reference CPU sample timing
+	NoAnalysis   bool   // skip the heap graph analysis (js_heap_node_stats, js_heap_class, …)
 	Warnings     io.Writer
 	// Progress, if set, is updated as the inputs are read.
 	Progress *Progress
@@ -120,7 +121,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.db = db
 	r.sink = store.NewAsync(db, 32)
 	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
-	r.heap = heapsnapshot.NewFiles(r.sink, r.tables)
+	r.heap = heapsnapshot.NewFiles(r.sink, r.tables, !opts.NoAnalysis)
 	r.cpu = cpuprofile.NewWriter(r.sink, r.tables, r.dict, &r.rng)
 	r.arkts = arkts.New(arkts.Env{Sink: r.sink, Tables: r.tables, Range: &r.rng, Log: r.log, Heap: r.heap, CPU: r.cpu},
 		arkts.Options{CompatTiming: opts.CompatTiming})
@@ -210,6 +211,7 @@ func (r *run) input(ctx context.Context, path string) error {
 	src := source{path: path, format: string(o.format), compression: o.compression}
 	id := int64(len(r.sources))
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
+	r.heap.BeginInput()
 	switch o.format {
 	case formatHTrace:
 		err = r.htrace(ctx, o.r, path, id)

@@ -122,6 +122,10 @@ type Tables struct {
 	// Source has one row per input file of the run, and JSCPUProfile one row per
 	// CPU profile (tracestreamer's own tables).
 	Source, JSCPUProfile *Table
+
+	// Heap analysis (tracestreamer's own): per node, per class, and the
+	// comparison of consecutive snapshots of one input.
+	JSHeapNodeStats, JSHeapClass, JSHeapClassDiff *Table
 }
 
 // New returns the table definitions.
@@ -177,6 +181,14 @@ func New() *Tables {
 			col("heap_file_ids", Text), col("cpu_profile_ids", Text)),
 		JSCPUProfile: newTable("js_cpu_profile", ints("id", "source_id", "first_node_rowid",
 			"node_count", "first_sample_id", "sample_count", "start_time", "end_time")...),
+		JSHeapNodeStats: newTable("js_heap_node_stats", ints("file_id", "node_index", "id",
+			"dominator_id", "retained_size", "distance", "shallow_size", "class_id")...),
+		JSHeapClass: newTable("js_heap_class", col("file_id", Int), col("class_id", Int),
+			col("name", Text), col("count", Int), col("shallow_size", Int), col("retained_size", Int),
+			col("min_distance", Int)),
+		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
+			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
+			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
 	}
 }
 
@@ -189,6 +201,6 @@ func (ts *Tables) All() []*Table {
 		ts.JSHeapFiles, ts.JSHeapEdges, ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes,
 		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
 		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
-		ts.Source, ts.JSCPUProfile,
+		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
 	}
 }

@@ -35,6 +35,8 @@ flags:
   -nm, --nometa     do not write the meta table
   --compat-timing   place CPU samples as the reference trace_streamer does
                     (ignores timeDeltas[0]; the last run ends at the last sample)
+  --no-analysis     skip the heap analysis tables (dominators, retained sizes,
+                    class summary, comparisons): faster, less memory
   -q, --quiet       print no progress bar and no summary line
   -v, --version     print the version and exit
   -h, --help        print this help and exit
@@ -68,6 +70,8 @@ func parseArgs(args []string) (*config, error) {
 			c.opts.NoMeta = true
 		case "--compat-timing":
 			c.opts.CompatTiming = true
+		case "--no-analysis":
+			c.opts.NoAnalysis = true
 		case "-q", "--quiet":
 			c.quiet = true
 		case "-h", "--help", "-help":

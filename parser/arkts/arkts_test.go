@@ -43,7 +43,7 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 	h := &harness{m: rows.NewMemory(), log: stat.NewLog(nil), rng: &rows.Range{}}
 	ts := schema.New()
 	h.dict = rows.NewDict(h.m, ts.DataDict)
-	h.heap = heapsnapshot.NewFiles(h.m, ts)
+	h.heap = heapsnapshot.NewFiles(h.m, ts, true)
 	h.cpu = cpuprofile.NewWriter(h.m, ts, h.dict, h.rng)
 	h.p = New(Env{Sink: h.m, Tables: ts, Range: h.rng, Log: h.log, Heap: h.heap, CPU: h.cpu}, opts)
 	h.p.SetInput("test", 0)

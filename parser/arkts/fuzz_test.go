@@ -65,7 +65,7 @@ func FuzzParser(f *testing.F) {
 		ts := schema.New()
 		rng := &rows.Range{}
 		dict := rows.NewDict(m, ts.DataDict)
-		heap := heapsnapshot.NewFiles(m, ts)
+		heap := heapsnapshot.NewFiles(m, ts, false)
 		p := New(Env{Sink: m, Tables: ts, Range: rng, Log: stat.NewLog(nil), Heap: heap,
 			CPU: cpuprofile.NewWriter(m, ts, dict, rng)}, Options{})
 		cfg, _ := proto.Marshal(&hiprofpb.ArkTSConfig{Type: hiprofpb.ArkTSConfig_HeapType(int32(data[0]%3) - 1)})

@@ -3,6 +3,7 @@ package heapsnapshot
 import (
 	"strconv"
 
+	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -15,13 +16,19 @@ type Files struct {
 	sink   rows.Sink
 	tables []*schema.Table
 	files  *rows.Appender
+	diff   *rows.Appender
 	next   int64
+	// prev is the last file of the current input, for comparisons.
+	prev   *heapgraph.Objects
+	prevID int64
 }
 
-// NewFiles returns the heap file writer of a run.
-func NewFiles(sink rows.Sink, t *schema.Tables) *Files {
+// NewFiles returns the heap file writer of a run; with analyse set, every file's
+// object graph is analysed (js_heap_node_stats, js_heap_class) and consecutive
+// files of one input are compared (js_heap_class_diff).
+func NewFiles(sink rows.Sink, t *schema.Tables, analyse bool) *Files {
 	a := func(tab *schema.Table) *rows.Appender { return rows.NewAppender(sink, tab) }
-	return &Files{
+	f := &Files{
 		Out: Output{Nodes: a(t.JSHeapNodes), Edges: a(t.JSHeapEdges), Info: a(t.JSHeapInfo),
 			Location: a(t.JSHeapLocation), Sample: a(t.JSHeapSample), String: a(t.JSHeapString),
 			TraceFunctionInfo: a(t.JSHeapTraceFunctionInfo), TraceNode: a(t.JSHeapTraceNode)},
@@ -30,7 +37,16 @@ func NewFiles(sink rows.Sink, t *schema.Tables) *Files {
 			t.JSHeapSample, t.JSHeapString, t.JSHeapTraceFunctionInfo, t.JSHeapTraceNode},
 		files: a(t.JSHeapFiles),
 	}
+	if analyse {
+		f.Out.Stats, f.Out.Classes = a(t.JSHeapNodeStats), a(t.JSHeapClass)
+		f.tables = append(f.tables, t.JSHeapNodeStats, t.JSHeapClass)
+		f.diff = a(t.JSHeapClassDiff)
+	}
+	return f
 }
+
+// BeginInput starts a new input: later files are not compared with earlier ones.
+func (f *Files) BeginInput() { f.prev = nil }
 
 // NextID returns the id the next heap file will get.
 func (f *Files) NextID() int64 { return f.next }
@@ -48,6 +64,15 @@ func (f *Files) Add(name string, start, end int64, res Result) int64 {
 	id := f.next
 	f.files.Row([]int64{id, start, end, res.SelfSize}, name)
 	f.next++
+	if res.Objects != nil {
+		if f.prev != nil {
+			for _, d := range heapgraph.Diff(f.prev, res.Objects) {
+				f.diff.Row([]int64{f.prevID, id, d.Added, d.Removed, d.Added - d.Removed,
+					d.AddedSize, d.RemovedSize, d.AddedSize - d.RemovedSize}, d.Name)
+			}
+		}
+		f.prev, f.prevID = res.Objects, id
+	}
 	return id
 }
 
@@ -61,4 +86,7 @@ const TimelineName = "Timeline"
 func (f *Files) Flush() {
 	f.Out.Flush()
 	f.files.Flush()
+	if f.diff != nil {
+		f.diff.Flush()
+	}
 }

@@ -11,13 +11,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/rows"
 )
 
-// Output holds the appenders of the tables a snapshot fills.
+// Output holds the appenders of the tables a snapshot fills. With Stats and
+// Classes set, the snapshot's object graph is analysed (heapgraph) and its
+// results written there.
 type Output struct {
 	Nodes, Edges, Info, Location, Sample, String, TraceFunctionInfo, TraceNode *rows.Appender
+	Stats, Classes                                                             *rows.Appender
 }
 
 // Flush hands every pending row to the sink.
@@ -35,8 +39,12 @@ func (o *Output) Discard() {
 }
 
 func (o *Output) all() []*rows.Appender {
-	return []*rows.Appender{o.Nodes, o.Edges, o.Info, o.Location, o.Sample, o.String,
+	all := []*rows.Appender{o.Nodes, o.Edges, o.Info, o.Location, o.Sample, o.String,
 		o.TraceFunctionInfo, o.TraceNode}
+	if o.Stats != nil {
+		all = append(all, o.Stats, o.Classes)
+	}
+	return all
 }
 
 // Result summarises a decoded snapshot.
@@ -46,6 +54,8 @@ type Result struct {
 	// tracking sections; a document with any is a heap timeline.
 	Samples, FunctionInfos, TraceNodes int64
 	SelfSize                           int64 // sum of node self sizes
+	// Objects lists the objects by id and class, for comparisons (analysis only).
+	Objects *heapgraph.Objects
 	// MetaNodeCount and MetaEdgeCount are the counts the snapshot header states.
 	MetaNodeCount, MetaEdgeCount int64
 }
@@ -68,6 +78,8 @@ type decoder struct {
 	ecs     []uint32 // edge counts by node index
 	gotNode bool     // the nodes array has been processed
 
+	graph *heapgraph.Graph // the object graph, when analysing
+
 	pendingNodes []int64 // nodes read before the meta that gives their layout
 	pendingEdges []int64 // edges read before the nodes they refer to
 	nFunctions   int64   // trace function infos read
@@ -84,8 +96,14 @@ func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (Result, error)
 	}
 	d := &decoder{js: jsonscan.NewReader(r, 256<<10), fileID: fileID, out: out, warn: warn,
 		ibuf: make([]int64, 3*4096)}
+	if out.Stats != nil {
+		d.graph = &heapgraph.Graph{}
+	}
 	if err := d.decode(); err != nil {
 		return d.res, err
+	}
+	if d.graph != nil {
+		d.analyse()
 	}
 	return d.res, nil
 }
@@ -282,6 +300,9 @@ func (d *decoder) node(l layout, t []int64) {
 	}
 	d.ids = append(d.ids, id)
 	d.ecs = append(d.ecs, uint32(ec))
+	if d.graph != nil {
+		d.graph.AddNode(l.get(t, nType), l.get(t, nName), id, self, ec)
+	}
 	d.res.SelfSize += self
 	d.res.Nodes++
 }
@@ -356,6 +377,13 @@ func (e *edgeWalker) edge(l layout, t []int64) {
 		nulls |= 1 << 6
 		d.warn("edge %d points to node offset %d, not a node of the %d-node array", e.idx, to, len(d.ids))
 	}
+	if d.graph != nil && nulls&(1<<5) == 0 {
+		target := heapgraph.NoNode
+		if nulls&(1<<6) == 0 {
+			target = uint32(to / stride)
+		}
+		d.graph.AddEdge(l.get(t, eType), l.get(t, eNameOrIndex), target)
+	}
 	if nulls == 0 {
 		d.out.Edges.Ints(d.fileID, e.idx, l.get(t, eType), l.get(t, eNameOrIndex), to, from, toID)
 	} else {
@@ -377,6 +405,9 @@ func (d *decoder) strings() error {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
 		d.out.String.Row([]int64{d.fileID, int64(i)}, s)
+		if d.graph != nil {
+			d.graph.Strings = append(d.graph.Strings, s)
+		}
 		d.res.Strings++
 		return nil
 	})
@@ -400,3 +431,28 @@ func (d *decoder) location(l layout, t []int64) {
 // IsTimeline reports whether the document carried allocation tracking data (a
 // .heaptimeline rather than a plain snapshot).
 func (r Result) IsTimeline() bool { return r.Samples+r.FunctionInfos+r.TraceNodes > 0 }
+
+// analyse runs the graph analysis and writes js_heap_node_stats and
+// js_heap_class.
+func (d *decoder) analyse() {
+	g := d.graph
+	if d.meta != nil {
+		if len(d.meta.nodeTypes) > 0 {
+			g.NodeTypes = d.meta.nodeTypes[0]
+		}
+		if len(d.meta.edgeTypes) > 0 {
+			g.EdgeTypes = d.meta.edgeTypes[0]
+		}
+		g.Root = uint32(d.meta.rootIndex / int64(max(1, d.nodes.stride)))
+	}
+	r := g.Analyze()
+	for v := range g.NodeCount() {
+		d.out.Stats.Ints(d.fileID, int64(v), g.ID[v], g.ID[r.Dominator[v]], int64(r.Retained[v]),
+			int64(r.Distance[v]), int64(r.Shallow[v]), int64(r.Class[v]))
+	}
+	for i, c := range r.Classes {
+		d.out.Classes.Row([]int64{d.fileID, int64(i), c.Count, c.Shallow, int64(c.Retained), int64(c.MinDistance)}, c.Name)
+	}
+	d.res.Objects = g.Objects(r)
+	d.graph = nil
+}

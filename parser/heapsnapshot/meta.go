@@ -15,6 +15,7 @@ type meta struct {
 	nodeCount  int64
 	edgeCount  int64
 	funcCount  int64
+	rootIndex  int64 // snapshot.root_index: flat offset of the root node (0)
 	haveCounts [3]bool
 }
 
@@ -57,6 +58,11 @@ func (d *decoder) snapshot() error {
 			m.edgeCount = v
 		case 2:
 			m.funcCount = v
+		}
+	}
+	if n, ok := obj["root_index"].(jsonscan.Number); ok {
+		if v, err := n.Int(); err == nil && v >= 0 {
+			m.rootIndex = v
 		}
 	}
 	if f, ok := m.fields["node_fields"]; ok && len(f) == 0 {

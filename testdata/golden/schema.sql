@@ -184,3 +184,33 @@ CREATE TABLE js_cpu_profile(
   start_time INT,
   end_time INT
 );
+CREATE TABLE js_heap_node_stats(
+  file_id INT,
+  node_index INT,
+  id INT,
+  dominator_id INT,
+  retained_size INT,
+  distance INT,
+  shallow_size INT,
+  class_id INT
+);
+CREATE TABLE js_heap_class(
+  file_id INT,
+  class_id INT,
+  name TEXT,
+  count INT,
+  shallow_size INT,
+  retained_size INT,
+  min_distance INT
+);
+CREATE TABLE js_heap_class_diff(
+  base_file_id INT,
+  file_id INT,
+  name TEXT,
+  added_count INT,
+  removed_count INT,
+  count_delta INT,
+  added_size INT,
+  removed_size INT,
+  size_delta INT
+);

@@ -1,0 +1,304 @@
+package heapgraph
+
+import "strings"
+
+// NoDistance is the distance of a node no path from the root reaches.
+const NoDistance = -5
+
+// BaseSystemDistance is added to the distance of nodes reached only from the
+// root's system (synthetic) children, as in DevTools.
+const BaseSystemDistance = 100000000
+
+// Result is the analysis of a graph, indexed by node ordinal.
+type Result struct {
+	Distance  []int32
+	Shallow   []uint32 // self size after owned arrays/hidden nodes are folded into their owner
+	Dominator []uint32 // immediate dominator ordinal (the root dominates itself)
+	Retained  []float64
+	Class     []uint32 // class of each node (index into Classes)
+	Classes   []Class
+	// Unreachable counts the nodes the root reaches only through non-essential
+	// edges (or not at all); DevTools attaches them to the root.
+	Unreachable int
+}
+
+// Class is one row of the class summary: objects with a non-zero shallow size.
+type Class struct {
+	Name        string
+	Count       int64
+	Shallow     int64
+	Retained    float64 // counted once along each dominator path
+	MinDistance int32
+}
+
+// Analyze computes distances, shallow sizes, dominators, retained sizes and the
+// class summary, following DevTools' heap snapshot worker step by step.
+func (g *Graph) Analyze() *Result {
+	g.fixEdgeRanges()
+	n := g.NodeCount()
+	r := &Result{}
+	if n == 0 {
+		return r
+	}
+	if int(g.Root) >= n {
+		g.Root = 0
+	}
+	t := g.types()
+	wm := &weakMapInfo{}
+	page := g.pageOwned(&t)
+	r.Distance = g.distances(&t, wm)
+	r.Shallow = g.shallowSizes(&t)
+	essential := g.essentialEdges(&t, wm, page)
+	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
+	r.Class, r.Classes = g.classes(&t, r)
+	return r
+}
+
+// isUserRoot is DevTools' JS rule: a child of the root that is not synthetic, or
+// the "(Document DOM trees)" node.
+func (g *Graph) isUserRoot(t *types, v uint32) bool {
+	typ := int(g.Type[v])
+	return typ != t.synthetic || g.str(g.Name[v]) == "(Document DOM trees)"
+}
+
+func (g *Graph) isDocumentDOMTreesRoot(t *types, v uint32) bool {
+	return int(g.Type[v]) == t.synthetic && g.str(g.Name[v]) == "(Document DOM trees)"
+}
+
+// pageOwned marks what is reachable, over non-weak edges, from the root's
+// shortcut edges (global objects) and "(Document DOM trees)": objects owned by
+// the page rather than by the runtime or debugger.
+func (g *Graph) pageOwned(t *types) []bool {
+	n := g.NodeCount()
+	flags := make([]bool, n)
+	stack := make([]uint32, 0, 1024)
+	root := g.Root
+	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
+		to := g.To[e]
+		if to == NoNode {
+			continue
+		}
+		et := int(g.EdgeType[e])
+		if et == t.eElement {
+			if !g.isDocumentDOMTreesRoot(t, to) {
+				continue
+			}
+		} else if et != t.eShortcut {
+			continue
+		}
+		stack = append(stack, to)
+		flags[to] = true
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+			to := g.To[e]
+			if to == NoNode || flags[to] || int(g.EdgeType[e]) == t.eWeak {
+				continue
+			}
+			stack = append(stack, to)
+			flags[to] = true
+		}
+	}
+	return flags
+}
+
+// distances is DevTools' breadth-first search: user roots (and what they
+// reach) first at distance 1, then the rest from the root at
+// BaseSystemDistance. Weak edges are not followed, nor a few V8 internals.
+func (g *Graph) distances(t *types, wm *weakMapInfo) []int32 {
+	n := g.NodeCount()
+	dist := make([]int32, n)
+	for i := range dist {
+		dist[i] = NoDistance
+	}
+	queue := make([]uint32, 0, n)
+	root := g.Root
+	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
+		to := g.To[e]
+		if to == NoNode || !g.isUserRoot(t, to) {
+			continue
+		}
+		dist[to] = 1
+		queue = append(queue, to)
+	}
+	pending := map[string]bool{}
+	filter := func(v uint32, e int) bool {
+		typ := int(g.Type[v])
+		et := int(g.EdgeType[e])
+		if typ == t.hidden && g.str(g.Name[v]) == "system / NativeContext" && g.edgeName(t, e) == "sloppy_function_map" {
+			return false
+		}
+		if typ == t.array && g.str(g.Name[v]) == "(map descriptors)" {
+			name := g.edgeName(t, e)
+			idx, err := parseDecimalPrefix(name)
+			if err {
+				return true // parseInt gives NaN: the edge is followed
+			}
+			return idx < 2 || idx%3 != 1
+		}
+		if et == t.eInternal {
+			if dup, _, ok := wm.lookup(g, g.EdgeName[e]); ok {
+				if !pending[dup] {
+					pending[dup] = true
+					return false
+				}
+				delete(pending, dup)
+			}
+		}
+		return true
+	}
+	bfs := func(queue []uint32) {
+		for i := 0; i < len(queue); i++ {
+			v := queue[i]
+			d := dist[v] + 1
+			for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+				if int(g.EdgeType[e]) == t.eWeak {
+					continue
+				}
+				to := g.To[e]
+				if to == NoNode || dist[to] != NoDistance {
+					continue
+				}
+				if !filter(v, int(e)) {
+					continue
+				}
+				dist[to] = d
+				queue = append(queue, to)
+			}
+		}
+	}
+	hadUserRoots := len(queue) > 0
+	bfs(queue)
+	if hadUserRoots {
+		dist[root] = BaseSystemDistance
+	} else {
+		dist[root] = 0
+	}
+	bfs(append(queue[:0], root))
+	return dist
+}
+
+// parseDecimalPrefix mimics JavaScript's parseInt(s, 10) for the names of
+// element edges; bad is true where parseInt gives NaN.
+func parseDecimalPrefix(s string) (v int64, bad bool) {
+	s = strings.TrimLeft(s, " \t\n\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		v = v*10 + int64(s[i]-'0')
+		i++
+	}
+	if i == 0 {
+		return 0, true
+	}
+	if neg {
+		v = -v
+	}
+	return v, false
+}
+
+// shallowSizes folds the self size of array and hidden nodes that exactly one
+// other node owns (reaches without passing another owner) into that owner, as
+// DevTools does when the snapshot has user roots.
+func (g *Graph) shallowSizes(t *types) []uint32 {
+	n := g.NodeCount()
+	size := make([]uint32, n)
+	copy(size, g.Self)
+	root := g.Root
+	hasUserRoots := false
+	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
+		if to := g.To[e]; to != NoNode && g.isUserRoot(t, to) {
+			hasUserRoots = true
+			break
+		}
+	}
+	if !hasUserRoots {
+		return size
+	}
+	const unvisited, multiple = ^uint32(0), ^uint32(0) - 1
+	owners := make([]uint32, n)
+	work := make([]uint32, 0, n)
+	for i := range owners {
+		if typ := int(g.Type[i]); typ == t.hidden || typ == t.array {
+			owners[i] = unvisited
+		} else {
+			owners[i] = uint32(i)
+			work = append(work, uint32(i))
+		}
+	}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		owner := owners[id]
+		for e := g.FirstEdge[id]; e < g.FirstEdge[id+1]; e++ {
+			if int(g.EdgeType[e]) == t.eWeak {
+				continue
+			}
+			target := g.To[e]
+			if target == NoNode {
+				continue
+			}
+			switch owners[target] {
+			case unvisited:
+				owners[target] = owner
+				work = append(work, target)
+			case target, owner, multiple:
+			default:
+				owners[target] = multiple
+				work = append(work, target)
+			}
+		}
+	}
+	for i, o := range owners {
+		if o == unvisited || o == multiple || o == uint32(i) {
+			continue
+		}
+		if int(g.Type[o]) == t.synthetic || o == root {
+			continue
+		}
+		size[o] += size[i]
+		size[i] = 0
+	}
+	return size
+}
+
+// essentialEdges returns, per edge, whether it counts for dominators: not weak,
+// not a self edge, not a WeakMap table's edge to a value, not a shortcut except
+// from the root, and not from a non-page-owned node into a page-owned one.
+func (g *Graph) essentialEdges(t *types, wm *weakMapInfo, page []bool) []bool {
+	ess := make([]bool, len(g.To))
+	root := g.Root
+	for v := uint32(0); v < uint32(g.NodeCount()); v++ {
+		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+			to := g.To[e]
+			if to == NoNode {
+				continue
+			}
+			et := int(g.EdgeType[e])
+			if et == t.eInternal {
+				if _, table, ok := wm.lookup(g, g.EdgeName[e]); ok && g.ID[v] == table {
+					continue
+				}
+			}
+			if et == t.eWeak || v == to {
+				continue
+			}
+			if v != root {
+				if et == t.eShortcut {
+					continue
+				}
+				if page[to] && !page[v] {
+					continue
+				}
+			}
+			ess[e] = true
+		}
+	}
+	return ess
+}

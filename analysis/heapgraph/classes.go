@@ -1,0 +1,126 @@
+package heapgraph
+
+import "strings"
+
+// className is DevTools' class of a node, from its type and name: "(system)"
+// for hidden nodes, the name for objects and native objects (an HTML-like name
+// "<div id=…>" cut to "<div>"), "(compiled code)", "Function", "RegExp", and
+// "(type)" for everything else.
+func (g *Graph) className(t *types, v int) string {
+	switch typ := int(g.Type[v]); typ {
+	case t.hidden:
+		return "(system)"
+	case t.object, t.native:
+		name := g.str(g.Name[v])
+		if strings.HasPrefix(name, "<") {
+			if i := strings.IndexByte(name, ' '); i >= 0 {
+				return name[:i] + ">"
+			}
+		} else if strings.HasPrefix(name, "Detached <") {
+			if i := strings.IndexByte(name[10:], ' '); i >= 0 {
+				return name[:10+i] + ">"
+			}
+		}
+		return name
+	case t.code:
+		return "(compiled code)"
+	case t.closure:
+		return "Function"
+	case t.regexp:
+		return "RegExp"
+	default:
+		name := "unknown"
+		if typ < len(g.NodeTypes) {
+			name = g.NodeTypes[typ]
+		}
+		return "(" + name + ")"
+	}
+}
+
+// classes assigns every node its class and builds the summary: for the objects
+// with a non-zero shallow size, the count, shallow size and smallest distance per
+// class, and the retained size counted once along every dominator path (a node
+// of a class below another node of the same class adds nothing), as DevTools'
+// summary view does.
+func (g *Graph) classes(t *types, r *Result) ([]uint32, []Class) {
+	n := g.NodeCount()
+	byName := map[string]uint32{}
+	var classes []Class
+	class := make([]uint32, n)
+	for v := 0; v < n; v++ {
+		name := g.className(t, v)
+		id, ok := byName[name]
+		if !ok {
+			id = uint32(len(classes))
+			byName[name] = id
+			classes = append(classes, Class{Name: name, MinDistance: 1<<31 - 1})
+		}
+		class[v] = id
+		if r.Shallow[v] == 0 {
+			continue
+		}
+		c := &classes[id]
+		c.Count++
+		c.Shallow += int64(r.Shallow[v])
+		c.MinDistance = min(c.MinDistance, r.Distance[v])
+	}
+
+	// Children lists of the dominator tree.
+	childStart := make([]uint32, n+1)
+	for v := 0; v < n; v++ {
+		if uint32(v) != g.Root {
+			childStart[r.Dominator[v]+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		childStart[i] += childStart[i-1]
+	}
+	children := make([]uint32, childStart[n])
+	fill := make([]uint32, n)
+	copy(fill, childStart[:n])
+	for v := 0; v < n; v++ {
+		if uint32(v) != g.Root {
+			d := r.Dominator[v]
+			children[fill[d]] = uint32(v)
+			fill[d]++
+		}
+	}
+	// Depth-first over the dominator tree; a class counts once per path.
+	seen := make([]bool, len(classes))
+	type frame struct{ v, next uint32 }
+	stack := []frame{{g.Root, childStart[g.Root]}}
+	enter := func(v uint32) bool { // reports whether v marked its class
+		c := class[v]
+		if seen[c] || r.Shallow[v] == 0 {
+			return false
+		}
+		classes[c].Retained += r.Retained[v]
+		if childStart[v] == childStart[v+1] {
+			return false
+		}
+		seen[c] = true
+		return true
+	}
+	marked := []bool{enter(g.Root)}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == childStart[top.v+1] {
+			if marked[len(marked)-1] {
+				seen[class[top.v]] = false
+			}
+			stack = stack[:len(stack)-1]
+			marked = marked[:len(marked)-1]
+			continue
+		}
+		w := children[top.next]
+		top.next++
+		marked = append(marked, enter(w))
+		stack = append(stack, frame{w, childStart[w]})
+	}
+	for i := range classes {
+		if classes[i].Count == 0 {
+			classes[i].MinDistance = NoDistance
+		}
+	}
+	return class, classes
+}

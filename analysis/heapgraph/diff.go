@@ -1,0 +1,90 @@
+package heapgraph
+
+import (
+	"slices"
+	"sort"
+)
+
+// Objects lists the objects of a snapshot that have a non-zero shallow size,
+// sorted by object id, for comparisons with a later snapshot.
+type Objects struct {
+	entries []object
+	names   []string // class names
+}
+
+type object struct {
+	id    int64
+	class uint32
+	size  uint32
+}
+
+// Objects returns the objects of g for a comparison.
+func (g *Graph) Objects(r *Result) *Objects {
+	o := &Objects{names: make([]string, len(r.Classes))}
+	for i, c := range r.Classes {
+		o.names[i] = c.Name
+	}
+	for v := range g.NodeCount() {
+		if r.Shallow[v] > 0 {
+			o.entries = append(o.entries, object{g.ID[v], r.Class[v], r.Shallow[v]})
+		}
+	}
+	sort.Slice(o.entries, func(i, j int) bool { return o.entries[i].id < o.entries[j].id })
+	return o
+}
+
+// ClassDiff is one class of a comparison: objects (by id) that appeared since
+// the base snapshot and that disappeared, with their shallow sizes.
+type ClassDiff struct {
+	Name                   string
+	Added, Removed         int64
+	AddedSize, RemovedSize int64
+}
+
+// Diff compares base with next by object id, per class name, as DevTools'
+// comparison view does. Classes with no change are left out; the result is
+// sorted by class name.
+func Diff(base, next *Objects) []ClassDiff {
+	byName := map[string]*ClassDiff{}
+	get := func(name string) *ClassDiff {
+		d := byName[name]
+		if d == nil {
+			d = &ClassDiff{Name: name}
+			byName[name] = d
+		}
+		return d
+	}
+	a, b := base.entries, next.entries
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i].id < b[j].id):
+			d := get(base.names[a[i].class])
+			d.Removed++
+			d.RemovedSize += int64(a[i].size)
+			i++
+		case i == len(a) || b[j].id < a[i].id:
+			d := get(next.names[b[j].class])
+			d.Added++
+			d.AddedSize += int64(b[j].size)
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	out := make([]ClassDiff, 0, len(byName))
+	for _, d := range byName {
+		out = append(out, *d)
+	}
+	slices.SortFunc(out, func(x, y ClassDiff) int {
+		switch {
+		case x.Name < y.Name:
+			return -1
+		case x.Name > y.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,148 @@
+// Package heapgraph analyses the object graph of one heap snapshot the way
+// Chrome DevTools' heap snapshot worker does: distances from the root, shallow
+// sizes with owned internal arrays folded into their owner, the dominator tree
+// (Lengauer–Tarjan, iterative) over DevTools' "essential" edges, retained sizes,
+// class names and the per-class summary.
+//
+// The graph is held in compact parallel arrays (about 9 bytes per edge and 17
+// per node besides the strings), filled by the snapshot decoder as it streams.
+package heapgraph
+
+import (
+	"regexp"
+	"strconv"
+)
+
+// Graph is one snapshot's object graph. Nodes are numbered by ordinal (their
+// position in the snapshot's nodes array), edges by their position.
+type Graph struct {
+	Type      []uint8  // node type (index into NodeTypes)
+	Name      []uint32 // node name (index into Strings)
+	ID        []int64  // node id
+	Self      []uint32 // node self size, as DevTools keeps it (uint32)
+	FirstEdge []uint32 // edges of node i are FirstEdge[i] .. FirstEdge[i+1]-1
+
+	EdgeType []uint8  // edge type (index into EdgeTypes)
+	EdgeName []uint32 // name_or_index
+	To       []uint32 // target ordinal, or NoNode when the edge points nowhere valid
+
+	Strings   []string
+	NodeTypes []string
+	EdgeTypes []string
+	Root      uint32 // root ordinal (0 unless snapshot.root_index says otherwise)
+}
+
+// NoNode marks an edge whose target is not a node of the snapshot.
+const NoNode = ^uint32(0)
+
+// NodeCount returns the number of nodes.
+func (g *Graph) NodeCount() int { return len(g.Type) }
+
+// AddNode appends a node; its edges are the next edgeCount edges added.
+func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64) {
+	if len(g.FirstEdge) == 0 {
+		g.FirstEdge = append(g.FirstEdge, 0)
+	}
+	g.Type = append(g.Type, uint8(typ))
+	g.Name = append(g.Name, uint32(name))
+	g.ID = append(g.ID, id)
+	g.Self = append(g.Self, uint32(self))
+	g.FirstEdge = append(g.FirstEdge, g.FirstEdge[len(g.FirstEdge)-1]+uint32(max(0, edgeCount)))
+}
+
+// AddEdge appends an edge; to is the target ordinal or NoNode.
+func (g *Graph) AddEdge(typ, nameOrIndex int64, to uint32) {
+	g.EdgeType = append(g.EdgeType, uint8(typ))
+	g.EdgeName = append(g.EdgeName, uint32(nameOrIndex))
+	g.To = append(g.To, to)
+}
+
+// fixEdgeRanges makes FirstEdge consistent with the edges actually present
+// (a snapshot whose edge counts and edges disagree).
+func (g *Graph) fixEdgeRanges() {
+	n := uint32(len(g.To))
+	for i := range g.FirstEdge {
+		g.FirstEdge[i] = min(g.FirstEdge[i], n)
+	}
+	if len(g.FirstEdge) == 0 {
+		g.FirstEdge = []uint32{0}
+	}
+}
+
+// types resolves the type codes DevTools' rules refer to by name.
+type types struct {
+	hidden, array, object, code, closure, regexp, native, synthetic, consString, slicedString int
+	eContext, eElement, eProperty, eInternal, eHidden, eShortcut, eWeak, eInvisible           int
+}
+
+func index(names []string, want ...string) int {
+	for i, n := range names {
+		for _, w := range want {
+			if n == w {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func (g *Graph) types() types {
+	n, e := g.NodeTypes, g.EdgeTypes
+	return types{
+		hidden: index(n, "hidden"), array: index(n, "array"), object: index(n, "object"),
+		code: index(n, "code"), closure: index(n, "closure"), regexp: index(n, "regexp"),
+		native: index(n, "native"), synthetic: index(n, "synthetic"),
+		consString: index(n, "concatenated string"), slicedString: index(n, "sliced string", "slicedstring"),
+		eContext: index(e, "context"), eElement: index(e, "element"), eProperty: index(e, "property"),
+		eInternal: index(e, "internal"), eHidden: index(e, "hidden"), eShortcut: index(e, "shortcut"),
+		eWeak: index(e, "weak"), eInvisible: index(e, "invisible"),
+	}
+}
+
+func (g *Graph) str(i uint32) string {
+	if int(i) < len(g.Strings) {
+		return g.Strings[i]
+	}
+	return ""
+}
+
+// edgeName is the edge's name as DevTools shows it: the string for named edges,
+// the number for element and hidden edges.
+func (g *Graph) edgeName(t *types, e int) string {
+	if et := int(g.EdgeType[e]); et == t.eElement || et == t.eHidden {
+		return strconv.FormatUint(uint64(g.EdgeName[e]), 10)
+	}
+	return g.str(g.EdgeName[e])
+}
+
+// weakMapEdge matches the name V8 gives the internal edge from a WeakMap's table
+// (and from its key) to a value.
+var weakMapEdge = regexp.MustCompile(`^\d+( / part of key \(.*? @\d+\) -> value \(.*? @\d+\) pair in WeakMap \(table @(\d+)\))$`)
+
+// weakMapInfo caches, per edge name string, whether it is a WeakMap ephemeron
+// edge, its duplicated part and its table id.
+type weakMapInfo struct {
+	checked []bool
+	dup     map[uint32]string
+	table   map[uint32]int64
+}
+
+func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok bool) {
+	if int(name) >= len(g.Strings) {
+		return "", 0, false
+	}
+	if w.checked == nil {
+		w.checked = make([]bool, len(g.Strings))
+		w.dup = map[uint32]string{}
+		w.table = map[uint32]int64{}
+	}
+	if !w.checked[name] {
+		w.checked[name] = true
+		if m := weakMapEdge.FindStringSubmatch(g.Strings[name]); m != nil {
+			w.dup[name] = m[1]
+			w.table[name], _ = strconv.ParseInt(m[2], 10, 64)
+		}
+	}
+	dup, ok = w.dup[name]
+	return dup, w.table[name], ok
+}

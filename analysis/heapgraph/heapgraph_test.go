@@ -1,0 +1,214 @@
+package heapgraph
+
+import (
+	"reflect"
+	"testing"
+)
+
+var (
+	v8NodeTypes = []string{"hidden", "array", "string", "object", "code", "closure", "regexp", "number", "native",
+		"synthetic", "concatenated string", "sliced string", "symbol", "bigint", "object shape"}
+	v8EdgeTypes = []string{"context", "element", "property", "internal", "hidden", "shortcut", "weak"}
+)
+
+// Node and edge type codes of the V8 lists above.
+const (
+	tHidden    = 0
+	tArray     = 1
+	tObject    = 3
+	tClosure   = 5
+	tSynthetic = 9
+
+	eElement  = 1
+	eProperty = 2
+	eInternal = 3
+	eShortcut = 5
+	eWeak     = 6
+)
+
+type node struct {
+	typ, name int64
+	self      int64
+	edges     []edge
+}
+
+type edge struct {
+	typ, name int64
+	to        uint32
+}
+
+// build makes a graph; node i gets id 2i+1, strings are the names given.
+func build(strings []string, nodes ...node) *Graph {
+	g := &Graph{Strings: strings, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
+	for i, n := range nodes {
+		g.AddNode(n.typ, n.name, int64(2*i+1), n.self, int64(len(n.edges)))
+	}
+	for _, n := range nodes {
+		for _, e := range n.edges {
+			g.AddEdge(e.typ, e.name, e.to)
+		}
+	}
+	return g
+}
+
+var names = []string{"", "(GC roots)", "Window", "a", "b", "c", "d", "Object", "arr", "f"}
+
+func TestDominatorShapes(t *testing.T) {
+	prop := func(to uint32) edge { return edge{eProperty, 3, to} }
+	tests := []struct {
+		name     string
+		nodes    []node
+		dom      []uint32
+		retained []float64
+		unreach  int
+	}{
+		{"diamond", []node{
+			{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+			{tObject, 2, 10, []edge{prop(2), prop(3)}},
+			{tObject, 3, 20, []edge{prop(4)}},
+			{tObject, 4, 30, []edge{prop(4)}},
+			{tObject, 5, 40, nil},
+		}, []uint32{0, 0, 1, 1, 1}, []float64{100, 100, 20, 30, 40}, 0},
+		{"cycle", []node{
+			{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+			{tObject, 2, 10, []edge{prop(2)}},
+			{tObject, 3, 20, []edge{prop(3)}},
+			{tObject, 4, 30, []edge{prop(2)}},
+		}, []uint32{0, 0, 1, 2}, []float64{60, 60, 50, 30}, 0},
+		{"weak-only node is attached to the root", []node{
+			{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+			{tObject, 2, 10, []edge{{eWeak, 3, 2}}},
+			{tObject, 3, 20, []edge{prop(3)}},
+			{tObject, 4, 30, nil},
+		}, []uint32{0, 0, 0, 2}, []float64{60, 10, 50, 30}, 2},
+		{"orphan and clique", []node{
+			{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+			{tObject, 2, 10, nil},
+			{tObject, 3, 20, nil},             // orphan: nothing retains it
+			{tObject, 4, 30, []edge{prop(4)}}, // clique 3 <-> 4
+			{tObject, 5, 40, []edge{prop(3)}},
+		}, []uint32{0, 0, 0, 0, 0}, []float64{100, 10, 20, 30, 40}, 3},
+		{"self edges and shortcuts below the root do not count", []node{
+			{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}, {eShortcut, 2, 2}}},
+			{tObject, 2, 10, []edge{prop(1), prop(3)}},
+			{tObject, 3, 20, []edge{{eShortcut, 3, 3}}},
+			{tObject, 4, 30, nil},
+		}, []uint32{0, 0, 0, 1}, []float64{60, 40, 20, 30}, 0},
+	}
+	for _, tt := range tests {
+		g := build(names, tt.nodes...)
+		r := g.Analyze()
+		if !reflect.DeepEqual(r.Dominator, tt.dom) || !reflect.DeepEqual(r.Retained, tt.retained) || r.Unreachable != tt.unreach {
+			t.Errorf("%s: dominators %v retained %v unreachable %d, want %v %v %d", tt.name,
+				r.Dominator, r.Retained, r.Unreachable, tt.dom, tt.retained, tt.unreach)
+		}
+	}
+}
+
+// TestPageOwnership: an edge from a system (non-page-owned) object into the
+// page's objects does not dominate them.
+func TestPageOwnership(t *testing.T) {
+	g := build(names,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}, {eElement, 1, 3}}},
+		node{tObject, 2, 10, []edge{{eProperty, 3, 2}}},  // Window (page)
+		node{tObject, 3, 20, nil},                        // page object
+		node{tSynthetic, 1, 0, []edge{{eElement, 0, 4}}}, // (GC roots)
+		node{tHidden, 4, 5, []edge{{eInternal, 4, 2}}},   // system object pointing into the page
+	)
+	r := g.Analyze()
+	if r.Dominator[2] != 1 {
+		t.Errorf("page object dominated by %d, want the Window (1)", r.Dominator[2])
+	}
+	if r.Distance[1] != 1 || r.Distance[2] != 2 || r.Distance[3] != BaseSystemDistance+1 || r.Distance[0] != BaseSystemDistance {
+		t.Errorf("distances %v", r.Distance)
+	}
+}
+
+// TestShallowSizes: arrays and hidden nodes owned by exactly one object are
+// counted in that object's shallow size; a shared array is not moved.
+func TestShallowSizes(t *testing.T) {
+	g := build(names,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+		node{tObject, 2, 10, []edge{{eProperty, 3, 2}, {eInternal, 8, 3}, {eProperty, 4, 5}}},
+		node{tObject, 3, 20, []edge{{eInternal, 8, 4}}},
+		node{tArray, 8, 7, []edge{{eInternal, 8, 6}}}, // owned by 1 (and its hidden child)
+		node{tArray, 8, 9, nil},                       // owned by 2
+		node{tObject, 5, 11, []edge{{eInternal, 8, 6}}},
+		node{tHidden, 8, 3, nil}, // reached from 1 (via 3) and from 5: shared
+	)
+	r := g.Analyze()
+	if want := []uint32{0, 17, 29, 0, 0, 11, 3}; !reflect.DeepEqual(r.Shallow, want) {
+		t.Errorf("shallow %v, want %v", r.Shallow, want)
+	}
+	if r.Retained[0] != 60 {
+		t.Errorf("total retained %v, want 60", r.Retained[0])
+	}
+}
+
+func TestClassSummary(t *testing.T) {
+	strs := []string{"", "Foo", `<div id="x">`, "Detached <span class=y>", "f"}
+	g := build(strs,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 0, 1}}},
+		node{tObject, 1, 10, []edge{{eProperty, 0, 2}, {eProperty, 0, 3}, {eProperty, 0, 4}}}, // Foo
+		node{tObject, 1, 5, []edge{{eProperty, 0, 5}}},                                        // Foo under Foo
+		node{tObject, 2, 7, nil},
+		node{tClosure, 4, 3, nil},
+		node{tObject, 3, 2, nil},
+	)
+	r := g.Analyze()
+	got := map[string]Class{}
+	for _, c := range r.Classes {
+		got[c.Name] = c
+	}
+	foo := got["Foo"]
+	// Foo's retained size counts the outer Foo only (27), not the nested one again.
+	if foo.Count != 2 || foo.Shallow != 15 || foo.Retained != 27 || foo.MinDistance != 1 {
+		t.Errorf("Foo = %+v", foo)
+	}
+	if got["<div>"].Count != 1 || got["Function"].Shallow != 3 || got["Detached <span>"].Count != 1 || got["(synthetic)"].Count != 0 {
+		t.Errorf("classes %+v", r.Classes)
+	}
+}
+
+func TestWeakMapTableEdge(t *testing.T) {
+	// V8 names both edges to a WeakMap value after the key and the table; the
+	// table's (node id 5) edge does not count for dominators, the key's does.
+	strs := []string{"", "WeakMap", "key", "value",
+		"1 / part of key (Object @3) -> value (Object @7) pair in WeakMap (table @5)"}
+	g := build(strs,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 0, 1}, {eShortcut, 0, 2}}},
+		node{tObject, 2, 10, []edge{{eInternal, 4, 3}}}, // key, id 3
+		node{tObject, 1, 20, []edge{{eInternal, 4, 3}}}, // table, id 5
+		node{tObject, 3, 30, nil},                       // value, id 7
+	)
+	r := g.Analyze()
+	if r.Dominator[3] != 1 {
+		t.Errorf("value dominated by %d, want the key (1)", r.Dominator[3])
+	}
+}
+
+func TestDiff(t *testing.T) {
+	strs := []string{"", "Foo", "Bar"}
+	mk := func(ids ...int64) *Objects {
+		g := &Graph{Strings: strs, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
+		g.AddNode(tSynthetic, 0, 0, 0, int64(len(ids)))
+		for i, id := range ids {
+			name := int64(1 + i%2) // Foo, Bar, Foo, …
+			g.AddNode(tObject, name, id, 10*int64(i+1), 0)
+		}
+		for i := range ids {
+			g.AddEdge(eShortcut, 0, uint32(i+1))
+		}
+		return g.Objects(g.Analyze())
+	}
+	base := mk(11, 13, 15) // Foo 11 (10), Bar 13 (20), Foo 15 (30)
+	next := mk(13, 17, 19) // Foo 13 (10), Bar 17 (20), Foo 19 (30)
+	got := Diff(base, next)
+	want := []ClassDiff{
+		{Name: "Bar", Added: 1, AddedSize: 20}, // id 13 is in both: neither added nor removed
+		{Name: "Foo", Added: 1, Removed: 2, AddedSize: 30, RemovedSize: 40},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Diff = %+v, want %+v", got, want)
+	}
+}

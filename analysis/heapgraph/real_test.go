@@ -1,0 +1,162 @@
+package heapgraph
+
+import (
+	"encoding/json"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+// loadNodeSnapshot builds the graph of the real node snapshot with
+// encoding/json, independently of the streaming decoder.
+func loadNodeSnapshot(t *testing.T) *Graph {
+	var s struct {
+		Snapshot struct {
+			Meta struct {
+				NodeFields []string          `json:"node_fields"`
+				NodeTypes  []json.RawMessage `json:"node_types"`
+				EdgeTypes  []json.RawMessage `json:"edge_types"`
+			} `json:"meta"`
+		} `json:"snapshot"`
+		Nodes   []int64  `json:"nodes"`
+		Edges   []int64  `json:"edges"`
+		Strings []string `json:"strings"`
+	}
+	if err := json.Unmarshal(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"), &s); err != nil {
+		t.Fatal(err)
+	}
+	g := &Graph{Strings: s.Strings}
+	json.Unmarshal(s.Snapshot.Meta.NodeTypes[0], &g.NodeTypes)
+	json.Unmarshal(s.Snapshot.Meta.EdgeTypes[0], &g.EdgeTypes)
+	stride := len(s.Snapshot.Meta.NodeFields)
+	for i := 0; i < len(s.Nodes); i += stride {
+		n := s.Nodes[i:]
+		g.AddNode(n[0], n[1], n[2], n[3], n[4])
+	}
+	for i := 0; i < len(s.Edges); i += 3 {
+		g.AddEdge(s.Edges[i], s.Edges[i+1], uint32(s.Edges[i+2]/int64(stride)))
+	}
+	return g
+}
+
+// simpleDominators is the iterative algorithm of Cooper, Harvey and Kennedy on
+// the nodes the root reaches over essential edges: an independent check of the
+// Lengauer–Tarjan implementation.
+func simpleDominators(g *Graph, essential []bool) (idom []int32) {
+	n := g.NodeCount()
+	// Reverse postorder by an explicit-stack DFS.
+	order := make([]int32, n) // postorder number, -1 unreached
+	for i := range order {
+		order[i] = -1
+	}
+	var post []uint32
+	visited := make([]bool, n)
+	type fr struct{ v, e uint32 }
+	stack := []fr{{g.Root, g.FirstEdge[g.Root]}}
+	visited[g.Root] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.e == g.FirstEdge[top.v+1] {
+			order[top.v] = int32(len(post))
+			post = append(post, top.v)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		e := top.e
+		top.e++
+		if to := g.To[e]; essential[e] && !visited[to] {
+			visited[to] = true
+			stack = append(stack, fr{to, g.FirstEdge[to]})
+		}
+	}
+	preds := make([][]uint32, n)
+	for v := 0; v < n; v++ {
+		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+			if essential[e] {
+				preds[g.To[e]] = append(preds[g.To[e]], uint32(v))
+			}
+		}
+	}
+	idom = make([]int32, n)
+	for i := range idom {
+		idom[i] = -1
+	}
+	idom[g.Root] = int32(g.Root)
+	intersect := func(a, b int32) int32 {
+		for a != b {
+			for order[a] < order[b] {
+				a = idom[a]
+			}
+			for order[b] < order[a] {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(post) - 1; i >= 0; i-- {
+			v := post[i]
+			if v == g.Root {
+				continue
+			}
+			nd := int32(-1)
+			for _, p := range preds[v] {
+				if idom[p] == -1 {
+					continue
+				}
+				if nd == -1 {
+					nd = int32(p)
+				} else {
+					nd = intersect(int32(p), nd)
+				}
+			}
+			if nd != idom[v] {
+				idom[v] = nd
+				changed = true
+			}
+		}
+	}
+	return idom
+}
+
+func TestNodeSnapshotDominators(t *testing.T) {
+	g := loadNodeSnapshot(t)
+	r := g.Analyze()
+	tt := g.types()
+	essential := g.essentialEdges(&tt, &weakMapInfo{}, g.pageOwned(&tt))
+	idom := simpleDominators(g, essential)
+	reached := 0
+	for v, d := range idom {
+		if d < 0 {
+			continue
+		}
+		reached++
+		if uint32(d) != r.Dominator[v] {
+			t.Fatalf("node %d (id %d): Lengauer–Tarjan says %d, the simple algorithm %d", v, g.ID[v], r.Dominator[v], d)
+		}
+	}
+	if reached+r.Unreachable != g.NodeCount() || reached < g.NodeCount()/2 {
+		t.Errorf("%d nodes compared, %d unreachable, %d in all", reached, r.Unreachable, g.NodeCount())
+	}
+	// The root retains everything; its dominated children share it out.
+	var total, children float64
+	for v := range g.NodeCount() {
+		total += float64(r.Shallow[v])
+		if uint32(v) != g.Root && r.Dominator[v] == g.Root {
+			children += r.Retained[v]
+		}
+	}
+	if r.Retained[g.Root] != total || children+float64(r.Shallow[g.Root]) != total {
+		t.Errorf("root retains %v, its children %v, total shallow size %v", r.Retained[g.Root], children, total)
+	}
+	// Shallow size folding moves sizes, it does not change the total.
+	var self float64
+	for _, s := range g.Self {
+		self += float64(s)
+	}
+	if self != total {
+		t.Errorf("total self size %v, total shallow size %v", self, total)
+	}
+	t.Logf("%d nodes, %d unreachable from the root over essential edges, %d classes", g.NodeCount(), r.Unreachable, len(r.Classes))
+}
