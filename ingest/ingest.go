@@ -114,7 +114,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 			created = append(created, t)
 		}
 	}
-	db, err := store.Create(opts.Output, created)
+	db, err := store.Create(opts.Output, created, schema.Views()...)
 	if err != nil {
 		return nil, err
 	}

@@ -190,6 +190,25 @@ func TestNodeCapture(t *testing.T) {
 	if sum.Rows["js_heap_nodes"] != 2*int64(snap.Snapshot.NodeCount) || sum.Problems != 0 {
 		t.Errorf("summary %+v", sum)
 	}
+	// Analysis: every node has its stats row, the root retains the whole heap,
+	// the class summary covers every object, and the two identical snapshots
+	// compare equal.
+	analysis := map[string]string{
+		"SELECT count(*) FROM js_heap_node_stats WHERE file_id = 1":                                                                                                 strconv.Itoa(snap.Snapshot.NodeCount),
+		"SELECT count(*) FROM js_heap_node_stats WHERE dominator_id = id AND file_id = 0":                                                                           "1",
+		"SELECT (SELECT retained_size FROM js_heap_node_stats WHERE file_id = 0 AND node_index = 0) = (SELECT sum(self_size) FROM js_heap_nodes WHERE file_id = 0)": "1",
+		"SELECT (SELECT sum(shallow_size) FROM js_heap_class WHERE file_id = 0) = (SELECT sum(self_size) FROM js_heap_nodes WHERE file_id = 0)":                     "1",
+		"SELECT count(*) FROM js_heap_class_diff":                                                                                                                   "0",
+		"SELECT count(*) > 10 FROM js_heap_class_summary WHERE file_id = 0":                                                                                         "1",
+		"SELECT name FROM js_cpu_profiler_function ORDER BY self_time DESC LIMIT 1":                                                                                 "fib",
+		"SELECT sum(self_time) = (SELECT sum(dur) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_function":                                                       "1",
+		"SELECT total_time = (SELECT sum(dur) FROM js_cpu_profiler_sample) FROM js_cpu_profiler_node_time WHERE function_id = 1":                                    "1",
+	}
+	for q, want := range analysis {
+		if got := testutil.Query(t, db, q); len(got) != 1 || got[0] != want {
+			t.Errorf("%s = %v, want %s", q, got, want)
+		}
+	}
 }
 
 // TestNodeTimeline wraps a real allocation-tracking timeline, with the tracking

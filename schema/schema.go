@@ -126,6 +126,9 @@ type Tables struct {
 	// Heap analysis (tracestreamer's own): per node, per class, and the
 	// comparison of consecutive snapshots of one input.
 	JSHeapNodeStats, JSHeapClass, JSHeapClassDiff *Table
+
+	// JSCPUProfilerNodeTime has each CPU node's self and total time.
+	JSCPUProfilerNodeTime *Table
 }
 
 // New returns the table definitions.
@@ -186,6 +189,8 @@ func New() *Tables {
 		JSHeapClass: newTable("js_heap_class", col("file_id", Int), col("class_id", Int),
 			col("name", Text), col("count", Int), col("shallow_size", Int), col("retained_size", Int),
 			col("min_distance", Int)),
+		JSCPUProfilerNodeTime: newTable("js_cpu_profiler_node_time", ints("profile_id", "node_rowid",
+			"function_id", "self_time", "total_time", "self_samples", "outermost")...),
 		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
 			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
@@ -202,5 +207,29 @@ func (ts *Tables) All() []*Table {
 		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
 		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
+		ts.JSCPUProfilerNodeTime,
+	}
+}
+
+// Views returns the CREATE VIEW statements of tracestreamer's derived views.
+func Views() []string {
+	return []string{
+		// Per function (name, url, line) of each CPU profile: self time, and total
+		// time counted once per stack (frames below a frame of the same function
+		// are not added again).
+		`CREATE VIEW js_cpu_profiler_function AS
+SELECT t.profile_id, f.data AS name, u.data AS url, n.line_number AS line,
+  sum(t.self_time) AS self_time, sum(CASE WHEN t.outermost THEN t.total_time ELSE 0 END) AS total_time,
+  sum(t.self_samples) AS samples, count(*) AS nodes
+FROM js_cpu_profiler_node_time t
+JOIN js_cpu_profiler_node n ON n.rowid = t.node_rowid
+JOIN data_dict f ON f.id = n.function_index
+JOIN data_dict u ON u.id = n.url_index
+GROUP BY t.profile_id, f.data, u.data, n.line_number`,
+		// The class summary with DevTools' column names, largest retained size first.
+		`CREATE VIEW js_heap_class_summary AS
+SELECT file_id, name AS constructor, min_distance AS distance, count AS objects,
+  shallow_size, retained_size
+FROM js_heap_class WHERE count > 0 ORDER BY file_id, retained_size DESC`,
 	}
 }

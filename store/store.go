@@ -38,8 +38,9 @@ type inserter struct {
 	rowsPer int
 }
 
-// Create starts a database that Commit will place at dest, creating tables.
-func Create(dest string, tables []*schema.Table) (*DB, error) {
+// Create starts a database that Commit will place at dest, creating tables and
+// then views.
+func Create(dest string, tables []*schema.Table, views ...string) (*DB, error) {
 	dir, base := filepath.Split(dest)
 	if dir == "" {
 		dir = "."
@@ -58,14 +59,14 @@ func Create(dest string, tables []*schema.Table) (*DB, error) {
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
 		counts: map[*schema.Table]int64{}}
 	d.text.tls = c.tls
-	if err := d.init(tables); err != nil {
+	if err := d.init(tables, views); err != nil {
 		d.Abort()
 		return nil, err
 	}
 	return d, nil
 }
 
-func (d *DB) init(tables []*schema.Table) error {
+func (d *DB) init(tables []*schema.Table, views []string) error {
 	// The file is private until Commit renames it, so it needs no journal, locks
 	// shared with others, or fsyncs: a crash leaves only a temp file behind.
 	err := d.c.exec(`PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
@@ -76,6 +77,11 @@ func (d *DB) init(tables []*schema.Table) error {
 	}
 	for _, t := range tables {
 		if err := d.c.exec(t.CreateSQL()); err != nil {
+			return err
+		}
+	}
+	for _, v := range views {
+		if err := d.c.exec(v); err != nil {
 			return err
 		}
 	}

@@ -32,7 +32,9 @@ type Class struct {
 }
 
 // Analyze computes distances, shallow sizes, dominators, retained sizes and the
-// class summary, following DevTools' heap snapshot worker step by step.
+// class summary, following DevTools' heap snapshot worker step by step. To keep
+// its memory down it releases the edge types and names once they are used
+// (g.EdgeType and g.EdgeName are nil afterwards).
 func (g *Graph) Analyze() *Result {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
@@ -49,6 +51,7 @@ func (g *Graph) Analyze() *Result {
 	r.Distance = g.distances(&t, wm)
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
+	page, g.EdgeType, g.EdgeName = nil, nil, nil
 	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
 	r.Class, r.Classes = g.classes(&t, r)
 	return r
@@ -271,8 +274,8 @@ func (g *Graph) shallowSizes(t *types) []uint32 {
 // essentialEdges returns, per edge, whether it counts for dominators: not weak,
 // not a self edge, not a WeakMap table's edge to a value, not a shortcut except
 // from the root, and not from a non-page-owned node into a page-owned one.
-func (g *Graph) essentialEdges(t *types, wm *weakMapInfo, page []bool) []bool {
-	ess := make([]bool, len(g.To))
+func (g *Graph) essentialEdges(t *types, wm *weakMapInfo, page []bool) bitset {
+	ess := newBitset(len(g.To))
 	root := g.Root
 	for v := uint32(0); v < uint32(g.NodeCount()); v++ {
 		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
@@ -297,8 +300,15 @@ func (g *Graph) essentialEdges(t *types, wm *weakMapInfo, page []bool) []bool {
 					continue
 				}
 			}
-			ess[e] = true
+			ess.set(int(e))
 		}
 	}
 	return ess
 }
+
+// bitset is a fixed-size set of small integers.
+type bitset []uint64
+
+func newBitset(n int) bitset       { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i uint32) bool { return b[i>>6]&(1<<(i&63)) != 0 }

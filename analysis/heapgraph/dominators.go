@@ -8,14 +8,14 @@ package heapgraph
 // node attached to the root. It returns each node's immediate dominator
 // ordinal, the retained sizes (shallow sizes summed up the tree), and the
 // number of nodes the root did not reach.
-func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32, retained []float64, unreachable int) {
+func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32, retained []float64, unreachable int) {
 	n := g.NodeCount()
 	first := g.FirstEdge
 
 	// Predecessors over essential edges, in edge order.
 	predStart := make([]uint32, n+1)
 	for e, to := range g.To {
-		if essential[e] {
+		if essential.has(uint32(e)) {
 			predStart[to+1]++
 		}
 	}
@@ -27,7 +27,7 @@ func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32,
 	copy(fill, predStart[:n])
 	for v := 0; v < n; v++ {
 		for e := first[v]; e < first[v+1]; e++ {
-			if essential[e] {
+			if essential.has(e) {
 				to := g.To[e]
 				pred[fill[to]] = uint32(v)
 				fill[to]++
@@ -60,7 +60,7 @@ func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32,
 			o := v - 1
 			for ; nextEdge[o] < first[o+1]; nextEdge[o]++ {
 				e := nextEdge[o]
-				if !essential[e] {
+				if !essential.has(e) {
 					continue
 				}
 				w := g.To[e] + 1
@@ -75,7 +75,8 @@ func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32,
 		}
 	}
 
-	stack := make([]uint32, size)
+	// The compression stack reuses nextEdge: the searches are over.
+	var stack []uint32
 	compress := func(v uint32) {
 		sp := 0
 		for ancestor[ancestor[v]] != 0 {
@@ -125,6 +126,7 @@ func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32,
 		}
 	}
 
+	stack, nextEdge = nextEdge, nil
 	// Buckets as singly linked lists (order does not matter).
 	bucketHead := make([]uint32, size)
 	bucketNext := make([]uint32, size)
@@ -163,6 +165,7 @@ func (g *Graph) dominators(essential []bool, shallow []uint32) (domOrd []uint32,
 		}
 	}
 
+	pred, stack, bucketHead, bucketNext, ancestor, label, parent = nil, nil, nil, nil, nil, nil, nil
 	domOrd = make([]uint32, n)
 	retained = make([]float64, n)
 	for o := 0; o < n; o++ {

@@ -42,7 +42,7 @@ func loadNodeSnapshot(t *testing.T) *Graph {
 // simpleDominators is the iterative algorithm of Cooper, Harvey and Kennedy on
 // the nodes the root reaches over essential edges: an independent check of the
 // Lengauer–Tarjan implementation.
-func simpleDominators(g *Graph, essential []bool) (idom []int32) {
+func simpleDominators(g *Graph, essential bitset) (idom []int32) {
 	n := g.NodeCount()
 	// Reverse postorder by an explicit-stack DFS.
 	order := make([]int32, n) // postorder number, -1 unreached
@@ -64,7 +64,7 @@ func simpleDominators(g *Graph, essential []bool) (idom []int32) {
 		}
 		e := top.e
 		top.e++
-		if to := g.To[e]; essential[e] && !visited[to] {
+		if to := g.To[e]; essential.has(e) && !visited[to] {
 			visited[to] = true
 			stack = append(stack, fr{to, g.FirstEdge[to]})
 		}
@@ -72,7 +72,7 @@ func simpleDominators(g *Graph, essential []bool) (idom []int32) {
 	preds := make([][]uint32, n)
 	for v := 0; v < n; v++ {
 		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
-			if essential[e] {
+			if essential.has(e) {
 				preds[g.To[e]] = append(preds[g.To[e]], uint32(v))
 			}
 		}
@@ -122,9 +122,9 @@ func simpleDominators(g *Graph, essential []bool) (idom []int32) {
 
 func TestNodeSnapshotDominators(t *testing.T) {
 	g := loadNodeSnapshot(t)
-	r := g.Analyze()
 	tt := g.types()
 	essential := g.essentialEdges(&tt, &weakMapInfo{}, g.pageOwned(&tt))
+	r := g.Analyze()
 	idom := simpleDominators(g, essential)
 	reached := 0
 	for v, d := range idom {

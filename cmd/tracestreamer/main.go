@@ -15,17 +15,22 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
+	"tracestreamer/export/pprofexport"
 	"tracestreamer/ingest"
 )
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
+       tracestreamer export -pprof OUT.pb.gz [-profile N] DB
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles) into a SQLite database with trace_streamer's tables.
@@ -40,6 +45,9 @@ flags:
   -q, --quiet       print no progress bar and no summary line
   -v, --version     print the version and exit
   -h, --help        print this help and exit
+
+export writes the CPU profiles of a database (all, or profile N of table
+js_cpu_profile) as a gzip-compressed pprof profile for go tool pprof.
 
 exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
 usable in the input, 2 usage error, 130 interrupted
@@ -102,6 +110,12 @@ var (
 )
 
 func main() {
+	// The heap analysis holds large arrays for a short time: collect garbage
+	// more eagerly than Go's default (GOGC=100) to keep the peak down, unless
+	// the user chose otherwise.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -109,6 +123,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "export" {
+		return runExport(args[1:], stderr)
+	}
 	c, err := parseArgs(args)
 	switch {
 	case errors.Is(err, errHelp):
@@ -156,4 +173,45 @@ func summaryLine(s *ingest.Summary) string {
 	}
 	return fmt.Sprintf("%s: %s; %d problems (see table stat); %.2f s, %.1f MB read",
 		s.Output, strings.Join(parts, ", "), s.Problems, s.Elapsed.Seconds(), float64(s.Bytes)/1e6)
+}
+
+// runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB`.
+func runExport(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("pprof", "", "write the CPU profiles as a pprof profile to this file")
+	id := fs.Int64("profile", -1, "only this profile (js_cpu_profile.id); default all")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || fs.NArg() != 1 {
+		fmt.Fprintf(stderr, "tracestreamer: usage: tracestreamer export -pprof OUT.pb.gz [-profile N] DB\n")
+		return 2
+	}
+	db := fs.Arg(0)
+	if _, err := os.Stat(db); err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+		return 1
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
+	if err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+		return 1
+	}
+	defer os.Remove(tmp.Name())
+	err = pprofexport.Write(tmp, db, *id)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)
+		return 1
+	}
+	return 0
 }

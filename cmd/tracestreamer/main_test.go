@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
+
 	"tracestreamer/internal/testutil"
 )
 
@@ -168,5 +170,63 @@ func TestInterrupt(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "interrupted; no output written") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestExportPprof converts the node capture, exports its CPU profile and checks
+// that go tool pprof -top puts the busy function fib first.
+func TestExportPprof(t *testing.T) {
+	in := example(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "out.db")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-q", in, "-o", db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("convert: exit %d %s", code, stderr.String())
+	}
+	out := filepath.Join(dir, "cpu.pb.gz")
+	if code := run(context.Background(), []string{"export", "-pprof", out, db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("export: exit %d %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := map[string]int64{}
+	var total int64
+	for _, s := range p.Sample {
+		flat[s.Location[0].Line[0].Function.Name] += s.Value[0]
+		total += s.Value[0]
+	}
+	best := ""
+	for name, v := range flat {
+		if best == "" || v > flat[best] {
+			best = name
+		}
+	}
+	if best != "fib" || len(p.Sample) != 333 {
+		t.Errorf("hottest function %q (%v of %v ns), %d samples; want fib, 333", best, flat[best], total, len(p.Sample))
+	}
+	top, err := exec.Command("go", "tool", "pprof", "-top", out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof: %v\n%s", err, top)
+	}
+	// The first function row after the header is the hottest.
+	lines := strings.Split(string(top), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "flat%") {
+			if i+1 >= len(lines) || !strings.HasSuffix(strings.TrimSpace(lines[i+1]), " fib") {
+				t.Errorf("pprof -top:\n%s", top)
+			}
+			break
+		}
+	}
+	if code := run(context.Background(), []string{"export", "-pprof", out, "-profile", "7", db}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "no CPU profile 7") {
+		t.Errorf("missing profile: exit %d, %s", code, stderr.String())
 	}
 }

@@ -12,18 +12,19 @@ import (
 // js_cpu_profiler_sample (run ids continue across profiles) and one
 // js_cpu_profile row per profile, which tells which rows belong to it.
 type Writer struct {
-	nodes, samples, profiles *rows.Appender
-	dict                     *rows.Dict
-	rng                      *rows.Range
-	nextSample, nextProfile  int64
-	nodeRows                 int64
+	nodes, samples, profiles, times *rows.Appender
+	dict                            *rows.Dict
+	rng                             *rows.Range
+	nextSample, nextProfile         int64
+	nodeRows                        int64
 }
 
 // NewWriter returns the CPU profile writer of a run.
 func NewWriter(sink rows.Sink, t *schema.Tables, dict *rows.Dict, rng *rows.Range) *Writer {
 	return &Writer{nodes: rows.NewAppender(sink, t.JSCPUProfilerNode),
 		samples:  rows.NewAppender(sink, t.JSCPUProfilerSample),
-		profiles: rows.NewAppender(sink, t.JSCPUProfile), dict: dict, rng: rng}
+		profiles: rows.NewAppender(sink, t.JSCPUProfile), times: rows.NewAppender(sink, t.JSCPUProfilerNodeTime),
+		dict: dict, rng: rng}
 }
 
 // NextID returns the id the next profile will get.
@@ -62,6 +63,13 @@ func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64)
 	}
 	id := w.nextProfile
 	w.profiles.Ints(id, sourceID, w.nodeRows+1, int64(len(p.Nodes)), firstSample, int64(len(runs)), start, end)
+	for i, t := range p.NodeTimes(runs) {
+		outer := int64(0)
+		if t.Outermost {
+			outer = 1
+		}
+		w.times.Ints(id, w.nodeRows+1+int64(i), p.Nodes[i].ID, t.Self, t.Total, t.Samples, outer)
+	}
 	w.nextProfile++
 	w.nodeRows += int64(len(p.Nodes))
 	return id
@@ -72,4 +80,5 @@ func (w *Writer) Flush() {
 	w.nodes.Flush()
 	w.samples.Flush()
 	w.profiles.Flush()
+	w.times.Flush()
 }

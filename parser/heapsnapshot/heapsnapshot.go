@@ -259,8 +259,11 @@ func (d *decoder) nodesArray() error {
 	}
 	// Trust the header's node count only so far: a corrupt count must not
 	// allocate gigabytes.
-	d.ids = make([]int64, 0, max(0, min(d.res.MetaNodeCount, 1<<20)))
-	d.ecs = make([]uint32, 0, cap(d.ids))
+	n := max(0, min(d.res.MetaNodeCount, 1<<20))
+	if d.graph == nil {
+		d.ids = make([]int64, 0, n)
+	}
+	d.ecs = make([]uint32, 0, n)
 	err := d.tuples(d.nodes, d.node)
 	d.gotNode = true
 	return err
@@ -298,11 +301,13 @@ func (d *decoder) node(l layout, t []int64) {
 		d.warn("node %d has edge count %d", idx, ec)
 		ec = 0
 	}
-	d.ids = append(d.ids, id)
-	d.ecs = append(d.ecs, uint32(ec))
 	if d.graph != nil {
 		d.graph.AddNode(l.get(t, nType), l.get(t, nName), id, self, ec)
+		d.ids = d.graph.ID // one array of ids, not two
+	} else {
+		d.ids = append(d.ids, id)
 	}
+	d.ecs = append(d.ecs, uint32(ec))
 	d.res.SelfSize += self
 	d.res.Nodes++
 }
@@ -445,6 +450,7 @@ func (d *decoder) analyse() {
 		}
 		g.Root = uint32(d.meta.rootIndex / int64(max(1, d.nodes.stride)))
 	}
+	d.ecs = nil // not needed any more; free it before the analysis peaks
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		d.out.Stats.Ints(d.fileID, int64(v), g.ID[v], g.ID[r.Dominator[v]], int64(r.Retained[v]),
@@ -454,5 +460,5 @@ func (d *decoder) analyse() {
 		d.out.Classes.Row([]int64{d.fileID, int64(i), c.Count, c.Shallow, int64(c.Retained), int64(c.MinDistance)}, c.Name)
 	}
 	d.res.Objects = g.Objects(r)
-	d.graph = nil
+	d.graph, d.ids, d.ecs = nil, nil, nil
 }

@@ -214,3 +214,25 @@ CREATE TABLE js_heap_class_diff(
   removed_size INT,
   size_delta INT
 );
+CREATE TABLE js_cpu_profiler_node_time(
+  profile_id INT,
+  node_rowid INT,
+  function_id INT,
+  self_time INT,
+  total_time INT,
+  self_samples INT,
+  outermost INT
+);
+CREATE VIEW js_cpu_profiler_function AS
+SELECT t.profile_id, f.data AS name, u.data AS url, n.line_number AS line,
+  sum(t.self_time) AS self_time, sum(CASE WHEN t.outermost THEN t.total_time ELSE 0 END) AS total_time,
+  sum(t.self_samples) AS samples, count(*) AS nodes
+FROM js_cpu_profiler_node_time t
+JOIN js_cpu_profiler_node n ON n.rowid = t.node_rowid
+JOIN data_dict f ON f.id = n.function_index
+JOIN data_dict u ON u.id = n.url_index
+GROUP BY t.profile_id, f.data, u.data, n.line_number;
+CREATE VIEW js_heap_class_summary AS
+SELECT file_id, name AS constructor, min_distance AS distance, count AS objects,
+  shallow_size, retained_size
+FROM js_heap_class WHERE count > 0 ORDER BY file_id, retained_size DESC;
