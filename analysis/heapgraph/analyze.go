@@ -47,13 +47,14 @@ func (g *Graph) Analyze() *Result {
 	}
 	t := g.types()
 	wm := &weakMapInfo{}
+	detachedName := g.propagateDOMState(&t)
 	page := g.pageOwned(&t)
 	r.Distance = g.distances(&t, wm)
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
 	page, g.EdgeType, g.EdgeName = nil, nil, nil
 	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
-	r.Class, r.Classes = g.classes(&t, r)
+	r.Class, r.Classes = g.classes(&t, r, detachedName)
 	return r
 }
 
@@ -312,3 +313,65 @@ type bitset []uint64
 func newBitset(n int) bitset       { return make(bitset, (n+63)/64) }
 func (b bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
 func (b bitset) has(i uint32) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+
+// propagateDOMState spreads the DOM link state of native (embedder) nodes to
+// the native nodes they reach, as DevTools does: attached first, then detached;
+// JavaScript nodes stop the propagation. It returns which nodes DevTools
+// renames "Detached <name>" (nil when the snapshot has no detachedness).
+func (g *Graph) propagateDOMState(t *types) []bool {
+	if !g.HasDetachedness {
+		return nil
+	}
+	const attachedState, detachedState = 1, 2
+	n := g.NodeCount()
+	state := g.Detachedness
+	visited := make([]bool, n)
+	renamed := make([]bool, n)
+	var attached, detached []uint32
+	process := func(o uint32, newState uint8) {
+		if visited[o] {
+			return
+		}
+		visited[o] = true
+		if int(g.Type[o]) != t.native {
+			return
+		}
+		state[o] = newState
+		switch newState {
+		case attachedState:
+			attached = append(attached, o)
+		case detachedState:
+			renamed[o] = true
+			detached = append(detached, o)
+		}
+	}
+	propagate := func(o uint32, newState uint8) {
+		for e := g.FirstEdge[o]; e < g.FirstEdge[o+1]; e++ {
+			if et := int(g.EdgeType[e]); et == t.eHidden || et == t.eInvisible || et == t.eWeak {
+				continue
+			}
+			if to := g.To[e]; to != NoNode {
+				process(to, newState)
+			}
+		}
+	}
+	for o := range uint32(n) {
+		if state[o] != 0 {
+			process(o, state[o])
+		}
+	}
+	for len(attached) > 0 {
+		o := attached[len(attached)-1]
+		attached = attached[:len(attached)-1]
+		propagate(o, attachedState)
+	}
+	for len(detached) > 0 {
+		o := detached[len(detached)-1]
+		detached = detached[:len(detached)-1]
+		if state[o] == attachedState {
+			continue
+		}
+		propagate(o, detachedState)
+	}
+	return renamed
+}

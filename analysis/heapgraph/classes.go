@@ -6,12 +6,15 @@ import "strings"
 // for hidden nodes, the name for objects and native objects (an HTML-like name
 // "<div id=…>" cut to "<div>"), "(compiled code)", "Function", "RegExp", and
 // "(type)" for everything else.
-func (g *Graph) className(t *types, v int) string {
+func (g *Graph) className(t *types, v int, detached bool) string {
 	switch typ := int(g.Type[v]); typ {
 	case t.hidden:
 		return "(system)"
 	case t.object, t.native:
 		name := g.str(g.Name[v])
+		if detached {
+			name = "Detached " + name
+		}
 		if strings.HasPrefix(name, "<") {
 			if i := strings.IndexByte(name, ' '); i >= 0 {
 				return name[:i] + ">"
@@ -42,13 +45,13 @@ func (g *Graph) className(t *types, v int) string {
 // class, and the retained size counted once along every dominator path (a node
 // of a class below another node of the same class adds nothing), as DevTools'
 // summary view does.
-func (g *Graph) classes(t *types, r *Result) ([]uint32, []Class) {
+func (g *Graph) classes(t *types, r *Result, detachedName []bool) ([]uint32, []Class) {
 	n := g.NodeCount()
 	byName := map[string]uint32{}
 	var classes []Class
 	class := make([]uint32, n)
 	for v := 0; v < n; v++ {
-		name := g.className(t, v)
+		name := g.className(t, v, detachedName != nil && detachedName[v])
 		id, ok := byName[name]
 		if !ok {
 			id = uint32(len(classes))

@@ -16,11 +16,15 @@ import (
 // Graph is one snapshot's object graph. Nodes are numbered by ordinal (their
 // position in the snapshot's nodes array), edges by their position.
 type Graph struct {
-	Type      []uint8  // node type (index into NodeTypes)
-	Name      []uint32 // node name (index into Strings)
-	ID        []int64  // node id
-	Self      []uint32 // node self size, as DevTools keeps it (uint32)
-	FirstEdge []uint32 // edges of node i are FirstEdge[i] .. FirstEdge[i+1]-1
+	Type []uint8  // node type (index into NodeTypes)
+	Name []uint32 // node name (index into Strings)
+	ID   []int64  // node id
+	Self []uint32 // node self size, as DevTools keeps it (uint32)
+	// Detachedness is the DOM link state of each node (0 unknown, 1 attached,
+	// 2 detached) when the snapshot has that field (HasDetachedness).
+	Detachedness    []uint8
+	HasDetachedness bool
+	FirstEdge       []uint32 // edges of node i are FirstEdge[i] .. FirstEdge[i+1]-1
 
 	EdgeType []uint8  // edge type (index into EdgeTypes)
 	EdgeName []uint32 // name_or_index
@@ -39,7 +43,7 @@ const NoNode = ^uint32(0)
 func (g *Graph) NodeCount() int { return len(g.Type) }
 
 // AddNode appends a node; its edges are the next edgeCount edges added.
-func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64) {
+func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, detachedness int64) {
 	if len(g.FirstEdge) == 0 {
 		g.FirstEdge = append(g.FirstEdge, 0)
 	}
@@ -47,6 +51,7 @@ func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64) 
 	g.Name = append(g.Name, uint32(name))
 	g.ID = append(g.ID, id)
 	g.Self = append(g.Self, uint32(self))
+	g.Detachedness = append(g.Detachedness, uint8(detachedness))
 	g.FirstEdge = append(g.FirstEdge, g.FirstEdge[len(g.FirstEdge)-1]+uint32(max(0, edgeCount)))
 }
 

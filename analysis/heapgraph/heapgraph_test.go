@@ -41,7 +41,7 @@ type edge struct {
 func build(strings []string, nodes ...node) *Graph {
 	g := &Graph{Strings: strings, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
 	for i, n := range nodes {
-		g.AddNode(n.typ, n.name, int64(2*i+1), n.self, int64(len(n.edges)))
+		g.AddNode(n.typ, n.name, int64(2*i+1), n.self, int64(len(n.edges)), 0)
 	}
 	for _, n := range nodes {
 		for _, e := range n.edges {
@@ -191,10 +191,10 @@ func TestDiff(t *testing.T) {
 	strs := []string{"", "Foo", "Bar"}
 	mk := func(ids ...int64) *Objects {
 		g := &Graph{Strings: strs, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
-		g.AddNode(tSynthetic, 0, 0, 0, int64(len(ids)))
+		g.AddNode(tSynthetic, 0, 0, 0, int64(len(ids)), 0)
 		for i, id := range ids {
 			name := int64(1 + i%2) // Foo, Bar, Foo, …
-			g.AddNode(tObject, name, id, 10*int64(i+1), 0)
+			g.AddNode(tObject, name, id, 10*int64(i+1), 0, 0)
 		}
 		for i := range ids {
 			g.AddEdge(eShortcut, 0, uint32(i+1))

@@ -31,7 +31,8 @@ func loadNodeSnapshot(t *testing.T) *Graph {
 	stride := len(s.Snapshot.Meta.NodeFields)
 	for i := 0; i < len(s.Nodes); i += stride {
 		n := s.Nodes[i:]
-		g.AddNode(n[0], n[1], n[2], n[3], n[4])
+		g.AddNode(n[0], n[1], n[2], n[3], n[4], n[6])
+		g.HasDetachedness = true
 	}
 	for i := 0; i < len(s.Edges); i += 3 {
 		g.AddEdge(s.Edges[i], s.Edges[i+1], uint32(s.Edges[i+2]/int64(stride)))

@@ -302,7 +302,7 @@ func (d *decoder) node(l layout, t []int64) {
 		ec = 0
 	}
 	if d.graph != nil {
-		d.graph.AddNode(l.get(t, nType), l.get(t, nName), id, self, ec)
+		d.graph.AddNode(l.get(t, nType), l.get(t, nName), id, self, ec, l.get(t, nDetachedness))
 		d.ids = d.graph.ID // one array of ids, not two
 	} else {
 		d.ids = append(d.ids, id)
@@ -449,6 +449,7 @@ func (d *decoder) analyse() {
 			g.EdgeTypes = d.meta.edgeTypes[0]
 		}
 		g.Root = uint32(d.meta.rootIndex / int64(max(1, d.nodes.stride)))
+		g.HasDetachedness = d.nodes.pos[nDetachedness] >= 0
 	}
 	d.ecs = nil // not needed any more; free it before the analysis peaks
 	r := g.Analyze()
