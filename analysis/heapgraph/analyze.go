@@ -48,13 +48,14 @@ func (g *Graph) Analyze() *Result {
 	t := g.types()
 	wm := &weakMapInfo{}
 	detachedName := g.propagateDOMState(&t)
+	ifaces := g.interfaceClasses(&t)
 	page := g.pageOwned(&t)
 	r.Distance = g.distances(&t, wm)
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
 	page, g.EdgeType, g.EdgeName = nil, nil, nil
 	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
-	r.Class, r.Classes = g.classes(&t, r, detachedName)
+	r.Class, r.Classes = g.classes(&t, r, detachedName, ifaces)
 	return r
 }
 

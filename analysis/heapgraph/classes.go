@@ -40,18 +40,22 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 	}
 }
 
-// classes assigns every node its class and builds the summary: for the objects
+// classes assigns every node its class (plain objects matching an inferred
+// interface get its "{a, b}" name) and builds the summary: for the objects
 // with a non-zero shallow size, the count, shallow size and smallest distance per
 // class, and the retained size counted once along every dominator path (a node
 // of a class below another node of the same class adds nothing), as DevTools'
 // summary view does.
-func (g *Graph) classes(t *types, r *Result, detachedName []bool) ([]uint32, []Class) {
+func (g *Graph) classes(t *types, r *Result, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
 	n := g.NodeCount()
 	byName := map[string]uint32{}
 	var classes []Class
 	class := make([]uint32, n)
 	for v := 0; v < n; v++ {
-		name := g.className(t, v, detachedName != nil && detachedName[v])
+		name, ok := ifaces[v]
+		if !ok {
+			name = g.className(t, v, detachedName != nil && detachedName[v])
+		}
 		id, ok := byName[name]
 		if !ok {
 			id = uint32(len(classes))
