@@ -48,11 +48,16 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 // summary view does.
 func (g *Graph) classes(t *types, r *Result, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
 	n := g.NodeCount()
+	objectName := g.stringIndex("Object")
 	byName := map[string]uint32{}
 	var classes []Class
 	class := make([]uint32, n)
 	for v := 0; v < n; v++ {
-		name, ok := ifaces[v]
+		var name string
+		ok := false
+		if ifaces != nil && g.Name[v] == objectName && int(g.Type[v]) == t.object {
+			name, ok = ifaces[v]
+		}
 		if !ok {
 			name = g.className(t, v, detachedName != nil && detachedName[v])
 		}

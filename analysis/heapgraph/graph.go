@@ -42,6 +42,24 @@ const NoNode = ^uint32(0)
 // NodeCount returns the number of nodes.
 func (g *Graph) NodeCount() int { return len(g.Type) }
 
+// Reserve makes room for the given numbers of nodes and edges (from the
+// snapshot header), so that the arrays are not copied as they grow. Pages of
+// room that is never used are not touched, so a wrong header costs address
+// space, not memory.
+func (g *Graph) Reserve(nodes, edges int64) {
+	nodes = max(0, min(nodes, 1<<26))
+	edges = max(0, min(edges, 1<<28))
+	g.Type = make([]uint8, 0, nodes)
+	g.Name = make([]uint32, 0, nodes)
+	g.ID = make([]int64, 0, nodes)
+	g.Self = make([]uint32, 0, nodes)
+	g.Detachedness = make([]uint8, 0, nodes)
+	g.FirstEdge = make([]uint32, 1, nodes+1)
+	g.EdgeType = make([]uint8, 0, edges)
+	g.EdgeName = make([]uint32, 0, edges)
+	g.To = make([]uint32, 0, edges)
+}
+
 // AddNode appends a node; its edges are the next edgeCount edges added.
 func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, detachedness int64) {
 	if len(g.FirstEdge) == 0 {

@@ -23,7 +23,23 @@ type iface struct {
 }
 
 // jsLen is the length of s in UTF-16 code units, as JavaScript counts.
-func jsLen(s string) int { return len(utf16.Encode([]rune(s))) }
+func jsLen(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return len(utf16.Encode([]rune(s)))
+}
+
+// sortJS sorts strings in JavaScript's order.
+func sortJS(a []string) {
+	for _, s := range a {
+		if !isASCII(s) {
+			sort.SliceStable(a, func(i, j int) bool { return jsLess(a[i], a[j]) })
+			return
+		}
+	}
+	sort.Strings(a)
+}
 
 // jsLess compares strings as JavaScript does: by UTF-16 code units.
 func jsLess(a, b string) bool {
@@ -87,8 +103,15 @@ func formatPropertyName(name string) string {
 	return b.String()
 }
 
-func (g *Graph) isPlainObject(t *types, v int) bool {
-	return int(g.Type[v]) == t.object && g.str(g.Name[v]) == "Object"
+// stringIndex returns the index of s in the string table (NoNode if absent):
+// every "Object" name refers to the same string index in V8 snapshots.
+func (g *Graph) stringIndex(s string) uint32 {
+	for i, x := range g.Strings {
+		if x == s {
+			return uint32(i)
+		}
+	}
+	return NoNode
 }
 
 // inferInterfaces finds the common shapes of plain objects: each object's
@@ -98,14 +121,17 @@ func (g *Graph) inferInterfaces(t *types) []iface {
 	byName := map[string]int{}
 	var cands []iface
 	total := 0
+	objectName := g.stringIndex("Object")
+	var name []byte
+	var props []string
 	for v := range g.NodeCount() {
-		if !g.isPlainObject(t, v) {
+		if int(g.Type[v]) != t.object || g.Name[v] != objectName {
 			continue
 		}
 		total++
-		name := "{"
+		name = append(name[:0], '{')
 		nameLen := 1
-		var props []string
+		props = props[:0]
 		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
 			if int(g.EdgeType[e]) != t.eProperty {
 				continue
@@ -120,22 +146,22 @@ func (g *Graph) inferInterfaces(t *types) []iface {
 				break
 			}
 			if nameLen != 1 {
-				name += ", "
+				name = append(name, ", "...)
 				nameLen += 2
 			}
-			name += f
+			name = append(name, f...)
 			nameLen += fl
 			props = append(props, prop)
 		}
 		if len(props) == 0 {
 			continue
 		}
-		name += "}"
-		if i, ok := byName[name]; ok {
+		name = append(name, '}')
+		if i, ok := byName[string(name)]; ok {
 			cands[i].count++
 		} else {
-			byName[name] = len(cands)
-			cands = append(cands, iface{name: name, props: props, count: 1})
+			byName[string(name)] = len(cands)
+			cands = append(cands, iface{name: string(name), props: append([]string(nil), props...), count: 1})
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].count > cands[j].count })
@@ -185,7 +211,7 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 	root := &propNode{next: map[string]*propNode{}}
 	for i, d := range defs {
 		props := append([]string(nil), d.props...)
-		sort.SliceStable(props, func(a, b int) bool { return jsLess(props[a], props[b]) })
+		sortJS(props)
 		cur := root
 		for _, p := range props {
 			nx := cur.next[p]
@@ -205,8 +231,10 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 	initial := &matchInfo{name: "Object", index: int(^uint(0) >> 1)}
 	out := map[int]string{}
 	var props []string
+	var states, kept []*propNode
+	objectName := g.stringIndex("Object")
 	for v := range g.NodeCount() {
-		if !g.isPlainObject(t, v) {
+		if int(g.Type[v]) != t.object || g.Name[v] != objectName {
 			continue
 		}
 		props = props[:0]
@@ -215,17 +243,18 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 				props = append(props, g.str(g.EdgeName[e]))
 			}
 		}
-		sort.SliceStable(props, func(a, b int) bool { return jsLess(props[a], props[b]) })
-		states := []*propNode{root}
+		sortJS(props)
+		states = append(states[:0], root)
 		match := betterMatch(initial, root.match)
 		for _, p := range props {
-			var kept []*propNode
-			seen := map[*propNode]bool{}
+			kept = kept[:0]
 			add := func(s *propNode) {
-				if !seen[s] {
-					seen[s] = true
-					kept = append(kept, s)
+				for _, k := range kept {
+					if k == s {
+						return
+					}
 				}
+				kept = append(kept, s)
 			}
 			for _, s := range states {
 				if s.hasNext && !(p == s.greatest || jsLess(s.greatest, p)) {
@@ -236,7 +265,7 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 					match = betterMatch(match, nx.match)
 				}
 			}
-			states = kept
+			states, kept = kept, states
 			if len(states) == 0 {
 				break
 			}

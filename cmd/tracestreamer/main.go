@@ -22,6 +22,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -43,6 +44,8 @@ flags:
   --no-analysis     skip the heap analysis tables (dominators, retained sizes,
                     class summary, comparisons): faster, less memory
   -q, --quiet       print no progress bar and no summary line
+  --cpuprofile F, --memprofile F
+                    write Go CPU / heap profiles of the run (for go tool pprof)
   -v, --version     print the version and exit
   -h, --help        print this help and exit
 
@@ -54,9 +57,11 @@ usable in the input, 2 usage error, 130 interrupted
 `
 
 type config struct {
-	inputs []string
-	opts   ingest.Options
-	quiet  bool
+	inputs     []string
+	opts       ingest.Options
+	quiet      bool
+	cpuProfile string // write a Go CPU profile of the run here
+	memProfile string // write a Go heap profile at the end of the run here
 }
 
 type usageError struct{ msg string }
@@ -82,6 +87,16 @@ func parseArgs(args []string) (*config, error) {
 			c.opts.NoAnalysis = true
 		case "-q", "--quiet":
 			c.quiet = true
+		case "--cpuprofile", "--memprofile":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a path"}
+			}
+			i++
+			if a == "--cpuprofile" {
+				c.cpuProfile = args[i]
+			} else {
+				c.memProfile = args[i]
+			}
 		case "-h", "--help", "-help":
 			return nil, errHelp
 		case "-v", "--version":
@@ -144,7 +159,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stop := showProgress(stderr, c.opts.Progress)
 		defer stop()
 	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
+	if c.memProfile != "" {
+		if f, err := os.Create(c.memProfile); err == nil {
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "tracestreamer: interrupted; no output written")

@@ -260,6 +260,9 @@ func (d *decoder) nodesArray() error {
 	// Trust the header's node count only so far: a corrupt count must not
 	// allocate gigabytes.
 	n := max(0, min(d.res.MetaNodeCount, 1<<20))
+	if d.graph != nil && len(d.graph.Type) == 0 {
+		d.graph.Reserve(d.res.MetaNodeCount, d.res.MetaEdgeCount)
+	}
 	if d.graph == nil {
 		d.ids = make([]int64, 0, n)
 	}
