@@ -47,8 +47,8 @@ func (g *Graph) NodeCount() int { return len(g.Type) }
 // room that is never used are not touched, so a wrong header costs address
 // space, not memory.
 func (g *Graph) Reserve(nodes, edges int64) {
-	nodes = max(0, min(nodes, 1<<26))
-	edges = max(0, min(edges, 1<<28))
+	nodes = max(0, min(nodes, 1<<23))
+	edges = max(0, min(edges, 1<<25))
 	g.Type = make([]uint8, 0, nodes)
 	g.Name = make([]uint32, 0, nodes)
 	g.ID = make([]int64, 0, nodes)

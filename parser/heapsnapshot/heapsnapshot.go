@@ -257,9 +257,10 @@ func (d *decoder) nodesArray() error {
 		d.pendingNodes = all
 		return err
 	}
-	// Trust the header's node count only so far: a corrupt count must not
-	// allocate gigabytes.
-	n := max(0, min(d.res.MetaNodeCount, 1<<20))
+	// Size the arrays from the header's node count, so that they are not
+	// copied as they grow. Room a wrong count asks for is address space only:
+	// pages that are never written are never touched.
+	n := max(0, min(d.res.MetaNodeCount, 1<<23))
 	if d.graph != nil && len(d.graph.Type) == 0 {
 		d.graph.Reserve(d.res.MetaNodeCount, d.res.MetaEdgeCount)
 	}
