@@ -1,6 +1,9 @@
 package heapgraph
 
-import "strings"
+import (
+	"runtime/debug"
+	"strings"
+)
 
 // NoDistance is the distance of a node no path from the root reaches.
 const NoDistance = -5
@@ -33,8 +36,8 @@ type Class struct {
 
 // Analyze computes distances, shallow sizes, dominators, retained sizes and the
 // class summary, following DevTools' heap snapshot worker step by step. To keep
-// its memory down it releases the edge types and names once they are used
-// (g.EdgeType and g.EdgeName are nil afterwards).
+// its memory down it releases each part of the graph once it is used: only
+// g.ID, g.Self and g.FirstEdge are left afterwards.
 func (g *Graph) Analyze() *Result {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
@@ -53,9 +56,15 @@ func (g *Graph) Analyze() *Result {
 	r.Distance = g.distances(&t, wm)
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
-	page, g.EdgeType, g.EdgeName = nil, nil, nil
+	r.Class, r.Classes = g.assignClasses(&t, r, detachedName, ifaces)
+	// Names, types and strings are not needed any more.
+	page, ifaces, detachedName = nil, nil, nil
+	g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
+	// Hand what was just released back before the dominator arrays are made,
+	// so that the process's peak memory is not the sum of both phases.
+	debug.FreeOSMemory()
 	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
-	r.Class, r.Classes = g.classes(&t, r, detachedName, ifaces)
+	g.classRetained(r)
 	return r
 }
 

@@ -40,13 +40,10 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 	}
 }
 
-// classes assigns every node its class (plain objects matching an inferred
-// interface get its "{a, b}" name) and builds the summary: for the objects
-// with a non-zero shallow size, the count, shallow size and smallest distance per
-// class, and the retained size counted once along every dominator path (a node
-// of a class below another node of the same class adds nothing), as DevTools'
-// summary view does.
-func (g *Graph) classes(t *types, r *Result, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
+// assignClasses gives every node its class (plain objects matching an inferred
+// interface get its "{a, b}" name) and sums, per class, the objects with a
+// non-zero shallow size: count, shallow size and smallest distance.
+func (g *Graph) assignClasses(t *types, r *Result, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
 	n := g.NodeCount()
 	objectName := g.stringIndex("Object")
 	byName := map[string]uint32{}
@@ -76,7 +73,21 @@ func (g *Graph) classes(t *types, r *Result, detachedName []bool, ifaces map[int
 		c.Shallow += int64(r.Shallow[v])
 		c.MinDistance = min(c.MinDistance, r.Distance[v])
 	}
+	for i := range classes {
+		if classes[i].Count == 0 {
+			classes[i].MinDistance = NoDistance
+		}
+	}
 
+	return class, classes
+}
+
+// classRetained adds to each class the retained size of its objects, counted
+// once along every dominator path (an object below another of the same class
+// adds nothing), as DevTools' summary view does.
+func (g *Graph) classRetained(r *Result) {
+	n := g.NodeCount()
+	class, classes := r.Class, r.Classes
 	// Children lists of the dominator tree.
 	childStart := make([]uint32, n+1)
 	for v := 0; v < n; v++ {
@@ -129,10 +140,4 @@ func (g *Graph) classes(t *types, r *Result, detachedName []bool, ifaces map[int
 		marked = append(marked, enter(w))
 		stack = append(stack, frame{w, childStart[w]})
 	}
-	for i := range classes {
-		if classes[i].Count == 0 {
-			classes[i].MinDistance = NoDistance
-		}
-	}
-	return class, classes
 }

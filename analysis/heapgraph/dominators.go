@@ -1,6 +1,7 @@
 package heapgraph
 
-// dominators builds the dominator tree over the essential edges with the
+// dominators builds the dominator tree over the essential edges (releasing
+// g.To once its searches are done) with the
 // Lengauer–Tarjan algorithm (simple eval/link, iterative DFS and path
 // compression), exactly as DevTools does, including its treatment of nodes the
 // root does not reach: first those with only non-essential retainers (each
@@ -126,7 +127,8 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 		}
 	}
 
-	stack, nextEdge = nextEdge, nil
+	// The searches are over: the edges themselves are not needed any more.
+	stack, nextEdge, g.To, essential = nextEdge, nil, nil, nil
 	// Buckets as singly linked lists (order does not matter).
 	bucketHead := make([]uint32, size)
 	bucketNext := make([]uint32, size)

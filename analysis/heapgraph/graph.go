@@ -40,7 +40,7 @@ type Graph struct {
 const NoNode = ^uint32(0)
 
 // NodeCount returns the number of nodes.
-func (g *Graph) NodeCount() int { return len(g.Type) }
+func (g *Graph) NodeCount() int { return len(g.ID) }
 
 // Reserve makes room for the given numbers of nodes and edges (from the
 // snapshot header), so that the arrays are not copied as they grow. Pages of

@@ -125,8 +125,8 @@ func TestNodeSnapshotDominators(t *testing.T) {
 	g := loadNodeSnapshot(t)
 	tt := g.types()
 	essential := g.essentialEdges(&tt, &weakMapInfo{}, g.pageOwned(&tt))
-	r := g.Analyze()
 	idom := simpleDominators(g, essential)
+	r := g.Analyze() // releases most of g
 	reached := 0
 	for v, d := range idom {
 		if d < 0 {
