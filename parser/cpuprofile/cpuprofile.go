@@ -8,10 +8,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"tracestreamer/parser/jsonscan"
@@ -65,17 +63,12 @@ func Parse(b []byte) (*Profile, error) {
 	return p, nil
 }
 
-// usToNs converts a JSON number of µs to ns, exactly for integers and rounded to
-// the ns for fractions.
+// usToNs converts a JSON number of µs to ns, exactly (no float rounding).
 func usToNs(b []byte) (int64, error) {
-	if v, err := jsonscan.ParseInt(b); err == nil {
-		return v * 1000, nil
+	if v, ok := jsonscan.ScaleDecimal(b, 3); ok {
+		return v, nil
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%q is not a time", b)
-	}
-	return int64(math.Round(f * 1000)), nil
+	return 0, fmt.Errorf("%q is not a time", b)
 }
 
 func readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
@@ -176,13 +169,12 @@ func (p *Profile) times() error {
 	return nil
 }
 
-// secToNs converts a JSON number of seconds to ns.
+// secToNs converts a JSON number of seconds to ns, exactly.
 func secToNs(b []byte) (int64, error) {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%q is not a time", b)
+	if v, ok := jsonscan.ScaleDecimal(b, 9); ok {
+		return v, nil
 	}
-	return int64(math.Round(f * 1e9)), nil
+	return 0, fmt.Errorf("%q is not a time", b)
 }
 
 // decodeLegacyNode reads a node of the legacy "head" tree (call frame fields on
