@@ -92,7 +92,7 @@ func TestRunsEdgeCases(t *testing.T) {
 		{"fractional µs", `{"nodes":[{"id":1},{"id":2}],"startTime":1.5,"samples":[1,2],"timeDeltas":[0.25,1]}`,
 			[]Run{{1, 1750, 2750}, {2, 2750, 3750}}},
 		{"large fractional µs stay exact", `{"nodes":[{"id":1}],"startTime":1795349816583.282,"samples":[1],"timeDeltas":[0.001]}`,
-			[]Run{{1, 1795349816583283, 1795349816583283}}},
+			[]Run{{1, 1795349816583283, 1795349816583284}}}, // one interval (1 ns) long
 	}
 	for _, tt := range tests {
 		if got := mustParse(t, tt.json).Runs(); !reflect.DeepEqual(got, tt.want) {
