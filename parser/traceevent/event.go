@@ -1,0 +1,291 @@
+package traceevent
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// Ident is a pid or tid: a number, or a string that is not one (the importer
+// maps those to synthetic numbers).
+type Ident struct {
+	Num     int64
+	Str     string
+	IsStr   bool
+	Present bool
+}
+
+// Time is a decoded timestamp or duration in ns.
+type Time struct {
+	NS      int64
+	Present bool // the field was there
+	Valid   bool // and decoded to a value in [0, 2^63)
+}
+
+// Event is the decoded common fields of one traceEvents element (spec §2.1).
+type Event struct {
+	Seq    int64
+	Offset int64
+
+	Ph     byte // first character of ph; 0 when missing or not a string
+	PhLong bool // ph had more than one character
+
+	TS, Dur, TTS, TDur Time
+	Pid, Tid           Ident
+
+	Name, Cat string // "" when missing, empty or not a string
+	HasName   bool
+	HasCat    bool
+
+	Args           []byte // raw JSON object of args (nil: none)
+	ArgsInvalid    bool   // args was neither an object nor "__stripped__"
+	ID, ID2        []byte // raw JSON values
+	Scope          string
+	S              string // instant scope
+	BP             string
+	BindID         []byte
+	FlowIn         bool
+	FlowOut        bool
+	SF, ESF        []byte
+	CName          string
+	HasStack       bool // stack or estack given (not symbolised)
+	DupKeys        int  // duplicate keys in the element
+	TrailingCommas int  // tolerated trailing commas inside the element
+	NumericStrs    int  // numeric fields given as strings
+	BadStrings     int  // strings with invalid UTF-8 replaced
+	BadThreadTime  bool // tts or tdur present but unusable
+}
+
+// ErrNotObject is returned by Decode for an element that is not an object.
+var ErrNotObject = errors.New("element is not an object")
+
+// Decode decodes the common fields of an element. Trailing commas inside it
+// are tolerated (counted in TrailingCommas); any other syntax error is
+// returned (the element is then skipped).
+func Decode(el *Element) (*Event, error) {
+	ev, err := decode(el, el.Raw)
+	if err == nil || errors.Is(err, ErrNotObject) {
+		return ev, err
+	}
+	fixed, n := stripTrailingCommas(el.Raw)
+	if n == 0 {
+		return nil, err
+	}
+	ev, err2 := decode(el, fixed)
+	if err2 != nil {
+		return nil, err
+	}
+	ev.TrailingCommas = n
+	return ev, nil
+}
+
+// stripTrailingCommas removes commas that are followed (after white space) by
+// a closing bracket, outside strings.
+func stripTrailingCommas(b []byte) ([]byte, int) {
+	out := make([]byte, 0, len(b))
+	n := 0
+	inString, escaped := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			out = append(out, c)
+			continue
+		}
+		if c == '"' {
+			inString = true
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
+				j++
+			}
+			if j < len(b) && (b[j] == '}' || b[j] == ']') {
+				n++
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out, n
+}
+
+func decode(el *Element, raw []byte) (*Event, error) {
+	ev := &Event{Seq: el.Seq, Offset: el.Offset}
+	el = &Element{Seq: el.Seq, Offset: el.Offset, Raw: raw}
+	js := jsonscan.NewBytes(el.Raw)
+	if c, err := js.Peek(); err != nil || c != '{' {
+		return nil, ErrNotObject
+	}
+	seen := map[string]bool{}
+	err := js.Object(func(key []byte) error {
+		k := string(key)
+		if seen[k] {
+			ev.DupKeys++
+		}
+		seen[k] = true
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		raw := el.Raw[start:js.Offset()]
+		ev.field(k, trimSpace(raw))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// str decodes a JSON string value; ok is false for other values and for "".
+func (ev *Event) str(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	b, err := jsonscan.NewBytes(raw).ReadString(nil)
+	if err != nil {
+		return "", false
+	}
+	s := string(b)
+	if !utf8.ValidString(s) {
+		ev.BadStrings++
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s, s != ""
+}
+
+// number returns the text of a number given as a JSON number or as a numeric
+// string (spec §4.5).
+func (ev *Event) number(raw []byte) ([]byte, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if raw[0] == '"' {
+		s, ok := ev.str(raw)
+		if !ok {
+			return nil, false
+		}
+		if _, ok := jsonscan.ScaleDecimal([]byte(s), 0); !ok {
+			return nil, false
+		}
+		ev.NumericStrs++
+		return []byte(s), true
+	}
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		return raw, true
+	}
+	return nil, false
+}
+
+func (ev *Event) time(raw []byte) Time {
+	t := Time{Present: true}
+	if b, ok := ev.number(raw); ok {
+		if v, ok := jsonscan.ScaleDecimal(b, 3); ok && v >= 0 {
+			t.NS, t.Valid = v, true
+		}
+	}
+	return t
+}
+
+func (ev *Event) ident(raw []byte) Ident {
+	id := Ident{Present: true}
+	if b, ok := ev.number(raw); ok {
+		if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			id.Num = v
+			return id
+		}
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) &&
+			math.Abs(f) < 9.2e18 {
+			id.Num = int64(f) // truncated toward zero
+			return id
+		}
+	}
+	if s, ok := ev.str(raw); ok {
+		id.Str, id.IsStr = s, true
+		return id
+	}
+	id.Present = false
+	return id
+}
+
+func (ev *Event) field(k string, raw []byte) {
+	switch k {
+	case "ph":
+		if s, ok := ev.str(raw); ok {
+			ev.Ph = s[0]
+			ev.PhLong = len(s) > 1
+		} else {
+			ev.Ph = 0
+		}
+	case "ts":
+		ev.TS = ev.time(raw)
+	case "dur":
+		ev.Dur = ev.time(raw)
+	case "tts":
+		ev.TTS = ev.time(raw)
+		ev.BadThreadTime = ev.BadThreadTime || !ev.TTS.Valid
+	case "tdur":
+		ev.TDur = ev.time(raw)
+		ev.BadThreadTime = ev.BadThreadTime || !ev.TDur.Valid
+	case "pid":
+		ev.Pid = ev.ident(raw)
+	case "tid":
+		ev.Tid = ev.ident(raw)
+	case "name":
+		ev.Name, ev.HasName = ev.str(raw)
+	case "cat":
+		ev.Cat, ev.HasCat = ev.str(raw)
+	case "args":
+		ev.Args, ev.ArgsInvalid = nil, false
+		switch {
+		case len(raw) > 0 && raw[0] == '{':
+			ev.Args = raw
+		case string(raw) == `"__stripped__"`:
+		default:
+			ev.ArgsInvalid = true
+		}
+	case "id":
+		ev.ID = raw
+	case "id2":
+		ev.ID2 = raw
+	case "scope":
+		ev.Scope, _ = ev.str(raw)
+	case "s":
+		ev.S, _ = ev.str(raw)
+	case "bp":
+		ev.BP, _ = ev.str(raw)
+	case "bind_id":
+		ev.BindID = raw
+	case "flow_in":
+		ev.FlowIn = string(raw) == "true"
+	case "flow_out":
+		ev.FlowOut = string(raw) == "true"
+	case "sf":
+		ev.SF = raw
+	case "esf":
+		ev.ESF = raw
+	case "cname":
+		ev.CName, _ = ev.str(raw)
+	case "stack", "estack":
+		ev.HasStack = true
+	}
+}

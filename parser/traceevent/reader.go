@@ -1,0 +1,323 @@
+// Package traceevent reads Chrome Trace Event Format files (JSON array form and
+// object form, shared/spec/trace-event.md): it streams the traceEvents elements
+// one at a time, each as its raw JSON text and byte offset, tolerating what
+// producers actually write (trailing commas, no closing bracket, a file cut in
+// the middle). Decoding an element's fields is Decode's job.
+//
+// This is the reading layer of the Trace Event importer; the mapping of events
+// to tables is not part of it.
+package traceevent
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Form is the container form of a trace file.
+type Form int
+
+// Container forms.
+const (
+	ArrayForm  Form = iota // [ {…}, {…} ]
+	ObjectForm             // {"traceEvents": [ … ], …}
+)
+
+// Problems counts what the reader tolerated (stat rows json_file, json_event,
+// json_trailing_comma, json_empty_event of the spec).
+type Problems struct {
+	TrailingCommas int64 // tolerated trailing commas
+	EmptyEvents    int64 // {} elements skipped
+	NotObjects     int64 // elements that are not objects
+	Unclosed       bool  // the container was not closed
+	CutElement     bool  // an element was cut by the end of input
+	Garbage        bool  // non-white-space after the top-level value
+}
+
+// Element is one element of traceEvents.
+type Element struct {
+	Seq    int64  // 0-based position in traceEvents
+	Offset int64  // byte offset of the element in the input
+	Raw    []byte // the element's JSON text; valid until the next call of Next
+}
+
+// Reader streams the elements of traceEvents.
+type Reader struct {
+	br   *bufio.Reader
+	off  int64
+	form Form
+	buf  []byte
+	seq  int64
+	// Other holds the raw JSON of top-level members other than traceEvents
+	// (object form), by name, as far as they were read.
+	Other    map[string][]byte
+	Problems Problems
+
+	inEvents bool // inside the traceEvents array
+	done     bool
+	first    bool // no element read yet in the current array
+}
+
+// ErrNotTrace is returned by NewReader for input that is not a trace file.
+var ErrNotTrace = errors.New("not a Trace Event Format file")
+
+// NewReader recognises the container form and positions the reader at the
+// first element of traceEvents.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}}
+	if b, _ := rd.br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		rd.discard(3)
+	}
+	c, err := rd.peekNonSpace()
+	if err != nil {
+		return nil, fmt.Errorf("%w: empty input", ErrNotTrace)
+	}
+	switch c {
+	case '[':
+		rd.form = ArrayForm
+		rd.discard(1)
+		rd.inEvents, rd.first = true, true
+	case '{':
+		rd.form = ObjectForm
+		rd.discard(1)
+		if err := rd.toEvents(true); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: starts with %q", ErrNotTrace, c)
+	}
+	return rd, nil
+}
+
+// Form returns the container form.
+func (r *Reader) Form() Form { return r.form }
+
+// Offset returns the number of input bytes consumed.
+func (r *Reader) Offset() int64 { return r.off }
+
+func (r *Reader) discard(n int) {
+	k, _ := r.br.Discard(n)
+	r.off += int64(k)
+}
+
+func (r *Reader) peekNonSpace() (byte, error) {
+	for {
+		b, err := r.br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			r.discard(1)
+		default:
+			return b[0], nil
+		}
+	}
+}
+
+// toEvents reads top-level members of the object form, keeping the raw text of
+// the others, until the traceEvents array starts or the object ends.
+func (r *Reader) toEvents(first bool) error {
+	for {
+		c, err := r.peekNonSpace()
+		if err != nil {
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil
+		}
+		if c == '}' {
+			r.discard(1)
+			r.done = true
+			r.checkTrailing()
+			return nil
+		}
+		if !first {
+			if c != ',' {
+				r.Problems.Garbage = true
+				r.done = true
+				return nil
+			}
+			r.discard(1)
+			if c2, err := r.peekNonSpace(); err == nil && c2 == '}' {
+				r.Problems.TrailingCommas++
+				continue
+			}
+		}
+		first = false
+		key, err := r.value()
+		if err != nil || len(key) < 2 || key[0] != '"' {
+			r.Problems.Garbage = true
+			r.done = true
+			return nil
+		}
+		if c, err := r.peekNonSpace(); err != nil || c != ':' {
+			r.Problems.Unclosed = err != nil
+			r.done = true
+			return nil
+		}
+		r.discard(1)
+		name := string(key[1 : len(key)-1])
+		if name == "traceEvents" {
+			if c, err := r.peekNonSpace(); err == nil && c == '[' {
+				r.discard(1)
+				r.inEvents, r.first = true, true
+				return nil
+			}
+		}
+		v, err := r.value()
+		if err != nil {
+			r.Problems.CutElement, r.Problems.Unclosed = true, true
+			r.done = true
+			return nil
+		}
+		r.Other[name] = append([]byte(nil), v...)
+	}
+}
+
+// checkTrailing notes anything but white space after the top-level value.
+func (r *Reader) checkTrailing() {
+	if _, err := r.peekNonSpace(); err == nil {
+		r.Problems.Garbage = true
+	}
+}
+
+// value reads one JSON value's raw text by its structure (brackets and
+// strings), without checking its syntax; it returns io.ErrUnexpectedEOF when
+// the input ends inside it.
+func (r *Reader) value() ([]byte, error) {
+	r.buf = r.buf[:0]
+	c, err := r.peekNonSpace()
+	if err != nil {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if c != '{' && c != '[' && c != '"' {
+		// A scalar runs to the next delimiter; a stray delimiter is taken as a
+		// one-byte value, so that reading always moves on.
+		r.buf = append(r.buf, c)
+		r.discard(1)
+		for {
+			b, err := r.br.Peek(1)
+			if err != nil {
+				return r.buf, nil
+			}
+			switch b[0] {
+			case ',', ']', '}', ':', ' ', '\n', '\r', '\t':
+				return r.buf, nil
+			}
+			r.buf = append(r.buf, b[0])
+			r.discard(1)
+		}
+	}
+	depth := 0
+	inString, escaped := false, false
+	for {
+		b, err := r.br.ReadByte()
+		if err != nil {
+			return r.buf, io.ErrUnexpectedEOF
+		}
+		r.off++
+		r.buf = append(r.buf, b)
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+				if depth == 0 {
+					return r.buf, nil
+				}
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return r.buf, nil
+			}
+		}
+	}
+}
+
+// Next returns the next element of traceEvents, or io.EOF after the last.
+// Empty objects are skipped and counted; elements that are not objects are
+// returned (the caller counts them invalid, as Decode reports).
+func (r *Reader) Next() (*Element, error) {
+	for {
+		if r.done || !r.inEvents {
+			return nil, io.EOF
+		}
+		c, err := r.peekNonSpace()
+		if err != nil {
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil, io.EOF
+		}
+		if c == ']' {
+			r.discard(1)
+			r.endEvents()
+			continue
+		}
+		if !r.first {
+			if c != ',' {
+				// Two elements without a comma: take it as a missing separator.
+				r.Problems.Garbage = true
+			} else {
+				r.discard(1)
+				c, err = r.peekNonSpace()
+				if err != nil {
+					// A trailing comma at the end of an unclosed array.
+					r.Problems.TrailingCommas++
+					r.Problems.Unclosed = true
+					r.done = true
+					return nil, io.EOF
+				}
+				if c == ']' {
+					r.Problems.TrailingCommas++
+					continue
+				}
+			}
+		}
+		r.first = false
+		off := r.off
+		raw, err := r.value()
+		if err != nil {
+			r.Problems.CutElement = true
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil, io.EOF
+		}
+		seq := r.seq
+		r.seq++
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && isEmptyObject(t) {
+			r.Problems.EmptyEvents++
+			continue
+		}
+		return &Element{Seq: seq, Offset: off, Raw: raw}, nil
+	}
+}
+
+// endEvents continues after the traceEvents array: the array form ends; the
+// object form reads its remaining members.
+func (r *Reader) endEvents() {
+	r.inEvents = false
+	if r.form == ArrayForm {
+		r.done = true
+		r.checkTrailing()
+		return
+	}
+	r.toEvents(false)
+}
+
+func isEmptyObject(b []byte) bool {
+	b = bytes.TrimSpace(b[1:])
+	return len(b) == 1 && b[0] == '}'
+}

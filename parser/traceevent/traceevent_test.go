@@ -1,0 +1,123 @@
+package traceevent
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func readAll(t *testing.T, in string) ([]string, *Reader) {
+	t.Helper()
+	r, err := NewReader(iotest.HalfReader(strings.NewReader(in)))
+	if err != nil {
+		t.Fatalf("NewReader(%.40q): %v", in, err)
+	}
+	var out []string
+	for {
+		el, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out, r
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(el.Raw))
+	}
+}
+
+func TestContainers(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+		probs    Problems
+		other    []string
+	}{
+		{"array", `[{"ph":"B"},{"ph":"E"}]`, []string{`{"ph":"B"}`, `{"ph":"E"}`}, Problems{}, nil},
+		{"array without closing bracket", "[{\"ph\":\"B\"},\n{\"ph\":\"E\"},\n", []string{`{"ph":"B"}`, `{"ph":"E"}`},
+			Problems{TrailingCommas: 1, Unclosed: true}, nil},
+		{"trailing comma and empty elements", `[{"a":1},{},{ },{"b":2},]`, []string{`{"a":1}`, `{"b":2}`},
+			Problems{TrailingCommas: 1, EmptyEvents: 2}, nil},
+		{"element cut by the end", `[{"a":1},{"b":"x`, []string{`{"a":1}`}, Problems{Unclosed: true, CutElement: true}, nil},
+		{"object, metadata first", `{"metadata":{"x":[1,"}"]},"traceEvents":[{"a":1}],"displayTimeUnit":"ns"}`,
+			[]string{`{"a":1}`}, Problems{}, []string{"displayTimeUnit", "metadata"}},
+		{"object cut after events", `{"traceEvents":[{"a":1}], "otherData": {"v`, []string{`{"a":1}`}, Problems{CutElement: true, Unclosed: true}, nil},
+		{"garbage after", `[{"a":1}] xyz`, []string{`{"a":1}`}, Problems{Garbage: true}, nil},
+		{"BOM, strings with brackets", "\xef\xbb\xbf[{\"name\":\"a]}\\\"{\"}]", []string{`{"name":"a]}\"{"}`}, Problems{}, nil},
+		{"non-object elements are returned", `[1,"s",[2],null]`, []string{"1", `"s"`, "[2]", "null"}, Problems{}, nil},
+	}
+	for _, tt := range tests {
+		got, r := readAll(t, tt.in)
+		if !reflect.DeepEqual(got, tt.want) || r.Problems != tt.probs {
+			t.Errorf("%s: %q %+v, want %q %+v", tt.name, got, r.Problems, tt.want, tt.probs)
+		}
+		var keys []string
+		for k := range r.Other {
+			keys = append(keys, k)
+		}
+		if len(keys) > 1 && keys[0] > keys[1] {
+			keys[0], keys[1] = keys[1], keys[0]
+		}
+		if !reflect.DeepEqual(keys, tt.other) {
+			t.Errorf("%s: other members %v, want %v", tt.name, keys, tt.other)
+		}
+	}
+	for _, bad := range []string{"", "  ", "hello", "# tracer"} {
+		if _, err := NewReader(strings.NewReader(bad)); !errors.Is(err, ErrNotTrace) {
+			t.Errorf("NewReader(%q): %v", bad, err)
+		}
+	}
+}
+
+func TestOffsetsAndSeq(t *testing.T) {
+	r, _ := NewReader(strings.NewReader(`[ {"a":1} , {"b":2}]`))
+	a, _ := r.Next()
+	b, _ := r.Next()
+	if a.Offset != 2 || a.Seq != 0 || b.Offset != 12 || b.Seq != 1 {
+		t.Errorf("offsets %d %d seq %d %d", a.Offset, b.Offset, a.Seq, b.Seq)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	ev, err := Decode(&Element{Raw: []byte(`{"ph":"Bx","ts":"1.2345","dur":12,"pid":"gpu","tid":12.9,"name":"n","cat":"",` +
+		`"args":"__stripped__","ts":1795349816583.282,"tts":-1,"s":"p","id2":{"local":"0x1"},"flow_in":true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Event{Ph: 'B', PhLong: true, TS: Time{1795349816583282, true, true}, Dur: Time{12000, true, true},
+		TTS: Time{0, true, false}, Pid: Ident{Str: "gpu", IsStr: true, Present: true}, Tid: Ident{Num: 12, Present: true},
+		Name: "n", HasName: true, S: "p", ID2: []byte(`{"local":"0x1"}`), FlowIn: true, DupKeys: 1, NumericStrs: 1,
+		BadThreadTime: true}
+	if !reflect.DeepEqual(*ev, want) {
+		t.Errorf("Decode =\n%+v\nwant\n%+v", *ev, want)
+	}
+	tests := []struct {
+		raw  string
+		ts   Time
+		args bool
+		bad  bool
+	}{
+		{`{"ts":".75","args":{"a":1}}`, Time{750, true, true}, true, false},
+		{`{"ts":"1.5e","args":[1]}`, Time{0, true, false}, false, true},
+		{`{"ts":-5}`, Time{0, true, false}, false, false},
+		{`{"ts":"246."}`, Time{246000, true, true}, false, false},
+	}
+	for _, tt := range tests {
+		ev, err := Decode(&Element{Raw: []byte(tt.raw)})
+		if err != nil || ev.TS != tt.ts || (ev.Args != nil) != tt.args || ev.ArgsInvalid != tt.bad {
+			t.Errorf("%s: ts %+v args %q invalid %v err %v", tt.raw, ev.TS, ev.Args, ev.ArgsInvalid, err)
+		}
+	}
+	if _, err := Decode(&Element{Raw: []byte(`[1]`)}); !errors.Is(err, ErrNotObject) {
+		t.Errorf("array element: %v", err)
+	}
+	if ev, err := Decode(&Element{Raw: []byte(`{"ph":"B","args":{"a":[1,2,],},}`)}); err != nil || ev.TrailingCommas != 3 ||
+		string(ev.Args) != `{"a":[1,2]}` {
+		t.Errorf("trailing commas: %+v %v", ev, err)
+	}
+	if _, err := Decode(&Element{Raw: []byte(`{"ph":"B" "x":1}`)}); err == nil {
+		t.Error("syntax error not reported")
+	}
+}
