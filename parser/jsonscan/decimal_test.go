@@ -11,7 +11,7 @@ func TestScaleDecimal(t *testing.T) {
 		{"0", 0, true},
 		{"1", 1000, true},
 		{"1.5", 1500, true},
-		{"1.2345", 1235, true},  // rounded half away from zero
+		{"1.2345", 1235, true}, // rounded half away from zero
 		{"1.2344", 1234, true},
 		{"-1.2345", -1235, true},
 		{"1795349816583.282", 1795349816583282, true}, // beyond float64's exact ns
