@@ -1,0 +1,104 @@
+package traceevent
+
+// Synthetic is the first number given to a pid or tid that is a non-numeric
+// string (spec §2.2): 4294967296 + k, k in order of first appearance, one map
+// for pids and tids.
+const Synthetic = 4294967296
+
+// Process is one row of the process table (ipid = position).
+type Process struct {
+	Pid  int64
+	Str  string // the string pid, when it was one
+	Name string // process_name metadata
+	// HasName tells whether process_name metadata named it.
+	HasName bool
+}
+
+// Thread is one row of the thread table (itid = position).
+type Thread struct {
+	Tid     int64
+	Ipid    int
+	Str     string // the string tid, when it was one
+	Name    string // thread_name metadata
+	HasName bool
+}
+
+// Threads maps event pids and tids to process and thread rows in processing
+// order, as the reference does: row 0 of each table is the placeholder
+// (pid/tid 0, "swapper"); a new process gets its main thread (tid = pid) at
+// once; a thread is identified by (pid, tid).
+type Threads struct {
+	Processes []Process
+	Threads   []Thread
+	// StringIDs counts the distinct non-numeric pid/tid strings seen.
+	StringIDs int
+
+	strs  map[string]int64
+	procs map[int64]int
+	thrs  map[[2]int64]int
+}
+
+// NewThreads returns the registry with the placeholder rows.
+func NewThreads() *Threads {
+	t := &Threads{strs: map[string]int64{}, procs: map[int64]int{0: 0}, thrs: map[[2]int64]int{{0, 0}: 0}}
+	t.Processes = []Process{{Pid: 0, Name: "swapper"}}
+	t.Threads = []Thread{{Tid: 0, Ipid: 0, Name: "swapper"}}
+	return t
+}
+
+// number resolves an Ident to its number, mapping strings to synthetic ones.
+func (t *Threads) number(id Ident) (n int64, str string) {
+	if !id.IsStr {
+		return id.Num, ""
+	}
+	n, ok := t.strs[id.Str]
+	if !ok {
+		n = Synthetic + int64(len(t.strs))
+		t.strs[id.Str] = n
+		t.StringIDs++
+	}
+	return n, id.Str
+}
+
+// Lookup returns the ipid and itid of an event's pid and tid, creating rows as
+// needed: a missing pid is 0; a missing tid, or tid 0 with a pid other than 0,
+// is the pid (the main thread).
+func (t *Threads) Lookup(pid, tid Ident) (ipid, itid int) {
+	var p int64
+	var pstr string
+	if pid.Present {
+		p, pstr = t.number(pid)
+	}
+	ipid = t.process(p, pstr)
+	var th int64
+	var tstr string
+	if tid.Present {
+		th, tstr = t.number(tid)
+	}
+	if !tid.Present || (th == 0 && p != 0) {
+		th, tstr = p, ""
+	}
+	return ipid, t.thread(ipid, p, th, tstr)
+}
+
+func (t *Threads) process(pid int64, str string) int {
+	if ipid, ok := t.procs[pid]; ok {
+		return ipid
+	}
+	ipid := len(t.Processes)
+	t.Processes = append(t.Processes, Process{Pid: pid, Str: str})
+	t.procs[pid] = ipid
+	t.thread(ipid, pid, pid, str) // its main thread
+	return ipid
+}
+
+func (t *Threads) thread(ipid int, pid, tid int64, str string) int {
+	key := [2]int64{pid, tid}
+	if itid, ok := t.thrs[key]; ok {
+		return itid
+	}
+	itid := len(t.Threads)
+	t.Threads = append(t.Threads, Thread{Tid: tid, Ipid: ipid, Str: str})
+	t.thrs[key] = itid
+	return itid
+}
