@@ -1,0 +1,132 @@
+package traceevent
+
+import (
+	"strconv"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// Arg types (data_type.typeId of the reference).
+const (
+	ArgInt    = 0
+	ArgString = 1
+	ArgDouble = 2
+	ArgBool   = 3
+)
+
+// MaxArgDepth is the nesting depth below which a subtree is kept as one JSON
+// text value.
+const MaxArgDepth = 64
+
+// Arg is one flattened argument (spec §2.10).
+type Arg struct {
+	Key   string
+	Type  int
+	Int   int64   // ArgInt, ArgBool (0/1)
+	Float float64 // ArgDouble
+	Str   string  // ArgString
+	Null  bool    // ArgString with a NULL value (JSON null)
+}
+
+// FlattenArgs flattens a JSON object into arguments in JSON order: members
+// join with ".", array elements use "[i]" ({"a":{"b":[7]}} gives a.b[0]).
+func FlattenArgs(raw []byte) ([]Arg, error) {
+	var out []Arg
+	js := jsonscan.NewBytes(raw)
+	if c, err := js.Peek(); err != nil || c != '{' {
+		return nil, ErrNotObject
+	}
+	err := flatten(js, raw, "", 0, &out)
+	return out, err
+}
+
+func flatten(js *jsonscan.Decoder, raw []byte, key string, depth int, out *[]Arg) error {
+	c, err := js.Peek()
+	if err != nil {
+		return err
+	}
+	start := js.Offset()
+	if (c == '{' || c == '[') && depth >= MaxArgDepth {
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(trimSpace(raw[start:js.Offset()]))})
+		return nil
+	}
+	switch c {
+	case '{':
+		n := 0
+		err := js.Object(func(k []byte) error {
+			n++
+			name := string(k)
+			if key != "" {
+				name = key + "." + name
+			}
+			return flatten(js, raw, name, depth+1, out)
+		})
+		if err == nil && n == 0 && depth > 0 {
+			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "{}"})
+		}
+		return err
+	case '[':
+		n := 0
+		err := js.Array(func(i int) error {
+			n++
+			return flatten(js, raw, key+"["+strconv.Itoa(i)+"]", depth+1, out)
+		})
+		if err == nil && n == 0 {
+			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "[]"})
+		}
+		return err
+	case '"':
+		b, err := js.ReadString(nil)
+		*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(b)})
+		return err
+	case 't', 'f', 'n':
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		switch raw[start] {
+		case 't':
+			*out = append(*out, Arg{Key: key, Type: ArgBool, Int: 1})
+		case 'f':
+			*out = append(*out, Arg{Key: key, Type: ArgBool})
+		default:
+			*out = append(*out, Arg{Key: key, Type: ArgString, Null: true})
+		}
+		return nil
+	}
+	num, err := js.ReadNumber()
+	if err != nil {
+		return err
+	}
+	if isIntegerLiteral(num) {
+		if v, err := strconv.ParseInt(string(num), 10, 64); err == nil {
+			*out = append(*out, Arg{Key: key, Type: ArgInt, Int: v})
+		} else {
+			*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(num)}) // beyond int64: exact digits
+		}
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(num), 64)
+	if err != nil {
+		return js.Errorf("%q is not a number", num)
+	}
+	*out = append(*out, Arg{Key: key, Type: ArgDouble, Float: f})
+	return nil
+}
+
+func isIntegerLiteral(b []byte) bool {
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
