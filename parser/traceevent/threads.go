@@ -102,3 +102,82 @@ func (t *Threads) thread(ipid int, pid, tid int64, str string) int {
 	t.thrs[key] = itid
 	return itid
 }
+
+// Metadata applies an M event's effect on names (spec §2.13): process_name and
+// thread_name set the name of the event's process or thread. It reports
+// whether the metadata name is one the importer knows, and whether its
+// argument was usable.
+func (t *Threads) Metadata(ipid, itid int, ev *Event) (known, usable bool) {
+	switch ev.Name {
+	case "process_name", "thread_name":
+		name, ok := argString(ev.Args, "name")
+		if !ok {
+			return true, false
+		}
+		if ev.Name == "process_name" {
+			t.Processes[ipid].Name, t.Processes[ipid].HasName = name, true
+		} else {
+			t.Threads[itid].Name, t.Threads[itid].HasName = name, true
+		}
+		return true, true
+	case "process_labels", "process_sort_index", "thread_sort_index", "process_uptime_seconds",
+		"num_cpus", "typeNames", "TraceConfig", "stackFrames":
+		return true, true
+	}
+	return false, true
+}
+
+// argString returns the string member key of a raw args object.
+func argString(args []byte, key string) (string, bool) {
+	if args == nil {
+		return "", false
+	}
+	list, err := FlattenArgs(args)
+	if err != nil {
+		return "", false
+	}
+	for _, a := range list {
+		if a.Key == key && a.Type == ArgString && !a.Null {
+			return a.Str, true
+		}
+	}
+	return "", false
+}
+
+// ProcessName is the name a process row gets (spec §2.3): its last
+// process_name, else its string pid, else its main thread's thread_name.
+func (t *Threads) ProcessName(ipid int) (string, bool) {
+	p := t.Processes[ipid]
+	switch {
+	case p.HasName || ipid == 0:
+		return p.Name, true
+	case p.Str != "":
+		return p.Str, true
+	}
+	if itid, ok := t.thrs[[2]int64{p.Pid, p.Pid}]; ok && t.Threads[itid].HasName {
+		return t.Threads[itid].Name, true
+	}
+	return "", false
+}
+
+// ThreadName is the name a thread row gets (spec §2.3): its last thread_name,
+// else for the main thread the process name, else its string tid.
+func (t *Threads) ThreadName(itid int) (string, bool) {
+	th := t.Threads[itid]
+	if th.HasName || itid == 0 {
+		return th.Name, true
+	}
+	p := t.Processes[th.Ipid]
+	if th.Tid == p.Pid && itid != 0 {
+		if p.HasName {
+			return p.Name, true
+		}
+		if p.Str != "" {
+			return p.Str, true
+		}
+	}
+	if th.Str != "" {
+		return th.Str, true
+	}
+	return "", false
+}

@@ -43,3 +43,46 @@ func TestThreads(t *testing.T) {
 		t.Errorf("threads %+v", th.Threads)
 	}
 }
+
+func TestNames(t *testing.T) {
+	th := NewThreads()
+	dec := func(s string) *Event {
+		ev, err := Decode(&Element{Raw: []byte(s)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	apply := func(s string) (bool, bool) {
+		ev := dec(s)
+		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		return th.Metadata(ipid, itid, ev)
+	}
+	apply(`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"worker"}}`)
+	apply(`{"ph":"M","pid":1,"name":"process_name","args":{"name":"Browser"}}`)
+	apply(`{"ph":"M","pid":3,"tid":3,"name":"thread_name","args":{"name":"CrGpuMain"}}`)
+	th.Lookup(Ident{Str: "io", IsStr: true, Present: true}, Ident{Num: 9, Present: true})
+	if known, usable := apply(`{"ph":"M","pid":1,"name":"thread_name","args":{"name":5}}`); !known || usable {
+		t.Errorf("bad thread_name: known %v usable %v", known, usable)
+	}
+	if known, _ := apply(`{"ph":"M","pid":1,"name":"weird"}`); known {
+		t.Error("unknown metadata name accepted")
+	}
+	var procs, threads []string
+	for i := range th.Processes {
+		n, _ := th.ProcessName(i)
+		procs = append(procs, n)
+	}
+	for i := range th.Threads {
+		n, _ := th.ThreadName(i)
+		threads = append(threads, n)
+	}
+	// Processes: swapper, 1 (named), 3 (named after its main thread), "io".
+	if want := []string{"swapper", "Browser", "CrGpuMain", "io"}; !reflect.DeepEqual(procs, want) {
+		t.Errorf("process names %q, want %q", procs, want)
+	}
+	// Threads: swapper, 1's main (process name), 2, 3's main, io's main, 9 (no name).
+	if want := []string{"swapper", "Browser", "worker", "CrGpuMain", "io", ""}; !reflect.DeepEqual(threads, want) {
+		t.Errorf("thread names %q, want %q", threads, want)
+	}
+}
