@@ -1,0 +1,207 @@
+package traceevent
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Sorter puts elements into processing order (spec §3.3): in memory up to a
+// budget of bytes, beyond it as sorted runs in temporary files that are merged
+// at the end, so that inputs larger than memory work.
+type Sorter struct {
+	budget int64
+	dir    string // private temporary directory, made on first spill
+	recs   []rec
+	bytes  int64
+	runs   []string
+}
+
+type rec struct {
+	key Key
+	off int64
+	raw []byte
+}
+
+// recOverhead approximates the memory of a record besides its bytes.
+const recOverhead = 64
+
+// NewSorter returns a sorter that keeps about budget bytes in memory.
+func NewSorter(budget int64) *Sorter { return &Sorter{budget: max(budget, 1)} }
+
+// Add queues an element; raw is copied.
+func (s *Sorter) Add(k Key, off int64, raw []byte) error {
+	s.recs = append(s.recs, rec{k, off, append([]byte(nil), raw...)})
+	s.bytes += int64(len(raw)) + recOverhead
+	if s.bytes >= s.budget {
+		return s.spill()
+	}
+	return nil
+}
+
+func (s *Sorter) sortRecs() {
+	slices.SortFunc(s.recs, func(a, b rec) int {
+		switch {
+		case a.key.Less(b.key):
+			return -1
+		case b.key.Less(a.key):
+			return 1
+		}
+		return 0
+	})
+}
+
+// spill writes the queued records as one sorted run.
+func (s *Sorter) spill() error {
+	if len(s.recs) == 0 {
+		return nil
+	}
+	if s.dir == "" {
+		d, err := os.MkdirTemp("", "tracestreamer-sort-")
+		if err != nil {
+			return fmt.Errorf("sort: %w", err)
+		}
+		s.dir = d
+	}
+	s.sortRecs()
+	f, err := os.CreateTemp(s.dir, "run-*")
+	if err != nil {
+		return fmt.Errorf("sort: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var hdr []byte
+	for _, r := range s.recs {
+		hdr = binary.AppendVarint(hdr[:0], r.key.TS)
+		hdr = append(hdr, r.key.Rank)
+		hdr = binary.AppendVarint(hdr, r.key.DurKey)
+		hdr = binary.AppendVarint(hdr, r.key.Seq)
+		hdr = binary.AppendVarint(hdr, r.off)
+		hdr = binary.AppendUvarint(hdr, uint64(len(r.raw)))
+		w.Write(hdr)
+		w.Write(r.raw)
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sort: write run: %w", err)
+	}
+	s.runs = append(s.runs, f.Name())
+	s.recs, s.bytes = s.recs[:0], 0
+	return nil
+}
+
+type runReader struct {
+	br  *bufio.Reader
+	f   *os.File
+	cur rec
+}
+
+func (r *runReader) next() (bool, error) {
+	ts, err := binary.ReadVarint(r.br)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	rank, err := r.br.ReadByte()
+	if err != nil {
+		return false, err
+	}
+	dk, err1 := binary.ReadVarint(r.br)
+	seq, err2 := binary.ReadVarint(r.br)
+	off, err3 := binary.ReadVarint(r.br)
+	n, err4 := binary.ReadUvarint(r.br)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return false, err
+	}
+	raw := make([]byte, n)
+	if _, err := io.ReadFull(r.br, raw); err != nil {
+		return false, err
+	}
+	r.cur = rec{Key{ts, rank, dk, seq}, off, raw}
+	return true, nil
+}
+
+type runHeap []*runReader
+
+func (h runHeap) Len() int           { return len(h) }
+func (h runHeap) Less(i, j int) bool { return h[i].cur.key.Less(h[j].cur.key) }
+func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Sorted calls fn for every element in processing order, then removes the
+// temporary files.
+func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
+	defer s.Close()
+	if len(s.runs) == 0 {
+		s.sortRecs()
+		for _, r := range s.recs {
+			if err := fn(r.key, r.off, r.raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := s.spill(); err != nil {
+		return err
+	}
+	h := &runHeap{}
+	for _, name := range s.runs {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("sort: %w", err)
+		}
+		r := &runReader{br: bufio.NewReaderSize(f, 256<<10), f: f}
+		defer f.Close()
+		ok, err := r.next()
+		if err != nil {
+			return fmt.Errorf("sort: read run: %w", err)
+		}
+		if ok {
+			*h = append(*h, r)
+		}
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		r := (*h)[0]
+		if err := fn(r.cur.key, r.cur.off, r.cur.raw); err != nil {
+			return err
+		}
+		ok, err := r.next()
+		if err != nil {
+			return fmt.Errorf("sort: read run: %w", err)
+		}
+		if ok {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return nil
+}
+
+// Runs returns the number of runs spilled to disk so far.
+func (s *Sorter) Runs() int { return len(s.runs) }
+
+// Close removes the temporary files.
+func (s *Sorter) Close() {
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+		s.dir = ""
+	}
+	s.runs = nil
+}
