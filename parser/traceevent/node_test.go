@@ -1,0 +1,84 @@
+package traceevent
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+// TestNodeTrace reads a real trace written by node --trace-events-enabled:
+// every element decodes, every B finds its E, the events sort, and the
+// process/thread names come from its metadata.
+func TestNodeTrace(t *testing.T) {
+	r, err := NewReader(bytes.NewReader(testutil.Fixture(t, "node/trace.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Form() != ObjectForm {
+		t.Fatalf("form %v", r.Form())
+	}
+	sorter := NewSorter(1 << 20)
+	o := NewOrderer()
+	phases := map[byte]int{}
+	for {
+		el, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := Decode(el)
+		if err != nil {
+			t.Fatalf("element %d at %d: %v", el.Seq, el.Offset, err)
+		}
+		phases[ev.Ph]++
+		if err := sorter.Add(o.Key(ev), el.Offset, el.Raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.Problems != (Problems{}) || phases['B'] == 0 || phases['B'] != phases['E'] || phases['X'] == 0 || phases['M'] == 0 {
+		t.Fatalf("problems %+v, phases %v", r.Problems, phases)
+	}
+	th := NewThreads()
+	slices := NewSlices()
+	last := int64(-1)
+	err = sorter.Sorted(func(k Key, off int64, raw []byte) error {
+		if k.TS < last {
+			t.Errorf("time goes back at offset %d", off)
+		}
+		last = k.TS
+		ev, err := Decode(&Element{Seq: k.Seq, Offset: off, Raw: raw})
+		if err != nil {
+			return err
+		}
+		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		switch ev.Ph {
+		case 'B':
+			slices.Begin(itid, ev)
+		case 'E':
+			slices.End(itid, ev)
+		case 'X':
+			slices.Complete(itid, ev, ev.Dur.NS)
+		case 'M':
+			th.Metadata(ipid, itid, ev)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Finish()
+	if c := slices.Counts; c.Unmatched != 0 || c.Unclosed != 0 || c.TooDeep != 0 {
+		t.Errorf("slice counts %+v", c)
+	}
+	if len(slices.Rows) != phases['B']+phases['X'] {
+		t.Errorf("%d slices for %d B and %d X", len(slices.Rows), phases['B'], phases['X'])
+	}
+	if name, _ := th.ProcessName(1); name != "node" {
+		t.Errorf("process name %q, want node", name)
+	}
+}
