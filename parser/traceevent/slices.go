@@ -18,6 +18,11 @@ type Slice struct {
 	Cat      string
 	HasCat   bool
 	Overlap  bool // an X that ends after its parent (kept, counted)
+	// Async slices: Cookie is the async_track id (-1 for synchronous slices),
+	// Itid is then the main thread of the starting event's process and Emit the
+	// thread that emitted it.
+	Cookie int
+	Emit   int
 }
 
 // SliceCounts are the stat counts of the slice rules.
@@ -60,9 +65,12 @@ func (s *Slices) effectiveEnd(st []entry, i int) int64 {
 	return end
 }
 
-// closeAt pops what has ended by time t on thread itid (spec §2.4.1).
-func (s *Slices) closeAt(itid int, t int64) {
-	st := s.stacks[itid]
+// trackStack is the stack key of an async track (thread stacks use the itid).
+func trackStack(track int) int { return -(track + 1) }
+
+// closeAt pops what has ended by time t on a stack (spec §2.4.1).
+func (s *Slices) closeAt(key int, t int64) {
+	st := s.stacks[key]
 	for {
 		i := len(st) - 1
 		for i >= 0 && st[i].pending {
@@ -90,11 +98,11 @@ func (s *Slices) closeAt(itid int, t int64) {
 		}
 		st = st[:i]
 	}
-	s.stacks[itid] = st
+	s.stacks[key] = st
 }
 
-func (s *Slices) push(itid int, ev *Event, dur int64, hasDur bool) (int, bool) {
-	st := s.stacks[itid]
+func (s *Slices) push(key, itid int, ev *Event, dur int64, hasDur bool) (int, bool) {
+	st := s.stacks[key]
 	if len(st) >= MaxDepth {
 		s.Counts.TooDeep++
 		return 0, false
@@ -104,52 +112,65 @@ func (s *Slices) push(itid int, ev *Event, dur int64, hasDur bool) (int, bool) {
 		parent = s.Rows[st[len(st)-1].slice].ID
 	}
 	row := Slice{ID: int64(len(s.Rows)), TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
-		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat}
+		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
 	s.Rows = append(s.Rows, row)
 	return len(s.Rows) - 1, true
 }
 
 // Begin handles a B event of thread itid.
-func (s *Slices) Begin(itid int, ev *Event) {
-	s.closeAt(itid, ev.TS.NS)
-	if i, ok := s.push(itid, ev, 0, false); ok {
-		s.stacks[itid] = append(s.stacks[itid], entry{slice: i, pending: true})
+func (s *Slices) Begin(itid int, ev *Event) { s.begin(itid, itid, ev) }
+
+func (s *Slices) begin(key, itid int, ev *Event) (int, bool) {
+	s.closeAt(key, ev.TS.NS)
+	i, ok := s.push(key, itid, ev, 0, false)
+	if ok {
+		s.stacks[key] = append(s.stacks[key], entry{slice: i, pending: true})
 	}
+	return i, ok
 }
 
 // End handles an E event: it closes the nearest open compatible slice (names
 // and categories match, or one side is missing).
 func (s *Slices) End(itid int, ev *Event) {
-	s.closeAt(itid, ev.TS.NS)
-	st := s.stacks[itid]
+	if !s.end(itid, ev, true) {
+		s.Counts.Unmatched++
+	}
+}
+
+func (s *Slices) end(key int, ev *Event, matchCat bool) bool {
+	s.closeAt(key, ev.TS.NS)
+	st := s.stacks[key]
 	for i := len(st) - 1; i >= 0; i-- {
 		if !st[i].pending {
 			continue
 		}
 		row := &s.Rows[st[i].slice]
-		if (ev.HasName && row.HasName && ev.Name != row.Name) || (ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
+		if (ev.HasName && row.HasName && ev.Name != row.Name) ||
+			(matchCat && ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
 			continue
 		}
 		row.Dur, row.HasDur = ev.TS.NS-row.TS, true
 		if i == len(st)-1 {
-			s.stacks[itid] = st[:i]
+			s.stacks[key] = st[:i]
 		} else {
 			st[i].pending, st[i].end = false, ev.TS.NS
 		}
-		return
+		return true
 	}
-	s.Counts.Unmatched++
+	return false
 }
 
 // Complete handles an X event (and thread-scoped instants, with dur 0).
-func (s *Slices) Complete(itid int, ev *Event, dur int64) {
-	s.closeAt(itid, ev.TS.NS)
-	i, ok := s.push(itid, ev, dur, true)
+func (s *Slices) Complete(itid int, ev *Event, dur int64) { s.complete(itid, itid, ev, dur) }
+
+func (s *Slices) complete(key, itid int, ev *Event, dur int64) (int, bool) {
+	s.closeAt(key, ev.TS.NS)
+	i, ok := s.push(key, itid, ev, dur, true)
 	if !ok {
-		return
+		return 0, false
 	}
 	end := ev.TS.NS + dur
-	st := s.stacks[itid]
+	st := s.stacks[key]
 	if n := len(st); n > 0 && !st[n-1].pending {
 		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
 			s.Rows[i].Overlap = true
@@ -157,13 +178,35 @@ func (s *Slices) Complete(itid int, ev *Event, dur int64) {
 			end = parentEnd
 		}
 	}
-	s.stacks[itid] = append(st, entry{slice: i, end: end})
+	s.stacks[key] = append(st, entry{slice: i, end: end})
+	return i, true
 }
+
+// AsyncBegin handles a nestable b on a track: a pending slice on the track's
+// stack. callid is the main thread of the event's process, emit the thread
+// that wrote it.
+func (s *Slices) AsyncBegin(track, callid, emit int, ev *Event) {
+	if i, ok := s.begin(trackStack(track), callid, ev); ok {
+		s.Rows[i].Cookie, s.Rows[i].Emit = track, emit
+	}
+}
+
+// AsyncInstant handles a nestable n: a slice of duration 0 on the track.
+func (s *Slices) AsyncInstant(track, callid, emit int, ev *Event) {
+	if i, ok := s.complete(trackStack(track), callid, ev, 0); ok {
+		s.Rows[i].Cookie, s.Rows[i].Emit = track, emit
+	}
+}
+
+// AsyncEnd handles a nestable e: it closes the track's nearest open slice with
+// a compatible name (the category is part of the track). It reports whether
+// one was found.
+func (s *Slices) AsyncEnd(track int, ev *Event) bool { return s.end(trackStack(track), ev, false) }
 
 // Finish counts the slices never closed; they keep no duration.
 func (s *Slices) Finish() {
 	for _, r := range s.Rows {
-		if !r.HasDur {
+		if !r.HasDur && r.Cookie < 0 {
 			s.Counts.Unclosed++
 		}
 	}

@@ -85,3 +85,65 @@ func TestSlices(t *testing.T) {
 		t.Errorf("%d rows, counts %+v, last %q", len(rows), counts, rows[len(rows)-1])
 	}
 }
+
+func TestAsyncNestable(t *testing.T) {
+	s := NewSlices()
+	tr := NewTracks()
+	ev := func(raw string) *Event {
+		e, err := Decode(&Element{Raw: []byte(raw)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	// Two keys: cat "net" id 1 (global) and cat "net" id2.local 1 in process 2.
+	steps := []string{
+		`{"ph":"b","ts":0,"cat":"net","id":1,"name":"req"}`,
+		`{"ph":"b","ts":1,"cat":"net","id":1,"name":"dns"}`,
+		`{"ph":"n","ts":2,"cat":"net","id":1,"name":"mark"}`,
+		`{"ph":"e","ts":3,"cat":"net","id":1,"name":"dns"}`,
+		`{"ph":"b","ts":4,"cat":"net","id2":{"local":1},"name":"local"}`,
+		`{"ph":"e","ts":9,"cat":"net","id":1}`,
+		`{"ph":"e","ts":9,"cat":"net","id":"1","name":"none"}`,
+	}
+	unmatched := 0
+	for i, raw := range steps {
+		e := ev(raw)
+		track, _, ok := tr.Lookup(e, 2, false)
+		if !ok {
+			t.Fatalf("step %d: no id", i)
+		}
+		switch e.Ph {
+		case 'b':
+			s.AsyncBegin(track, 5, 7, e)
+		case 'n':
+			s.AsyncInstant(track, 5, 7, e)
+		case 'e':
+			if !s.AsyncEnd(track, e) {
+				unmatched++
+			}
+		}
+	}
+	var got []string
+	for _, r := range s.Rows {
+		d := "-"
+		if r.HasDur {
+			d = fmt.Sprint(r.Dur / 1000)
+		}
+		got = append(got, fmt.Sprintf("%s track%d depth%d parent%d dur%s itid%d emit%d", r.Name, r.Cookie, r.Depth, r.ParentID, d, r.Itid, r.Emit))
+	}
+	want := []string{
+		"req track0 depth0 parent-1 dur9 itid5 emit7",
+		"dns track0 depth1 parent0 dur2 itid5 emit7",
+		"mark track0 depth2 parent1 dur0 itid5 emit7",
+		"local track1 depth0 parent-1 dur- itid5 emit7",
+	}
+	// The last e (id "1", a string) is on the same track as id 1: both
+	// normalise to "1". Its name matches nothing open there.
+	if !reflect.DeepEqual(got, want) || unmatched != 1 {
+		t.Errorf("rows\n%q\nwant\n%q\n(unmatched %d)", got, want, unmatched)
+	}
+	if len(tr.Rows) != 2 || tr.Rows[1].IDKind != "id2.local" || tr.Rows[1].Ipid != 2 || tr.Rows[0].RawID != "1" {
+		t.Errorf("tracks %+v", tr.Rows)
+	}
+}
