@@ -23,6 +23,10 @@ type Slice struct {
 	// thread that emitted it.
 	Cookie int
 	Emit   int
+	// EndItid is the thread that emitted the closing event of a legacy async
+	// slice (F).
+	EndItid    int
+	HasEndItid bool
 }
 
 // SliceCounts are the stat counts of the slice rules.

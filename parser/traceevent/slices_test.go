@@ -147,3 +147,52 @@ func TestAsyncNestable(t *testing.T) {
 		t.Errorf("tracks %+v", tr.Rows)
 	}
 }
+
+func TestLegacyAsync(t *testing.T) {
+	s := NewSlices()
+	tr := NewTracks()
+	l := NewLegacy(s)
+	for i, raw := range []string{
+		`{"ph":"S","ts":0,"name":"load","cat":"c","id":"0x1"}`,
+		`{"ph":"T","ts":2,"name":"load","id":"0x1","args":{"step":"parse"}}`,
+		`{"ph":"T","ts":5,"name":"load","id":"0x1"}`,
+		`{"ph":"S","ts":6,"name":"load","id":"0x1"}`,
+		`{"ph":"F","ts":9,"name":"load","id":"0x1"}`,
+		`{"ph":"F","ts":10,"name":"load","id":"0x1"}`,
+		`{"ph":"S","ts":11,"name":"other","id":"0x1"}`,
+		`{"ph":"p","ts":13,"name":"other","id":"0x1","args":{"step":"past"}}`,
+		`{"ph":"T","ts":14,"name":"nope","id":"0x1"}`,
+	} {
+		ev, err := Decode(&Element{Seq: int64(i), Raw: []byte(raw)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		track, _, _ := tr.Lookup(ev, 1, true)
+		l.Add(track, 3, 4+i, ev)
+	}
+	l.Finish()
+	var got []string
+	for _, r := range s.Rows {
+		d := "-"
+		if r.HasDur {
+			d = fmt.Sprint(r.Dur / 1000)
+		}
+		got = append(got, fmt.Sprintf("%s %s t%d d%d p%d @%d dur%s", r.Name, r.Cat, r.Cookie, r.Depth, r.ParentID, r.TS/1000, d))
+	}
+	want := []string{
+		"load c t0 d0 p-1 @0 dur9",
+		"parse c t0 d1 p0 @2 dur3",
+		"load c t0 d1 p0 @5 dur4",
+		"other  t1 d0 p-1 @11 dur-",
+		"past  t1 d1 p3 @11 dur2",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows\n%q\nwant\n%q", got, want)
+	}
+	if c := l.Counts; c != (LegacyCounts{StartDropped: 1, FinishNoKey: 1, StepNoKey: 1, StartUnclosed: 1}) {
+		t.Errorf("counts %+v", c)
+	}
+	if !s.Rows[0].HasEndItid || s.Rows[0].EndItid != 8 {
+		t.Errorf("end itid %+v", s.Rows[0])
+	}
+}
