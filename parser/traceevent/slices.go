@@ -51,6 +51,9 @@ type Slices struct {
 	Rows   []Slice
 	Counts SliceCounts
 	stacks map[int][]entry
+	// OnSlice, if set, is called for every slice created on a thread stack
+	// (not on async tracks), with its row index.
+	OnSlice func(itid, row int)
 }
 
 // NewSlices returns an empty builder.
@@ -118,7 +121,21 @@ func (s *Slices) push(key, itid int, ev *Event, dur int64, hasDur bool) (int, bo
 	row := Slice{ID: int64(len(s.Rows)), TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
 		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
 	s.Rows = append(s.Rows, row)
+	if s.OnSlice != nil && key >= 0 {
+		s.OnSlice(key, len(s.Rows)-1)
+	}
 	return len(s.Rows) - 1, true
+}
+
+// Enclosing returns the slice id at the top of thread itid's stack after
+// closing what ended by t; ok is false when nothing is open.
+func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
+	s.closeAt(itid, t)
+	st := s.stacks[itid]
+	if len(st) == 0 {
+		return 0, false
+	}
+	return s.Rows[st[len(st)-1].slice].ID, true
 }
 
 // Begin handles a B event of thread itid.
