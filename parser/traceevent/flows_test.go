@@ -29,11 +29,11 @@ func TestFlows(t *testing.T) {
 		`{"ph":"X","ts":0,"dur":10,"tid":1,"name":"A"}`, // slice 0
 		`{"ph":"s","ts":1,"tid":1,"cat":"c","name":"m","id":5}`,
 		`{"ph":"s","ts":1,"tid":1,"cat":"c","name":"m","id":5}`, // already open: data_lost
-		`{"ph":"X","ts":20,"dur":10,"tid":2,"name":"B"}`, // slice 1
+		`{"ph":"X","ts":20,"dur":10,"tid":2,"name":"B"}`,        // slice 1
 		`{"ph":"t","ts":21,"tid":2,"cat":"c","name":"m","id":5}`,
-		`{"ph":"f","ts":35,"tid":3,"cat":"c","name":"m","id":5}`, // waits for thread 3's next slice
-		`{"ph":"X","ts":40,"dur":1,"tid":3,"name":"C"}`,          // slice 2: the f binds here
-		`{"ph":"s","ts":50,"tid":4,"cat":"c","name":"m","id":6}`, // no enclosing slice
+		`{"ph":"f","ts":35,"tid":3,"cat":"c","name":"m","id":5}`,                        // waits for thread 3's next slice
+		`{"ph":"X","ts":40,"dur":1,"tid":3,"name":"C"}`,                                 // slice 2: the f binds here
+		`{"ph":"s","ts":50,"tid":4,"cat":"c","name":"m","id":6}`,                        // no enclosing slice
 		`{"ph":"X","ts":60,"dur":5,"tid":1,"name":"P","bind_id":"0x9","flow_out":true}`, // slice 3
 		`{"ph":"X","ts":70,"dur":5,"tid":2,"name":"Q","bind_id":"0x9","flow_in":true}`,  // slice 4
 		`{"ph":"X","ts":71,"dur":5,"tid":3,"name":"R","bind_id":"0x9","flow_in":true}`,  // slice 5
