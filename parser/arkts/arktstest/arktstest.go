@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"tracestreamer/parser/htrace"
+	"tracestreamer/parser/jsonscan"
 	"tracestreamer/proto/hiprofpb"
 )
 
@@ -89,33 +90,7 @@ func ChunkMessage(text []byte) []byte {
 }
 
 // AppendJSONString appends text as a JSON string literal.
-func AppendJSONString(b, text []byte) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, text[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, text[start:]...)
-	return append(b, '"')
-}
+func AppendJSONString(b, text []byte) []byte { return jsonscan.AppendString(b, text) }
 
 // Chunks writes text as addHeapSnapshotChunk events, cutting it into pieces of
 // ChunkSize bytes (never inside a UTF-8 sequence).
