@@ -9,9 +9,9 @@ import (
 	"tracestreamer/internal/testutil"
 )
 
-// FuzzReader reads arbitrary input as a trace file and decodes every element:
+// FuzzTraceEvent reads arbitrary input as a trace file and decodes every element:
 // no panic, elements in order, each inside the input.
-func FuzzReader(f *testing.F) {
+func FuzzTraceEvent(f *testing.F) {
 	for _, s := range []string{`[{"ph":"B","ts":1,"pid":1,"tid":1,"name":"a"},{"ph":"E","ts":2}]`,
 		`{"metadata":{},"traceEvents":[{"ph":"X","ts":"1.5","dur":2,"args":{"a":[1,],}},{}],}`,
 		"[{\"ph\":\"i\",\"s\":\"g\"},\n", `{"traceEvents":[{"a":"]}"`} {
