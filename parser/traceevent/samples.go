@@ -1,0 +1,245 @@
+package traceevent
+
+import (
+	"strconv"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// CPUProfile is one cpu_profile row: a V8 CPU profile carried by Profile and
+// ProfileChunk events (spec §2.11).
+type CPUProfile struct {
+	ID      int
+	Ipid    int
+	Itid    int
+	Key     string
+	StartTS int64
+	now     int64 // time of the last sample, ns
+}
+
+// StackSample is one stack_sample row.
+type StackSample struct {
+	ID           int
+	Source       string // "samples", "trace_event" or "v8_profile"
+	CPUProfileID int    // -1: NULL
+	TS           int64
+	Itid         int
+	CPU          int64
+	HasCPU       bool
+	Name         string
+	HasName      bool
+	FrameID      int // -1: NULL
+	Weight       int64
+	Args         []byte
+}
+
+// SampleCounts are the stat counts of samples (json_sample).
+type SampleCounts struct {
+	NotMatch, Invalid int64
+}
+
+type profileKey struct {
+	ipid int
+	id   string
+}
+
+// Samples builds CPU profiles and stack samples from P events.
+type Samples struct {
+	Profiles []CPUProfile
+	Rows     []StackSample
+	Counts   SampleCounts
+	frames   *Frames
+	byKey    map[profileKey]int
+	parents  map[int]map[int64]int64 // profile → child node → parent node (from children lists)
+}
+
+// NewSamples returns a builder adding profile frames to frames.
+func NewSamples(frames *Frames) *Samples {
+	return &Samples{frames: frames, byKey: map[profileKey]int{}, parents: map[int]map[int64]int64{}}
+}
+
+func (s *Samples) profile(ipid, itid int, key string, start int64) int {
+	k := profileKey{ipid, key}
+	if p, ok := s.byKey[k]; ok {
+		return p
+	}
+	p := len(s.Profiles)
+	s.Profiles = append(s.Profiles, CPUProfile{ID: p, Ipid: ipid, Itid: itid, Key: key, StartTS: start, now: start})
+	s.byKey[k] = p
+	s.parents[p] = map[int64]int64{}
+	return p
+}
+
+// path follows members of nested objects in raw JSON.
+func path(raw []byte, keys ...string) ([]byte, bool) {
+	for _, k := range keys {
+		v, ok := argRaw(raw, k)
+		if !ok {
+			return nil, false
+		}
+		raw = v
+	}
+	return raw, true
+}
+
+// P handles a P event of thread itid in process ipid.
+func (s *Samples) P(ipid, itid int, ev *Event) {
+	switch ev.Name {
+	case "Profile":
+		key, _ := NormaliseID(ev.ID)
+		start := ev.TS.NS
+		if raw, ok := path(ev.Args, "data", "startTime"); ok {
+			if text, ok := (&Event{}).number(raw); ok {
+				if v, ok := scaleText(string(text)); ok {
+					start = v
+				}
+			}
+		}
+		if _, exists := s.byKey[profileKey{ipid, key}]; !exists {
+			s.profile(ipid, itid, key, start)
+		}
+	case "ProfileChunk":
+		s.chunk(ipid, itid, ev)
+	default:
+		fr := -1
+		if ev.SF != nil {
+			if key, ok := NormaliseID(ev.SF); ok {
+				if id, ok := s.frames.Lookup(key); ok {
+					fr = id
+				} else {
+					s.Counts.NotMatch++
+				}
+			}
+		}
+		s.Rows = append(s.Rows, StackSample{ID: len(s.Rows), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
+			Itid: itid, Name: ev.Name, HasName: ev.HasName, FrameID: fr, Weight: 1, Args: ev.Args})
+	}
+}
+
+func (s *Samples) chunk(ipid, itid int, ev *Event) {
+	key, _ := NormaliseID(ev.ID)
+	p, ok := s.byKey[profileKey{ipid, key}]
+	if !ok {
+		s.Counts.NotMatch++
+		p = s.profile(ipid, itid, key, ev.TS.NS)
+	}
+	cp, ok := path(ev.Args, "data", "cpuProfile")
+	if !ok {
+		cp = []byte("{}")
+	}
+	if nodes, ok := argRaw(cp, "nodes"); ok {
+		if err := s.nodes(p, ipid, nodes); err != nil {
+			s.Counts.Invalid++
+		}
+	}
+	samples, _ := argRaw(cp, "samples")
+	deltas, _ := path(ev.Args, "data", "timeDeltas")
+	ids, err1 := intList(samples)
+	ds, err2 := timeList(deltas)
+	if err1 != nil || err2 != nil {
+		s.Counts.Invalid++
+		return
+	}
+	prof := &s.Profiles[p]
+	for i, id := range ids {
+		if i < len(ds) {
+			prof.now += ds[i]
+		}
+		fr, ok := s.frames.V8Frame(p, ipid, id)
+		if !ok {
+			fr = -1
+			s.Counts.NotMatch++
+		}
+		s.Rows = append(s.Rows, StackSample{ID: len(s.Rows), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
+			Itid: itid, FrameID: fr, Weight: 1})
+	}
+}
+
+// nodes adds the nodes of a chunk as frames.
+func (s *Samples) nodes(p, ipid int, raw []byte) error {
+	js := jsonscan.NewBytes(raw)
+	return js.Array(func(int) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		obj := trimSpace(raw[start:js.Offset()])
+		var n V8Node
+		idRaw, ok := argRaw(obj, "id")
+		if !ok {
+			return nil
+		}
+		if n.ID, ok = parseInt(idRaw); !ok {
+			return nil
+		}
+		if v, ok := argRaw(obj, "parent"); ok {
+			n.Parent, n.HasParent = parseInt(v)
+		} else if par, ok := s.parents[p][n.ID]; ok {
+			n.Parent, n.HasParent = par, true
+		}
+		if cf, ok := argRaw(obj, "callFrame"); ok {
+			n.FunctionName, _ = argString(cf, "functionName")
+			n.URL, _ = argString(cf, "url")
+			if v, ok := argRaw(cf, "scriptId"); ok {
+				n.ScriptID, _ = NormaliseID(v)
+			}
+			if v, ok := argRaw(cf, "lineNumber"); ok {
+				n.Line, _ = parseInt(v)
+			}
+			if v, ok := argRaw(cf, "columnNumber"); ok {
+				n.Column, _ = parseInt(v)
+			}
+		}
+		if kids, ok := argRaw(obj, "children"); ok {
+			list, _ := intList(kids)
+			for _, c := range list {
+				if _, set := s.parents[p][c]; !set {
+					s.parents[p][c] = n.ID
+				}
+			}
+		}
+		s.frames.AddV8Node(p, ipid, n)
+		return nil
+	})
+}
+
+func parseInt(raw []byte) (int64, bool) {
+	v, err := strconv.ParseInt(string(trimSpace(raw)), 10, 64)
+	return v, err == nil
+}
+
+func intList(raw []byte) ([]int64, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var out []int64
+	js := jsonscan.NewBytes(raw)
+	err := js.Array(func(int) error {
+		v, err := js.ReadInt()
+		out = append(out, v)
+		return err
+	})
+	return out, err
+}
+
+// timeList reads µs deltas as ns, exactly.
+func timeList(raw []byte) ([]int64, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var out []int64
+	js := jsonscan.NewBytes(raw)
+	err := js.Array(func(int) error {
+		b, err := js.ReadNumber()
+		if err != nil {
+			return err
+		}
+		v, ok := jsonscan.ScaleDecimal(b, 3)
+		if !ok {
+			return js.Errorf("%q is not a time", b)
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
