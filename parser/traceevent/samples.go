@@ -33,9 +33,11 @@ type StackSample struct {
 	Args         []byte
 }
 
-// SampleCounts are the stat counts of samples (json_sample).
+// SampleCounts are the stat counts of samples: json_sample not_match and
+// invalid_data for P events; json_samples not_match (UnknownFrames) and
+// invalid_data (Invalid) for the top-level samples.
 type SampleCounts struct {
-	NotMatch, Invalid int64
+	NotMatch, Invalid, UnknownFrames int64
 }
 
 type profileKey struct {
@@ -242,4 +244,44 @@ func timeList(raw []byte) ([]int64, error) {
 		return nil
 	})
 	return out, err
+}
+
+// TopLevel reads the top-level samples array ({cpu?, tid, ts, name?, sf?,
+// weight?}) into stack samples (source "samples"), in array order; the caller
+// processes them after all events. thread maps a tid to its itid.
+func (s *Samples) TopLevel(raw []byte, thread func(tid Ident) int) error {
+	js := jsonscan.NewBytes(raw)
+	return js.Array(func(int) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		obj := trimSpace(raw[start:js.Offset()])
+		ev, err := Decode(&Element{Raw: obj})
+		if err != nil || !ev.TS.Valid {
+			s.Counts.Invalid++
+			return nil
+		}
+		row := StackSample{ID: len(s.Rows), Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
+			Name: ev.Name, HasName: ev.HasName, FrameID: -1, Weight: 1}
+		if v, ok := argRaw(obj, "cpu"); ok {
+			row.CPU, row.HasCPU = parseInt(v)
+		}
+		if v, ok := argRaw(obj, "weight"); ok {
+			if w, ok := parseInt(v); ok {
+				row.Weight = w
+			}
+		}
+		if ev.SF != nil {
+			if key, ok := NormaliseID(ev.SF); ok {
+				if id, ok := s.frames.Lookup(key); ok {
+					row.FrameID = id
+				} else {
+					s.Counts.UnknownFrames++
+				}
+			}
+		}
+		s.Rows = append(s.Rows, row)
+		return nil
+	})
 }

@@ -43,3 +43,22 @@ func TestSamples(t *testing.T) {
 		t.Errorf("frame %+v", f)
 	}
 }
+
+func TestTopLevelSamples(t *testing.T) {
+	frames := NewFrames()
+	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1)
+	s := NewSamples(frames)
+	err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`),
+		func(tid Ident) int { return int(tid.Num) * 10 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range s.Rows {
+		got = append(got, fmt.Sprintf("%s @%d itid%d cpu%d/%v f%d w%d %s", r.Source, r.TS, r.Itid, r.CPU, r.HasCPU, r.FrameID, r.Weight, r.Name))
+	}
+	want := []string{"samples @10000 itid50 cpu1/true f0 w3 cycles", "samples @11000 itid60 cpu0/false f-1 w1 "}
+	if !reflect.DeepEqual(got, want) || s.Counts != (SampleCounts{Invalid: 1, UnknownFrames: 1}) {
+		t.Errorf("samples %q, counts %+v", got, s.Counts)
+	}
+}
