@@ -1,16 +1,21 @@
 package rows
 
 import (
+	"math"
 	"sync"
 
 	"tracestreamer/schema"
 )
 
-// Value is one stored value of a Memory sink: Null, or an Int, or a Text.
+// Value is one stored value of a Memory sink: Null, or an Int, a Real or a
+// Text.
 type Value struct {
 	Null bool
 	Int  int64
-	Text string
+	Real float64
+	// IsReal tells that Real holds the value.
+	IsReal bool
+	Text   string
 	// IsText tells which of Int and Text holds the value.
 	IsText bool
 }
@@ -39,19 +44,30 @@ func (m *Memory) Put(b *Batch) {
 	defer m.mu.Unlock()
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
-	nulls := b.Nulls
+	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	for r := 0; r < b.N; r++ {
 		row := make([]Value, len(t.Columns))
 		for c, col := range t.Columns {
 			s := t.Slot(c)
 			if col.Type.IsText() {
-				row[c] = Value{Text: b.Texts[r*nt+s], IsText: true}
+				pos := r*nt + s
+				if len(tnulls) > 0 && int(tnulls[0]) == pos {
+					tnulls = tnulls[1:]
+					row[c] = Value{Null: true, IsText: true}
+					continue
+				}
+				row[c] = Value{Text: b.Texts[pos], IsText: true}
 				continue
 			}
 			pos := r*ni + s
 			if len(nulls) > 0 && int(nulls[0]) == pos {
 				nulls = nulls[1:]
 				row[c] = Value{Null: true}
+				continue
+			}
+			if len(reals) > 0 && int(reals[0]) == pos {
+				reals = reals[1:]
+				row[c] = Value{Real: math.Float64frombits(uint64(b.Ints[pos])), IsReal: true}
 				continue
 			}
 			row[c] = Value{Int: b.Ints[pos]}

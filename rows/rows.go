@@ -6,7 +6,11 @@
 // (js_heap_nodes, js_heap_edges) cost one int64 per value.
 package rows
 
-import "tracestreamer/schema"
+import (
+	"math"
+
+	"tracestreamer/schema"
+)
 
 // Batch is a run of rows of one table.
 type Batch struct {
@@ -16,6 +20,11 @@ type Batch struct {
 	Texts []string // N × Table.NumText() values, row-major
 	// Nulls lists the positions in Ints whose value is NULL, ascending.
 	Nulls []int32
+	// Reals lists the positions in Ints that hold the bits of a float64
+	// (math.Float64bits) to be stored as REAL, ascending.
+	Reals []int32
+	// TextNulls lists the positions in Texts whose value is NULL, ascending.
+	TextNulls []int32
 }
 
 // Reset empties b for reuse with table t.
@@ -25,6 +34,8 @@ func (b *Batch) Reset(t *schema.Table) {
 	b.Ints = b.Ints[:0]
 	b.Texts = b.Texts[:0]
 	b.Nulls = b.Nulls[:0]
+	b.Reals = b.Reals[:0]
+	b.TextNulls = b.TextNulls[:0]
 }
 
 // Mark identifies a point in the stream of rows; see Sink.Rollback.
@@ -100,6 +111,62 @@ func (a *Appender) IntsTextNull(nullMask uint64, ints []int64, texts ...string) 
 	}
 	a.endRow(b)
 }
+
+// I appends an INT value to the current row. I, Null, Real, T and TNull build
+// a row value by value in column order; End finishes it.
+func (a *Appender) I(v int64) {
+	b := a.batch()
+	b.Ints = append(b.Ints, v)
+}
+
+// Null appends a NULL to the current row in an INT (or REAL) column.
+func (a *Appender) Null() {
+	b := a.batch()
+	b.Nulls = append(b.Nulls, int32(len(b.Ints)))
+	b.Ints = append(b.Ints, 0)
+}
+
+// IOpt appends v, or NULL when ok is false.
+func (a *Appender) IOpt(v int64, ok bool) {
+	if ok {
+		a.I(v)
+	} else {
+		a.Null()
+	}
+}
+
+// Real appends a floating-point value to the current row in an INT or REAL
+// column; SQLite stores it as REAL.
+func (a *Appender) Real(f float64) {
+	b := a.batch()
+	b.Reals = append(b.Reals, int32(len(b.Ints)))
+	b.Ints = append(b.Ints, int64(math.Float64bits(f)))
+}
+
+// T appends a TEXT value to the current row.
+func (a *Appender) T(s string) {
+	b := a.batch()
+	b.Texts = append(b.Texts, s)
+}
+
+// TNull appends a NULL to the current row in a TEXT column.
+func (a *Appender) TNull() {
+	b := a.batch()
+	b.TextNulls = append(b.TextNulls, int32(len(b.Texts)))
+	b.Texts = append(b.Texts, "")
+}
+
+// TOpt appends s, or NULL when ok is false.
+func (a *Appender) TOpt(s string, ok bool) {
+	if ok {
+		a.T(s)
+	} else {
+		a.TNull()
+	}
+}
+
+// End finishes the row built with I, Null, Real, T and TNull.
+func (a *Appender) End() { a.endRow(a.batch()) }
 
 func (a *Appender) endRow(b *Batch) {
 	b.N++

@@ -18,11 +18,16 @@ const (
 	// IntText is declared INT but its values are text; SQLite's INT affinity turns
 	// text that looks like an integer into an integer (js_cpu_profiler_node.children).
 	IntText
+	// Real is declared REAL; values are bound as floating point.
+	Real
 )
 
 func (t Type) String() string {
-	if t == Text {
+	switch t {
+	case Text:
 		return "TEXT"
+	case Real:
+		return "REAL"
 	}
 	return "INT"
 }
@@ -129,6 +134,15 @@ type Tables struct {
 
 	// JSCPUProfilerNodeTime has each CPU node's self and total time.
 	JSCPUProfilerNodeTime *Table
+
+	// Reference tables filled by the Trace Event (Chrome JSON) importer
+	// (shared/spec/trace-event.md §1.2).
+	Callstack, Instant, Measure, ProcessMeasure, MeasureFilter, ProcessMeasureFilter *Table
+
+	// The importer's own tables (trace-event.md §1.3).
+	CallstackExtra, AsyncTrack, InstantExtra, Flow, ObjectInstance, ObjectSnapshot,
+	MemoryDump, MemoryDumpValue, MemoryDumpEdge, ClockSyncMarker, ContextEvent, LinkedID,
+	StackFrame, CPUProfile, StackSample, MetadataEvent, SystemTraceEvents *Table
 }
 
 // New returns the table definitions.
@@ -191,6 +205,69 @@ func New() *Tables {
 			col("min_distance", Int)),
 		JSCPUProfilerNodeTime: newTable("js_cpu_profiler_node_time", ints("profile_id", "node_rowid",
 			"function_id", "self_time", "total_time", "self_samples", "outermost")...),
+		Callstack: newTable("callstack", col("id", Int), col("ts", Int), col("dur", Int),
+			col("callid", Int), col("cat", Text), col("name", Text), col("depth", Int),
+			col("cookie", Int), col("parent_id", Int), col("argsetid", Int), col("chainId", Text),
+			col("spanId", Text), col("parentSpanId", Text), col("flag", Text), col("trace_level", Text),
+			col("trace_tag", Text), col("custom_category", Text), col("custom_args", Text),
+			col("child_callid", Int)),
+		Instant: newTable("instant", col("ts", Int), col("name", Text), col("ref", Int),
+			col("wakeup_from", Int), col("ref_type", Text), col("value", Real)),
+		Measure: newTable("measure", col("type", Text), col("ts", Int), col("dur", Int),
+			col("value", Int), col("filter_id", Int)),
+		ProcessMeasure: newTable("process_measure", col("type", Text), col("ts", Int), col("dur", Int),
+			col("value", Int), col("filter_id", Int)),
+		MeasureFilter: newTable("measure_filter", col("id", Int), col("type", Text), col("name", Text),
+			col("source_arg_set_id", Int)),
+		ProcessMeasureFilter: newTable("process_measure_filter", col("id", Int), col("name", Text),
+			col("ipid", Int)),
+
+		CallstackExtra: newTable("callstack_extra", col("callstack_id", Int), col("thread_ts", Int),
+			col("thread_dur", Int), col("async_track_id", Int), col("async_parent_id", Int),
+			col("end_itid", Int), col("stack_frame_id", Int), col("end_stack_frame_id", Int),
+			col("cname", Text), col("overlap", Int)),
+		AsyncTrack: newTable("async_track", col("id", Int), col("kind", Text), col("cat", Text),
+			col("name", Text), col("scope", Text), col("id_kind", Text), col("raw_id", Text), col("ipid", Int)),
+		InstantExtra: newTable("instant_extra", col("instant_rowid", Int), col("scope", Text),
+			col("cat", Text), col("itid", Int), col("argsetid", Int), col("stack_frame_id", Int)),
+		Flow: newTable("flow", col("id", Int), col("version", Int), col("slice_out", Int),
+			col("slice_in", Int), col("cat", Text), col("name", Text), col("flow_key", Text),
+			col("argsetid", Int)),
+		ObjectInstance: newTable("object_instance", col("id", Int), col("ipid", Int), col("scope", Text),
+			col("id_kind", Text), col("raw_id", Text), col("cat", Text), col("name", Text),
+			col("create_ts", Int), col("create_itid", Int), col("delete_ts", Int), col("delete_itid", Int),
+			col("explicit_create", Int)),
+		ObjectSnapshot: newTable("object_snapshot", col("id", Int), col("object_id", Int), col("ts", Int),
+			col("itid", Int), col("cat", Text), col("name", Text), col("base_type", Text), col("argsetid", Int)),
+		MemoryDump: newTable("memory_dump", col("id", Int), col("dump_id", Text), col("kind", Text),
+			col("ts", Int), col("ipid", Int), col("itid", Int), col("level_of_detail", Text),
+			col("extra_json", Text), col("argsetid", Int)),
+		MemoryDumpValue: newTable("memory_dump_value", col("id", Int), col("memory_dump_id", Int),
+			col("source", Text), col("path", Text), col("guid", Text), col("attr", Text), col("type", Text),
+			col("units", Text), col("int_value", Int), col("str_value", Text)),
+		MemoryDumpEdge: newTable("memory_dump_edge", col("id", Int), col("memory_dump_id", Int),
+			col("source_guid", Text), col("target_guid", Text), col("importance", Int), col("type", Text)),
+		ClockSyncMarker: newTable("clock_sync_marker", col("id", Int), col("sync_id", Text), col("ts", Int),
+			col("issue_ts", Int), col("itid", Int), col("source", Text)),
+		ContextEvent: newTable("context_event", col("id", Int), col("ts", Int), col("itid", Int),
+			col("phase", Text), col("cat", Text), col("name", Text), col("scope", Text), col("id_kind", Text),
+			col("raw_id", Text)),
+		LinkedID: newTable("linked_id", col("id", Int), col("ts", Int), col("itid", Int), col("cat", Text),
+			col("name", Text), col("scope", Text), col("id_kind", Text), col("raw_id", Text),
+			col("linked_raw_id", Text)),
+		StackFrame: newTable("stack_frame", col("id", Int), col("source", Text), col("ipid", Int),
+			col("cpu_profile_id", Int), col("frame_key", Text), col("parent_id", Int), col("name", Text),
+			col("category", Text), col("url", Text), col("script_id", Text), col("line", Int), col("column", Int)),
+		CPUProfile: newTable("cpu_profile", col("id", Int), col("ipid", Int), col("itid", Int),
+			col("profile_key", Text), col("start_ts", Int)),
+		StackSample: newTable("stack_sample", col("id", Int), col("source", Text), col("cpu_profile_id", Int),
+			col("ts", Int), col("itid", Int), col("cpu", Int), col("name", Text), col("frame_id", Int),
+			col("weight", Int), col("argsetid", Int)),
+		MetadataEvent: newTable("metadata_event", col("id", Int), col("ts", Int), col("ipid", Int),
+			col("itid", Int), col("name", Text), col("argsetid", Int)),
+		SystemTraceEvents: newTable("system_trace_events", col("id", Int), col("kind", Text), col("seq", Int),
+			col("data", Text)),
+
 		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
 			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
@@ -203,17 +280,29 @@ func (ts *Tables) All() []*Table {
 	return []*Table{
 		ts.Process, ts.Thread, ts.TraceRange, ts.DataType, ts.Stat, ts.Args, ts.Meta,
 		ts.TraceConfig, ts.DataDict, ts.DatasourceClockID, ts.ClockSnapshot,
+		ts.Callstack, ts.Instant, ts.Measure, ts.ProcessMeasure, ts.MeasureFilter, ts.ProcessMeasureFilter,
 		ts.JSHeapFiles, ts.JSHeapEdges, ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes,
 		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
 		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
 		ts.JSCPUProfilerNodeTime,
+		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
+		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
+		ts.LinkedID, ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents,
 	}
 }
 
 // Views returns the CREATE VIEW statements of tracestreamer's derived views.
 func Views() []string {
 	return []string{
+		// The reference's view of arguments with their key names and types.
+		`CREATE VIEW args_view AS
+SELECT A.argset, V2.data AS keyName, A.id, D.desc,
+  (CASE WHEN A.datatype = 1 THEN V.data ELSE A.value END) AS strValue
+FROM args AS A
+LEFT JOIN data_type AS D ON D.typeId = A.datatype
+LEFT JOIN data_dict AS V ON V.id = A.value
+LEFT JOIN data_dict AS V2 ON V2.id = A.key`,
 		// Per function (name, url, line) of each CPU profile: self time, and total
 		// time counted once per stack (frames below a frame of the same function
 		// are not added again).

@@ -82,6 +82,24 @@ func ReferenceEvents() []string {
 // ExtraEvents returns tracestreamer's own event names, which follow the reference's.
 func ExtraEvents() []string { return []string{HTraceRecord, JSCPUProfiler} }
 
+// JSONEvents returns the event names of Trace Event (Chrome JSON) input, in
+// table order (shared/spec/trace-event.md §4.9). They follow the reference's
+// rows in runs that read such input.
+func JSONEvents() []string {
+	return []string{
+		"json_file", "json_gzip", "json_event", "json_trailing_comma", "json_empty_event",
+		"json_duplicate_key", "json_string", "json_numeric_string", "json_pid_tid", "json_args",
+		"json_thread_time", "json_max_depth", "json_begin", "json_end", "json_complete",
+		"json_instant", "json_mark", "json_counter", "json_nestable_begin", "json_nestable_instant",
+		"json_nestable_end", "json_async_start", "json_async_step_into", "json_async_step_past",
+		"json_async_finish", "json_flow_start", "json_flow_step", "json_flow_end", "json_flow_v2",
+		"json_sample", "json_object_new", "json_object_snapshot", "json_object_delete",
+		"json_metadata", "json_memory_dump_global", "json_memory_dump_process", "json_clock_sync",
+		"json_context_enter", "json_context_leave", "json_linked_id", "json_stack_frames",
+		"json_samples", "json_system_trace_events", "json_display_time_unit", "json_top_level",
+	}
+}
+
 type key struct{ event, typ string }
 
 // Log counts stat events and writes warnings. It is safe for concurrent use.
@@ -92,7 +110,16 @@ type Log struct {
 	counts      map[key]int64
 	printed     map[key]int
 	w           io.Writer
+	json        bool
 	MaxWarnings int
+}
+
+// UseJSON puts the Trace Event rows (JSONEvents) in the table, right after the
+// reference's rows, zero counts included.
+func (l *Log) UseJSON() {
+	l.mu.Lock()
+	l.json = true
+	l.mu.Unlock()
 }
 
 // NewLog returns a Log that prints warnings to w (nil: print nothing).
@@ -119,6 +146,22 @@ func (l *Log) Warn(event, typ, where, format string, args ...any) {
 	l.printed[k]++
 	if l.printed[k] <= l.MaxWarnings {
 		fmt.Fprintf(l.w, "tracestreamer: warning: %s: %s\n", where, fmt.Sprintf(format, args...))
+	}
+}
+
+// Report adds n to the counter of (event, typ) and prints
+// "tracestreamer: warning: <where>: <msg>" once for it.
+func (l *Log) Report(event, typ string, n int64, where, msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := key{event, typ}
+	l.counts[k] += n
+	if l.w == nil {
+		return
+	}
+	l.printed[k]++
+	if l.printed[k] <= l.MaxWarnings {
+		fmt.Fprintf(l.w, "tracestreamer: warning: %s: %s\n", where, msg)
 	}
 }
 
@@ -164,12 +207,17 @@ type Row struct {
 	Count                 int64
 }
 
-// Rows returns the stat table: the reference's 98 events × 5 types, then
-// tracestreamer's own events, then any other event that was counted.
+// Rows returns the stat table: the reference's 98 events × 5 types, then the
+// Trace Event rows if UseJSON was called, then tracestreamer's own events, then
+// any other event that was counted.
 func (l *Log) Rows() []Row {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	events := append(ReferenceEvents(), ExtraEvents()...)
+	events := ReferenceEvents()
+	if l.json {
+		events = append(events, JSONEvents()...)
+	}
+	events = append(events, ExtraEvents()...)
 	seen := map[string]bool{}
 	for _, e := range events {
 		seen[e] = true

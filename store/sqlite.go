@@ -106,6 +106,10 @@ func (s *stmt) bindInt(i int, v int64) {
 	sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i), v)
 }
 
+func (s *stmt) bindDouble(i int, v float64) {
+	sqlite3.Xsqlite3_bind_double(s.c.tls, s.p, int32(i), v)
+}
+
 func (s *stmt) bindNull(i int) {
 	sqlite3.Xsqlite3_bind_null(s.c.tls, s.p, int32(i))
 }

@@ -8,6 +8,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,19 +134,19 @@ func (d *DB) Insert(b *rows.Batch) error {
 		return err
 	}
 	ni, nt := t.NumInt(), t.NumText()
-	nulls := b.Nulls
+	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	for r := 0; r < b.N; {
 		s, n := in.many, in.rowsPer
 		if b.N-r < n {
 			s, n = in.one, 1
 		}
-		if nt == 0 && len(nulls) == 0 {
+		if nt == 0 && len(nulls) == 0 && len(reals) == 0 {
 			// All-integer rows: bind the values in order.
 			for p, v := range b.Ints[r*ni : (r+n)*ni] {
 				s.bindInt(p+1, v)
 			}
 		} else {
-			if err := d.bindMixed(s, b, r, n, &nulls); err != nil {
+			if err := d.bindMixed(s, b, r, n, &nulls, &reals, &tnulls); err != nil {
 				return err
 			}
 		}
@@ -158,8 +159,8 @@ func (d *DB) Insert(b *rows.Batch) error {
 	return nil
 }
 
-// bindMixed binds rows r..r+n-1 of b, which has TEXT columns or NULLs.
-func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls *[]int32) error {
+// bindMixed binds rows r..r+n-1 of b, which has TEXT columns, NULLs or REALs.
+func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[]int32) error {
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
 	if nt > 0 {
@@ -177,11 +178,20 @@ func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls *[]int32) error {
 			slot := t.Slot(c)
 			switch {
 			case col.Type.IsText():
-				txt := b.Texts[k*nt+slot]
+				pos := k*nt + slot
+				if len(*tnulls) > 0 && int((*tnulls)[0]) == pos {
+					*tnulls = (*tnulls)[1:]
+					s.bindNull(p)
+					break
+				}
+				txt := b.Texts[pos]
 				s.bindText(p, d.text.put(txt), len(txt))
 			case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
 				*nulls = (*nulls)[1:]
 				s.bindNull(p)
+			case len(*reals) > 0 && int((*reals)[0]) == k*ni+slot:
+				*reals = (*reals)[1:]
+				s.bindDouble(p, math.Float64frombits(uint64(b.Ints[k*ni+slot])))
 			default:
 				s.bindInt(p, b.Ints[k*ni+slot])
 			}

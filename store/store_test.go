@@ -151,3 +151,58 @@ func TestRollbackAndAbort(t *testing.T) {
 		t.Errorf("files left after Abort: %v", entries)
 	}
 }
+
+// TestRealsAndTextNulls checks the value kinds beyond integers and text: REAL
+// values in INT and REAL columns, NULLs in INT and TEXT columns.
+func TestRealsAndTextNulls(t *testing.T) {
+	ts := schema.New()
+	dest := filepath.Join(t.TempDir(), "out.db")
+	db, err := Create(dest, ts.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 4)
+	pm := rows.NewAppender(a, ts.ProcessMeasure)
+	pm.T("measure")
+	pm.I(1000)
+	pm.Null()
+	pm.Real(2.5)
+	pm.I(0)
+	pm.End()
+	pm.T("measure")
+	pm.I(2000)
+	pm.I(5)
+	pm.I(7)
+	pm.I(0)
+	pm.End()
+	pm.Flush()
+	in := rows.NewAppender(a, ts.Instant)
+	in.I(6000)
+	in.TNull()
+	in.Null()
+	in.Null()
+	in.T("global")
+	in.Real(0)
+	in.End()
+	in.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	r := openRead(t, dest)
+	for _, c := range []struct{ query, want string }{
+		{"SELECT group_concat(typeof(value) || ':' || value, ',') FROM process_measure", "real:2.5,integer:7"},
+		{"SELECT group_concat(typeof(dur), ',') FROM process_measure", "null,integer"},
+		{"SELECT typeof(name) || typeof(ref) || ref_type || typeof(value) || value FROM instant", "nullnullglobalreal0.0"},
+	} {
+		var got string
+		if err := r.QueryRow(c.query).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		if got != c.want {
+			t.Errorf("%s = %q, want %q", c.query, got, c.want)
+		}
+	}
+}

@@ -74,6 +74,17 @@ func eventID(ev *Event) (kind, id string, local, both, ok bool) {
 // Lookup returns the track of an async event of process ipid, creating it on
 // first use; ok is false when the event has no usable id.
 func (t *Tracks) Lookup(ev *Event, ipid int, legacy bool) (track int, both, ok bool) {
+	return t.lookup(ev, ipid, legacy, true)
+}
+
+// Find is Lookup for events that cannot start a track (e, T, p, F): known is
+// false when the key has no track yet.
+func (t *Tracks) Find(ev *Event, ipid int, legacy bool) (track int, both, ok, known bool) {
+	track, both, ok = t.lookup(ev, ipid, legacy, false)
+	return track, both, ok, track >= 0
+}
+
+func (t *Tracks) lookup(ev *Event, ipid int, legacy, create bool) (track int, both, ok bool) {
 	idKind, id, local, both, ok := eventID(ev)
 	if !ok {
 		return 0, both, false
@@ -87,6 +98,9 @@ func (t *Tracks) Lookup(ev *Event, ipid int, legacy bool) (track int, both, ok b
 	}
 	if tr, found := t.byKey[k]; found {
 		return tr, both, true
+	}
+	if !create {
+		return -1, both, true
 	}
 	tr := Track{ID: len(t.Rows), Kind: k.kind, Scope: ev.Scope, IDKind: idKind, RawID: id, Ipid: k.ipid}
 	if legacy {

@@ -43,7 +43,9 @@ type pendingEnd struct {
 
 // Flows builds flow arrows between synchronous slices.
 type Flows struct {
+	// Rows are the arrows not yet taken away; arrow Base+i is Rows[i].
 	Rows   []Flow
+	Base   int
 	Counts FlowCounts
 	s      *Slices
 	open   map[flowKey]openFlow
@@ -65,7 +67,7 @@ func NewFlows(s *Slices) *Flows {
 }
 
 func (f *Flows) slice(itid, row int) {
-	r := f.s.Rows[row]
+	r := f.s.Row(row)
 	if ts, ok := f.lastTS[itid]; !ok || ts != r.TS {
 		f.lastTS[itid], f.firstAtTS[itid] = r.TS, r.ID
 	}
@@ -76,7 +78,7 @@ func (f *Flows) slice(itid, row int) {
 }
 
 func (f *Flows) emit(version int, out, in int64, k flowKey, src, dst []byte, ev *Event) {
-	fl := Flow{ID: len(f.Rows), Version: version, Out: out, In: in, Key: k.id, SrcArgs: src, DstArgs: dst}
+	fl := Flow{ID: f.Base + len(f.Rows), Version: version, Out: out, In: in, Key: k.id, SrcArgs: src, DstArgs: dst}
 	if version == 1 && ev != nil {
 		fl.Cat, fl.HasCat, fl.Name, fl.HasName = ev.Cat, ev.HasCat, ev.Name, ev.HasName
 	}

@@ -52,7 +52,9 @@ type InstantCounts struct {
 
 // Instants collects process- and global-scoped instants in processing order.
 type Instants struct {
+	// Rows are the instants not yet taken away; Base counts the others.
 	Rows   []Instant
+	Base   int
 	Counts InstantCounts
 }
 
@@ -72,7 +74,7 @@ func (is *Instants) Add(ipid, itid int, ev *Event) bool {
 		return false
 	}
 	is.Rows = append(is.Rows, Instant{
-		RowID: len(is.Rows) + 1, TS: ev.TS.NS, Name: ev.Name, HasName: ev.HasName,
+		RowID: is.Base + len(is.Rows) + 1, TS: ev.TS.NS, Name: ev.Name, HasName: ev.HasName,
 		Scope: scope, Ipid: ipid, Itid: itid, Cat: ev.Cat, HasCat: ev.HasCat,
 		Args: ev.Args, SF: ev.SF,
 	})
@@ -100,14 +102,16 @@ type MetadataCounts struct {
 // Metadata records M events and applies their effect on process and thread
 // names through Threads.
 type Metadata struct {
+	// Rows are the events not yet taken away; Base counts the others.
 	Rows   []MetadataEvent
+	Base   int
 	Counts MetadataCounts
 }
 
 // Add records an M event of (ipid, itid) and applies it to t.
 func (m *Metadata) Add(t *Threads, ipid, itid int, ev *Event) {
 	m.Rows = append(m.Rows, MetadataEvent{
-		ID: len(m.Rows), TS: ev.TS.NS, HasTS: ev.TS.Valid, Ipid: ipid, Itid: itid,
+		ID: m.Base + len(m.Rows), TS: ev.TS.NS, HasTS: ev.TS.Valid, Ipid: ipid, Itid: itid,
 		Name: ev.Name, HasName: ev.HasName, Args: ev.Args,
 	})
 	known, usable := t.Metadata(ipid, itid, ev)

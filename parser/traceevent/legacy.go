@@ -1,5 +1,7 @@
 package traceevent
 
+import "math"
+
 // LegacyCounts are the stat counts of legacy async events.
 type LegacyCounts struct {
 	StartDropped  int64 // json_async_start data_lost: key already open
@@ -21,24 +23,38 @@ type legacyState struct {
 // one slice from S to F on the key's track, and step slices below it.
 type Legacy struct {
 	Counts LegacyCounts
-	s      *Slices
-	state  map[int]*legacyState
+	// Finished is the row id of the S slice the latest F closed, -1 if that
+	// F closed nothing.
+	Finished int
+	s        *Slices
+	state    map[int]*legacyState
 }
 
 // NewLegacy returns a builder appending its rows to s.
-func NewLegacy(s *Slices) *Legacy { return &Legacy{s: s, state: map[int]*legacyState{}} }
+func NewLegacy(s *Slices) *Legacy { return &Legacy{s: s, state: map[int]*legacyState{}, Finished: -1} }
 
-func (l *Legacy) row(track, callid, emit int, ev *Event, depth int, parent int64) int {
-	r := Slice{ID: int64(len(l.s.Rows)), TS: ev.TS.NS, Itid: callid, Depth: depth, ParentID: parent,
-		Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: track, Emit: emit}
-	l.s.Rows = append(l.s.Rows, r)
-	return len(l.s.Rows) - 1
+// Lowest returns the lowest row id that an open key may still change
+// (math.MaxInt when none is open).
+func (l *Legacy) Lowest() int {
+	low := math.MaxInt
+	for _, st := range l.state {
+		if st.open {
+			low = min(low, st.sRow)
+		}
+	}
+	return low
 }
 
-func (l *Legacy) closeT(st *legacyState, t int64) {
+func (l *Legacy) row(track, callid, emit int, ev *Event, depth int, parent int64) int {
+	return l.s.add(Slice{TS: ev.TS.NS, Itid: callid, Depth: depth, ParentID: parent,
+		Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: track, Emit: emit})
+}
+
+func (l *Legacy) closeT(st *legacyState, t int64, emit int) {
 	if st.openT >= 0 {
-		r := &l.s.Rows[st.openT]
+		r := l.s.Row(st.openT)
 		r.Dur, r.HasDur = t-r.TS, true
+		r.EndItid, r.HasEndItid = emit, true
 		st.openT = -1
 	}
 }
@@ -71,8 +87,8 @@ func (l *Legacy) Add(track, callid, emit int, ev *Event) {
 		if st.sawT && st.sawP {
 			l.Counts.MixedSteps++
 		}
-		l.closeT(st, t)
-		s := l.s.Rows[st.sRow]
+		l.closeT(st, t, emit)
+		s := *l.s.Row(st.sRow)
 		step := *ev
 		step.Name, step.HasName = s.Name, s.HasName
 		if name, ok := argString(ev.Args, "step"); ok {
@@ -83,21 +99,25 @@ func (l *Legacy) Add(track, callid, emit int, ev *Event) {
 			// A past step covers [previous event of the key, step ts).
 			step.TS = Time{NS: st.last, Present: true, Valid: true}
 			i := l.row(track, callid, emit, &step, 1, s.ID)
-			l.s.Rows[i].Dur, l.s.Rows[i].HasDur = t-st.last, true
+			r := l.s.Row(i)
+			r.Dur, r.HasDur = t-st.last, true
+			r.EndItid, r.HasEndItid = emit, true
 		} else {
 			st.openT = l.row(track, callid, emit, &step, 1, s.ID)
 		}
 		st.last = t
 	case 'F':
+		l.Finished = -1
 		if !st.open {
 			l.Counts.FinishNoKey++
 			return
 		}
-		l.closeT(st, t)
-		r := &l.s.Rows[st.sRow]
+		l.closeT(st, t, emit)
+		r := l.s.Row(st.sRow)
 		r.Dur, r.HasDur = t-r.TS, true
 		r.EndItid, r.HasEndItid = emit, true
-		st.open = false
+		l.Finished = st.sRow
+		delete(l.state, track)
 	}
 }
 

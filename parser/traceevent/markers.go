@@ -45,9 +45,12 @@ type contextKey struct {
 // Markers collects clock sync markers, context enter/leave events and linked
 // ids.
 type Markers struct {
+	// ClockSyncs, Contexts and Linked are the rows not yet taken away; the
+	// Base fields count the others.
 	ClockSyncs []ClockSyncMarker
 	Contexts   []ContextEvent
 	Linked     []LinkedID
+	Base       struct{ ClockSyncs, Contexts, Linked int }
 	Counts     MarkerCounts
 	entered    map[contextKey]int
 }
@@ -62,7 +65,7 @@ func (m *Markers) ClockSync(itid int, ev *Event) {
 		m.Counts.ClockSyncInvalid++
 		return
 	}
-	c := ClockSyncMarker{ID: len(m.ClockSyncs), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
+	c := ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
 	if raw, ok := argRaw(ev.Args, "issue_ts"); ok {
 		if text, ok := (&Event{}).number(raw); ok {
 			if v, ok := scaleText(string(text)); ok {
@@ -75,7 +78,7 @@ func (m *Markers) ClockSync(itid int, ev *Event) {
 
 // LegacyClockSync records an S/F pair named ClockSyncEvent.<id>.
 func (m *Markers) LegacyClockSync(syncID string, issueTS, ts int64, itid int) {
-	m.ClockSyncs = append(m.ClockSyncs, ClockSyncMarker{ID: len(m.ClockSyncs), SyncID: syncID, TS: ts,
+	m.ClockSyncs = append(m.ClockSyncs, ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: syncID, TS: ts,
 		IssueTS: issueTS, HasIssue: true, Itid: itid, Source: "legacy_async"})
 }
 
@@ -86,7 +89,7 @@ func (m *Markers) Context(ipid, itid int, ev *Event) {
 		m.Counts.ContextInvalid++
 		return
 	}
-	c := ContextEvent{ID: len(m.Contexts), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
+	c := ContextEvent{ID: m.Base.Contexts + len(m.Contexts), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id}
 	k := contextKey{itid, ev.Name, ev.Scope, kind, id}
 	if ev.Ph == ')' {
@@ -115,6 +118,6 @@ func (m *Markers) Link(itid int, ev *Event) {
 		m.Counts.LinkedInvalid++
 		return
 	}
-	m.Linked = append(m.Linked, LinkedID{ID: len(m.Linked), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
+	m.Linked = append(m.Linked, LinkedID{ID: m.Base.Linked + len(m.Linked), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id, LinkedRawID: linked})
 }

@@ -43,16 +43,19 @@ type MemoryDumpEdge struct {
 
 // MemoryDumps collects v and V events.
 type MemoryDumps struct {
+	// Dumps, Values and Edges are the rows not yet taken away; the Base
+	// fields count the others.
 	Dumps   []MemoryDump
 	Values  []MemoryDumpValue
 	Edges   []MemoryDumpEdge
+	Base    struct{ Dumps, Values, Edges int }
 	Invalid int64 // v without id or dumps
 }
 
 // Add handles a v or V event.
 func (m *MemoryDumps) Add(ipid, itid int, ev *Event) {
 	id, _ := NormaliseID(ev.ID)
-	d := MemoryDump{ID: len(m.Dumps), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
+	d := MemoryDump{ID: m.Base.Dumps + len(m.Dumps), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
 	if ev.Ph == 'V' {
 		d.Args = ev.Args
 		m.Dumps = append(m.Dumps, d)
@@ -126,7 +129,7 @@ func (m *MemoryDumps) totals(dump int, raw []byte) {
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		v := MemoryDumpValue{ID: len(m.Values), DumpID: dump, Source: "process_totals", Attr: string(k),
+		v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "process_totals", Attr: string(k),
 			Type: "scalar", Units: "bytes"}
 		v.Int, v.HasInt = hexValue(trimSpace(raw[start:js.Offset()]))
 		m.Values = append(m.Values, v)
@@ -152,7 +155,7 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 					return err
 				}
 				a := trimSpace(attrs[s:ajs.Offset()])
-				v := MemoryDumpValue{ID: len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+				v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
 					GUID: guid, Attr: string(attr)}
 				v.Type, _ = argString(a, "type")
 				v.Units, _ = argString(a, "units")
@@ -168,7 +171,7 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 			})
 		}
 		if f, ok := argRaw(alloc, "flags"); ok {
-			v := MemoryDumpValue{ID: len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+			v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
 				GUID: guid, Attr: "flags", Type: "scalar"}
 			v.Int, v.HasInt = hexValue(f)
 			m.Values = append(m.Values, v)
@@ -185,7 +188,7 @@ func (m *MemoryDumps) graph(dump int, raw []byte) {
 			return err
 		}
 		e := trimSpace(raw[start:js.Offset()])
-		edge := MemoryDumpEdge{ID: len(m.Edges), DumpID: dump}
+		edge := MemoryDumpEdge{ID: m.Base.Edges + len(m.Edges), DumpID: dump}
 		if v, ok := argRaw(e, "source"); ok {
 			edge.Source, _ = NormaliseID(v)
 		}

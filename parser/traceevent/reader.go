@@ -52,8 +52,10 @@ type Reader struct {
 	seq  int64
 	// Other holds the raw JSON of top-level members other than traceEvents
 	// (object form), by name, as far as they were read.
-	Other    map[string][]byte
-	Problems Problems
+	Other map[string][]byte
+	// OtherKeys are the keys of Other in the order they first appear.
+	OtherKeys []string
+	Problems  Problems
 
 	inEvents bool // inside the traceEvents array
 	done     bool
@@ -171,6 +173,9 @@ func (r *Reader) toEvents(first bool) error {
 			r.Problems.CutElement, r.Problems.Unclosed = true, true
 			r.done = true
 			return nil
+		}
+		if _, seen := r.Other[name]; !seen {
+			r.OtherKeys = append(r.OtherKeys, name)
 		}
 		r.Other[name] = append([]byte(nil), v...)
 	}

@@ -48,11 +48,13 @@ type profileKey struct {
 // Samples builds CPU profiles and stack samples from P events.
 type Samples struct {
 	Profiles []CPUProfile
-	Rows     []StackSample
-	Counts   SampleCounts
-	frames   *Frames
-	byKey    map[profileKey]int
-	parents  map[int]map[int64]int64 // profile → child node → parent node (from children lists)
+	// Rows are the samples not yet taken away; sample Base+i is Rows[i].
+	Rows    []StackSample
+	Base    int
+	Counts  SampleCounts
+	frames  *Frames
+	byKey   map[profileKey]int
+	parents map[int]map[int64]int64 // profile → child node → parent node (from children lists)
 }
 
 // NewSamples returns a builder adding profile frames to frames.
@@ -113,7 +115,7 @@ func (s *Samples) P(ipid, itid int, ev *Event) {
 				}
 			}
 		}
-		s.Rows = append(s.Rows, StackSample{ID: len(s.Rows), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
+		s.Rows = append(s.Rows, StackSample{ID: s.Base + len(s.Rows), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
 			Itid: itid, Name: ev.Name, HasName: ev.HasName, FrameID: fr, Weight: 1, Args: ev.Args})
 	}
 }
@@ -152,7 +154,7 @@ func (s *Samples) chunk(ipid, itid int, ev *Event) {
 			fr = -1
 			s.Counts.NotMatch++
 		}
-		s.Rows = append(s.Rows, StackSample{ID: len(s.Rows), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
+		s.Rows = append(s.Rows, StackSample{ID: s.Base + len(s.Rows), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
 			Itid: itid, FrameID: fr, Weight: 1})
 	}
 }
@@ -262,7 +264,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid Ident) int) error {
 			s.Counts.Invalid++
 			return nil
 		}
-		row := StackSample{ID: len(s.Rows), Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
+		row := StackSample{ID: s.Base + len(s.Rows), Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
 			Name: ev.Name, HasName: ev.HasName, FrameID: -1, Weight: 1}
 		if v, ok := argRaw(obj, "cpu"); ok {
 			row.CPU, row.HasCPU = parseInt(v)

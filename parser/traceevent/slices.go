@@ -27,6 +27,19 @@ type Slice struct {
 	// slice (F).
 	EndItid    int
 	HasEndItid bool
+
+	// Set by the importer: the arg set (callstack.argsetid), the arguments of a
+	// slice whose end may still bring more (written when it closes), and the
+	// callstack_extra values.
+	ArgSet       int64
+	HasArgSet    bool
+	PendArgs     []Arg
+	ThreadTS     int64
+	ThreadDur    int64
+	HasThreadTS  bool
+	HasThreadDur bool
+	SF, ESF      int32 // stack_frame id + 1; 0 = none
+	CName        string
 }
 
 // SliceCounts are the stat counts of the slice rules.
@@ -40,7 +53,7 @@ type SliceCounts struct {
 }
 
 type entry struct {
-	slice   int  // index into Slices.Rows
+	slice   int  // row id (Slice.ID)
 	pending bool // B without its E yet
 	end     int64
 }
@@ -48,16 +61,77 @@ type entry struct {
 // Slices builds the synchronous slices of all threads (spec §2.4) from events
 // in processing order.
 type Slices struct {
+	// Rows holds the rows not yet released (see Release): row id base+i is
+	// Rows[i].
 	Rows   []Slice
 	Counts SliceCounts
+	base   int
 	stacks map[int][]entry
 	// OnSlice, if set, is called for every slice created on a thread stack
-	// (not on async tracks), with its row index.
+	// (not on async tracks), with its row id.
 	OnSlice func(itid, row int)
+	// Ended is the row id of the slice the latest E or e closed, -1 if it
+	// closed none.
+	Ended int
 }
 
 // NewSlices returns an empty builder.
-func NewSlices() *Slices { return &Slices{stacks: map[int][]entry{}} }
+func NewSlices() *Slices { return &Slices{stacks: map[int][]entry{}, Ended: -1} }
+
+// Row returns the row with id id, which must not have been released.
+func (s *Slices) Row(id int) *Slice { return &s.Rows[id-s.base] }
+
+// Next returns the id the next row gets.
+func (s *Slices) Next() int { return s.base + len(s.Rows) }
+
+// add appends a row, giving it the next id.
+func (s *Slices) add(r Slice) int {
+	id := s.Next()
+	r.ID = int64(id)
+	s.Rows = append(s.Rows, r)
+	return id
+}
+
+// ReleaseAll hands every row to fn, in id order, and forgets them.
+func (s *Slices) ReleaseAll(fn func(*Slice)) {
+	for i := range s.Rows {
+		fn(&s.Rows[i])
+	}
+	s.base += len(s.Rows)
+	s.Rows = nil
+}
+
+// Release hands the oldest rows that can no longer change to fn, in id order,
+// and forgets them: every row below the lowest open entry of any stack and
+// below limit (the lowest row another builder still changes). It returns the
+// number of rows released.
+func (s *Slices) Release(limit int, fn func(*Slice)) int {
+	low := min(limit, s.Next())
+	for key, st := range s.stacks {
+		if len(st) == 0 {
+			delete(s.stacks, key)
+			continue
+		}
+		for _, e := range st {
+			if e.pending {
+				low = min(low, e.slice)
+				break // entries above were pushed later
+			}
+		}
+	}
+	n := low - s.base
+	if n <= 0 {
+		return 0
+	}
+	for i := range s.Rows[:n] {
+		fn(&s.Rows[i])
+	}
+	rest := copy(s.Rows, s.Rows[n:])
+	clear(s.Rows[rest:])
+	s.Rows = s.Rows[:rest]
+	s.base = low
+	return n
+}
 
 // effectiveEnd of stack entry i: its end, clamped to its parent's effective end
 // when the parent is complete.
@@ -93,7 +167,7 @@ func (s *Slices) closeAt(key int, t int64) {
 				break
 			}
 			for k := len(st) - 1; k > i; k-- {
-				row := &s.Rows[st[k].slice]
+				row := s.Row(st[k].slice)
 				row.Dur, row.HasDur = end-row.TS, true
 				s.Counts.Truncated++
 			}
@@ -116,15 +190,15 @@ func (s *Slices) push(key, itid int, ev *Event, dur int64, hasDur bool) (int, bo
 	}
 	parent := int64(-1)
 	if len(st) > 0 {
-		parent = s.Rows[st[len(st)-1].slice].ID
+		parent = s.Row(st[len(st)-1].slice).ID
 	}
-	row := Slice{ID: int64(len(s.Rows)), TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
+	row := Slice{TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
 		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
-	s.Rows = append(s.Rows, row)
+	id := s.add(row)
 	if s.OnSlice != nil && key >= 0 {
-		s.OnSlice(key, len(s.Rows)-1)
+		s.OnSlice(key, id)
 	}
-	return len(s.Rows) - 1, true
+	return id, true
 }
 
 // Enclosing returns the slice id at the top of thread itid's stack after
@@ -135,7 +209,7 @@ func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
 	if len(st) == 0 {
 		return 0, false
 	}
-	return s.Rows[st[len(st)-1].slice].ID, true
+	return s.Row(st[len(st)-1].slice).ID, true
 }
 
 // Begin handles a B event of thread itid.
@@ -159,18 +233,20 @@ func (s *Slices) End(itid int, ev *Event) {
 }
 
 func (s *Slices) end(key int, ev *Event, matchCat bool) bool {
+	s.Ended = -1
 	s.closeAt(key, ev.TS.NS)
 	st := s.stacks[key]
 	for i := len(st) - 1; i >= 0; i-- {
 		if !st[i].pending {
 			continue
 		}
-		row := &s.Rows[st[i].slice]
+		row := s.Row(st[i].slice)
 		if (ev.HasName && row.HasName && ev.Name != row.Name) ||
 			(matchCat && ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
 			continue
 		}
 		row.Dur, row.HasDur = ev.TS.NS-row.TS, true
+		s.Ended = st[i].slice
 		if i == len(st)-1 {
 			s.stacks[key] = st[:i]
 		} else {
@@ -194,7 +270,7 @@ func (s *Slices) complete(key, itid int, ev *Event, dur int64) (int, bool) {
 	st := s.stacks[key]
 	if n := len(st); n > 0 && !st[n-1].pending {
 		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
-			s.Rows[i].Overlap = true
+			s.Row(i).Overlap = true
 			s.Counts.Overlaps++
 			end = parentEnd
 		}
@@ -208,14 +284,14 @@ func (s *Slices) complete(key, itid int, ev *Event, dur int64) (int, bool) {
 // that wrote it.
 func (s *Slices) AsyncBegin(track, callid, emit int, ev *Event) {
 	if i, ok := s.begin(trackStack(track), callid, ev); ok {
-		s.Rows[i].Cookie, s.Rows[i].Emit = track, emit
+		s.Row(i).Cookie, s.Row(i).Emit = track, emit
 	}
 }
 
 // AsyncInstant handles a nestable n: a slice of duration 0 on the track.
 func (s *Slices) AsyncInstant(track, callid, emit int, ev *Event) {
 	if i, ok := s.complete(trackStack(track), callid, ev, 0); ok {
-		s.Rows[i].Cookie, s.Rows[i].Emit = track, emit
+		s.Row(i).Cookie, s.Row(i).Emit = track, emit
 	}
 }
 

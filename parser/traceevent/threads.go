@@ -181,3 +181,26 @@ func (t *Threads) ThreadName(itid int) (string, bool) {
 	}
 	return "", false
 }
+
+// MainThread returns the itid of the main thread (tid = pid) of process ipid.
+func (t *Threads) MainThread(ipid int) int {
+	p := t.Processes[ipid]
+	return t.thrs[[2]int64{p.Pid, p.Pid}]
+}
+
+// ByTid returns the thread with tid that has the lowest itid, creating a
+// process with pid = tid and its main thread when none exists (spec §2.2, for
+// the top-level samples, which carry only a tid).
+func (t *Threads) ByTid(tid Ident) int {
+	n, str := int64(0), ""
+	if tid.Present {
+		n, str = t.number(tid)
+	}
+	for itid, th := range t.Threads {
+		if itid > 0 && th.Tid == n {
+			return itid
+		}
+	}
+	ipid := t.process(n, str)
+	return t.MainThread(ipid)
+}

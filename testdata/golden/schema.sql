@@ -68,6 +68,60 @@ CREATE TABLE clock_snapshot(
   ts INT,
   clock_name TEXT
 );
+CREATE TABLE callstack(
+  id INT,
+  ts INT,
+  dur INT,
+  callid INT,
+  cat TEXT,
+  name TEXT,
+  depth INT,
+  cookie INT,
+  parent_id INT,
+  argsetid INT,
+  chainId TEXT,
+  spanId TEXT,
+  parentSpanId TEXT,
+  flag TEXT,
+  trace_level TEXT,
+  trace_tag TEXT,
+  custom_category TEXT,
+  custom_args TEXT,
+  child_callid INT
+);
+CREATE TABLE instant(
+  ts INT,
+  name TEXT,
+  ref INT,
+  wakeup_from INT,
+  ref_type TEXT,
+  value REAL
+);
+CREATE TABLE measure(
+  type TEXT,
+  ts INT,
+  dur INT,
+  value INT,
+  filter_id INT
+);
+CREATE TABLE process_measure(
+  type TEXT,
+  ts INT,
+  dur INT,
+  value INT,
+  filter_id INT
+);
+CREATE TABLE measure_filter(
+  id INT,
+  type TEXT,
+  name TEXT,
+  source_arg_set_id INT
+);
+CREATE TABLE process_measure_filter(
+  id INT,
+  name TEXT,
+  ipid INT
+);
 CREATE TABLE js_heap_files(
   id INT,
   file_name TEXT,
@@ -223,6 +277,185 @@ CREATE TABLE js_cpu_profiler_node_time(
   self_samples INT,
   outermost INT
 );
+CREATE TABLE callstack_extra(
+  callstack_id INT,
+  thread_ts INT,
+  thread_dur INT,
+  async_track_id INT,
+  async_parent_id INT,
+  end_itid INT,
+  stack_frame_id INT,
+  end_stack_frame_id INT,
+  cname TEXT,
+  overlap INT
+);
+CREATE TABLE async_track(
+  id INT,
+  kind TEXT,
+  cat TEXT,
+  name TEXT,
+  scope TEXT,
+  id_kind TEXT,
+  raw_id TEXT,
+  ipid INT
+);
+CREATE TABLE instant_extra(
+  instant_rowid INT,
+  scope TEXT,
+  cat TEXT,
+  itid INT,
+  argsetid INT,
+  stack_frame_id INT
+);
+CREATE TABLE flow(
+  id INT,
+  version INT,
+  slice_out INT,
+  slice_in INT,
+  cat TEXT,
+  name TEXT,
+  flow_key TEXT,
+  argsetid INT
+);
+CREATE TABLE object_instance(
+  id INT,
+  ipid INT,
+  scope TEXT,
+  id_kind TEXT,
+  raw_id TEXT,
+  cat TEXT,
+  name TEXT,
+  create_ts INT,
+  create_itid INT,
+  delete_ts INT,
+  delete_itid INT,
+  explicit_create INT
+);
+CREATE TABLE object_snapshot(
+  id INT,
+  object_id INT,
+  ts INT,
+  itid INT,
+  cat TEXT,
+  name TEXT,
+  base_type TEXT,
+  argsetid INT
+);
+CREATE TABLE memory_dump(
+  id INT,
+  dump_id TEXT,
+  kind TEXT,
+  ts INT,
+  ipid INT,
+  itid INT,
+  level_of_detail TEXT,
+  extra_json TEXT,
+  argsetid INT
+);
+CREATE TABLE memory_dump_value(
+  id INT,
+  memory_dump_id INT,
+  source TEXT,
+  path TEXT,
+  guid TEXT,
+  attr TEXT,
+  type TEXT,
+  units TEXT,
+  int_value INT,
+  str_value TEXT
+);
+CREATE TABLE memory_dump_edge(
+  id INT,
+  memory_dump_id INT,
+  source_guid TEXT,
+  target_guid TEXT,
+  importance INT,
+  type TEXT
+);
+CREATE TABLE clock_sync_marker(
+  id INT,
+  sync_id TEXT,
+  ts INT,
+  issue_ts INT,
+  itid INT,
+  source TEXT
+);
+CREATE TABLE context_event(
+  id INT,
+  ts INT,
+  itid INT,
+  phase TEXT,
+  cat TEXT,
+  name TEXT,
+  scope TEXT,
+  id_kind TEXT,
+  raw_id TEXT
+);
+CREATE TABLE linked_id(
+  id INT,
+  ts INT,
+  itid INT,
+  cat TEXT,
+  name TEXT,
+  scope TEXT,
+  id_kind TEXT,
+  raw_id TEXT,
+  linked_raw_id TEXT
+);
+CREATE TABLE stack_frame(
+  id INT,
+  source TEXT,
+  ipid INT,
+  cpu_profile_id INT,
+  frame_key TEXT,
+  parent_id INT,
+  name TEXT,
+  category TEXT,
+  url TEXT,
+  script_id TEXT,
+  line INT,
+  "column" INT
+);
+CREATE TABLE cpu_profile(
+  id INT,
+  ipid INT,
+  itid INT,
+  profile_key TEXT,
+  start_ts INT
+);
+CREATE TABLE stack_sample(
+  id INT,
+  source TEXT,
+  cpu_profile_id INT,
+  ts INT,
+  itid INT,
+  cpu INT,
+  name TEXT,
+  frame_id INT,
+  weight INT,
+  argsetid INT
+);
+CREATE TABLE metadata_event(
+  id INT,
+  ts INT,
+  ipid INT,
+  itid INT,
+  name TEXT,
+  argsetid INT
+);
+CREATE TABLE system_trace_events(
+  id INT,
+  kind TEXT,
+  seq INT,
+  data TEXT
+);
+CREATE VIEW args_view AS
+SELECT A.argset, V2.data AS keyName, A.id, D.desc,
+  (CASE WHEN A.datatype = 1 THEN V.data ELSE A.value END) AS strValue
+FROM args AS A
+LEFT JOIN data_type AS D ON D.typeId = A.datatype
+LEFT JOIN data_dict AS V ON V.id = A.value
+LEFT JOIN data_dict AS V2 ON V2.id = A.key;
 CREATE VIEW js_cpu_profiler_function AS
 SELECT t.profile_id, f.data AS name, u.data AS url, n.line_number AS line,
   sum(t.self_time) AS self_time, sum(CASE WHEN t.outermost THEN t.total_time ELSE 0 END) AS total_time,

@@ -1,0 +1,97 @@
+package traceevent
+
+import (
+	"tracestreamer/rows"
+)
+
+// argSets writes arg sets into table args (spec §2.10): set ids are
+// allocated in processing order at first need, rows carry the flattened
+// arguments in JSON order, keys and string values go to data_dict.
+type argSets struct {
+	app  *rows.Appender
+	dict *rows.Dict
+	next int64 // next set id
+	row  int64 // next args.id
+}
+
+// none is the set id of "no arguments" (argsetid NULL).
+const none = -1
+
+// alloc returns a new set id.
+func (a *argSets) alloc() int64 {
+	id := a.next
+	a.next++
+	return id
+}
+
+// write writes the arguments of set id.
+func (a *argSets) write(id int64, list []Arg) {
+	for _, arg := range list {
+		a.app.I(a.row)
+		a.app.I(a.dict.ID(arg.Key))
+		a.app.I(int64(arg.Type))
+		switch {
+		case arg.Type == ArgString && arg.Null:
+			a.app.Null()
+		case arg.Type == ArgString:
+			a.app.I(a.dict.ID(arg.Str))
+		case arg.Type == ArgDouble:
+			a.app.Real(arg.Float)
+		default:
+			a.app.I(arg.Int)
+		}
+		a.app.I(id)
+		a.app.End()
+		a.row++
+	}
+}
+
+// add flattens raw args into a new set and returns its id, or none when
+// there are no arguments. Args that do not flatten (not an object) give none.
+func (a *argSets) add(raw []byte) int64 {
+	if raw == nil {
+		return none
+	}
+	list, err := FlattenArgs(raw)
+	if err != nil || len(list) == 0 {
+		return none
+	}
+	id := a.alloc()
+	a.write(id, list)
+	return id
+}
+
+// mergeArgs returns base with the arguments of over merged in: a key already
+// in base keeps its position and takes the value from over; new keys are
+// appended in over's order.
+func mergeArgs(base, over []Arg) []Arg {
+	if len(base) == 0 {
+		return over
+	}
+	pos := make(map[string]int, len(base))
+	for i, a := range base {
+		pos[a.Key] = i
+	}
+	for _, a := range over {
+		if i, ok := pos[a.Key]; ok {
+			base[i] = a
+			continue
+		}
+		pos[a.Key] = len(base)
+		base = append(base, a)
+	}
+	return base
+}
+
+// flattenOrNil flattens raw args, nil when there are none or they are not an
+// object.
+func flattenOrNil(raw []byte) []Arg {
+	if raw == nil {
+		return nil
+	}
+	list, err := FlattenArgs(raw)
+	if err != nil {
+		return nil
+	}
+	return list
+}

@@ -1,0 +1,467 @@
+package traceevent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/stat"
+)
+
+// Env is where an Importer writes: the sink and tables of the run, the shared
+// data_dict and trace range, and the stat log.
+type Env struct {
+	Sink   rows.Sink
+	Tables *schema.Tables
+	Dict   *rows.Dict
+	Range  *rows.Range
+	Log    *stat.Log
+}
+
+// Options configure an Importer.
+type Options struct {
+	// SortBudget is the number of bytes of events sorted in memory before
+	// sorted runs are spilled to temporary files (spec §3.3); 0 means
+	// DefaultSortBudget.
+	SortBudget int64
+}
+
+// DefaultSortBudget is the in-memory sort budget when Options leave it 0.
+const DefaultSortBudget = 256 << 20
+
+// releaseEvery is how many new slices the importer lets pile up before it
+// writes the slices that can no longer change.
+const releaseEvery = 1 << 14
+
+// Importer maps Trace Event files to tables (shared/spec/trace-event.md). One
+// Importer serves a whole run: files read with Read share processes,
+// threads and every id space; Finish writes what is kept until the end.
+type Importer struct {
+	env  Env
+	opts Options
+	t    *schema.Tables
+
+	threads  *Threads
+	slices   *Slices
+	flows    *Flows
+	tracks   *Tracks
+	legacy   *Legacy
+	counters *Counters
+	instants Instants
+	meta     Metadata
+	objects  *Objects
+	dumps    MemoryDumps
+	markers  *Markers
+	frames   *Frames
+	samples  *Samples
+	args     argSets
+
+	stats problems
+	// legacyStart remembers the ts of open legacy S events named
+	// ClockSyncEvent.<id>, by track.
+	legacyStart map[int]int64
+	// sliceThreads marks the threads that are the callid of a closed slice.
+	sliceThreads map[int]bool
+	sinceRelease int
+	files        int
+	snapArgs     []int64 // arg set of each object snapshot
+	configID     int64
+	systemID     int64
+	sampleTIDs   map[Ident]int
+
+	app struct {
+		callstack, extra, instant, instantExtra, flow, sample, meta, dump, value, edge,
+		clock, context, link, config, system *rows.Appender
+	}
+}
+
+// New returns an Importer writing to env.
+func New(env Env, opts Options) *Importer {
+	if opts.SortBudget <= 0 {
+		opts.SortBudget = DefaultSortBudget
+	}
+	t := env.Tables
+	im := &Importer{env: env, opts: opts, t: t, threads: NewThreads(), slices: NewSlices(), tracks: NewTracks(),
+		counters: NewCounters(), objects: NewObjects(), markers: NewMarkers(), frames: NewFrames(),
+		legacyStart: map[int]int64{}, sliceThreads: map[int]bool{}}
+	im.flows = NewFlows(im.slices)
+	im.legacy = NewLegacy(im.slices)
+	im.samples = NewSamples(im.frames)
+	im.stats.init()
+	env.Log.UseJSON()
+	im.args = argSets{app: rows.NewAppender(env.Sink, t.Args), dict: env.Dict}
+	a := &im.app
+	a.callstack = rows.NewAppender(env.Sink, t.Callstack)
+	a.extra = rows.NewAppender(env.Sink, t.CallstackExtra)
+	a.instant = rows.NewAppender(env.Sink, t.Instant)
+	a.instantExtra = rows.NewAppender(env.Sink, t.InstantExtra)
+	a.flow = rows.NewAppender(env.Sink, t.Flow)
+	a.sample = rows.NewAppender(env.Sink, t.StackSample)
+	a.meta = rows.NewAppender(env.Sink, t.MetadataEvent)
+	a.dump = rows.NewAppender(env.Sink, t.MemoryDump)
+	a.value = rows.NewAppender(env.Sink, t.MemoryDumpValue)
+	a.edge = rows.NewAppender(env.Sink, t.MemoryDumpEdge)
+	a.clock = rows.NewAppender(env.Sink, t.ClockSyncMarker)
+	a.context = rows.NewAppender(env.Sink, t.ContextEvent)
+	a.link = rows.NewAppender(env.Sink, t.LinkedID)
+	a.config = rows.NewAppender(env.Sink, t.TraceConfig)
+	a.system = rows.NewAppender(env.Sink, t.SystemTraceEvents)
+	im.sampleTIDs = map[Ident]int{}
+	return im
+}
+
+// Files returns the number of files read so far.
+func (im *Importer) Files() int { return im.files }
+
+// Input describes a file given to Read.
+type Input struct {
+	Path        string // for messages
+	Compression string // "gzip" or "none" (trace_config)
+}
+
+// Read imports one Trace Event file: it tokenizes and sorts the events, then
+// processes them in order. Problems with the content are counted in stat;
+// the error is for input that could not be read at all (not a trace, I/O
+// errors).
+func (im *Importer) Read(r io.Reader, in Input) error {
+	counted := &countReader{r: r}
+	rd, err := NewReader(counted)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	im.files++
+	im.stats.add("json_file", stat.Received, 1, 0)
+	if in.Compression == "gzip" {
+		im.stats.add("json_gzip", stat.Received, 1, 0)
+	}
+	sorter := NewSorter(im.opts.SortBudget)
+	defer sorter.Close()
+	order := NewOrderer()
+	for {
+		el, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
+		}
+		ev, ok := im.tokenize(el)
+		if !ok {
+			continue
+		}
+		if err := sorter.Add(order.Key(ev), el.Offset, el.Raw); err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
+		}
+	}
+	if err := counted.err; err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		// A damaged compressed stream or a read error: keep what was read.
+		name := "json_file"
+		if in.Compression == "gzip" {
+			name = "json_gzip"
+		}
+		im.stats.add(name, stat.DataLost, 1, rd.Offset())
+		im.stats.note(name, stat.DataLost, err.Error())
+	}
+	im.readerProblems(rd)
+	im.topLevelFirst(rd)
+	err = sorter.Sorted(func(k Key, off int64, raw []byte) error {
+		ev, err := Decode(&Element{Seq: k.Seq, Offset: off, Raw: raw})
+		if err != nil {
+			return fmt.Errorf("%s: event at offset %d changed between reads: %w", in.Path, off, err)
+		}
+		im.process(ev)
+		if im.sinceRelease >= releaseEvery {
+			im.release(math.MaxInt)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	im.topLevelLast(rd, in, counted.n)
+	im.stats.flush(im.env.Log, in.Path)
+	return nil
+}
+
+// countReader counts the bytes read and keeps the first error other than
+// io.EOF (the container reader takes any error as the end of input).
+type countReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// phaseStat gives the stat event name of a phase (spec §4.9); "" for phases
+// that are not supported.
+func phaseStat(ph byte) string {
+	switch ph {
+	case 'B':
+		return "json_begin"
+	case 'E':
+		return "json_end"
+	case 'X':
+		return "json_complete"
+	case 'i', 'I':
+		return "json_instant"
+	case 'R':
+		return "json_mark"
+	case 'C':
+		return "json_counter"
+	case 'b':
+		return "json_nestable_begin"
+	case 'n':
+		return "json_nestable_instant"
+	case 'e':
+		return "json_nestable_end"
+	case 'S':
+		return "json_async_start"
+	case 'T':
+		return "json_async_step_into"
+	case 'p':
+		return "json_async_step_past"
+	case 'F':
+		return "json_async_finish"
+	case 's':
+		return "json_flow_start"
+	case 't':
+		return "json_flow_step"
+	case 'f':
+		return "json_flow_end"
+	case 'P':
+		return "json_sample"
+	case 'N':
+		return "json_object_new"
+	case 'O':
+		return "json_object_snapshot"
+	case 'D':
+		return "json_object_delete"
+	case 'M':
+		return "json_metadata"
+	case 'V':
+		return "json_memory_dump_global"
+	case 'v':
+		return "json_memory_dump_process"
+	case 'c':
+		return "json_clock_sync"
+	case '(':
+		return "json_context_enter"
+	case ')':
+		return "json_context_leave"
+	case '=':
+		return "json_linked_id"
+	}
+	return ""
+}
+
+// tokenize decodes an element in file order, counts what the element-level
+// rules count (spec §2.1, §4), and tells whether the event is kept for
+// processing.
+func (im *Importer) tokenize(el *Element) (*Event, bool) {
+	st := &im.stats
+	off := el.Offset
+	st.add("json_event", stat.Received, 1, off)
+	ev, err := Decode(el)
+	if err != nil {
+		st.add("json_event", stat.InvalidData, 1, off)
+		return nil, false
+	}
+	st.add("json_trailing_comma", stat.Received, int64(ev.TrailingCommas), off)
+	st.add("json_duplicate_key", stat.Received, int64(ev.DupKeys), off)
+	st.add("json_numeric_string", stat.Received, int64(ev.NumericStrs), off)
+	st.add("json_string", stat.InvalidData, int64(ev.BadStrings), off)
+	if ev.Ph == 0 {
+		st.add("json_event", stat.InvalidData, 1, off)
+		return nil, false
+	}
+	if ev.PhLong {
+		st.add("json_event", stat.NotMatch, 1, off)
+	}
+	name := phaseStat(ev.Ph)
+	if name == "" {
+		st.add("json_event", stat.NotSupported, 1, off)
+		return nil, false
+	}
+	if ev.ArgsInvalid {
+		st.add("json_args", stat.InvalidData, 1, off)
+	}
+	if ev.BadThreadTime {
+		st.add("json_thread_time", stat.InvalidData, 1, off)
+	}
+	if ev.HasStack {
+		st.add("json_stack_frames", stat.NotSupported, 1, off)
+	}
+	if !ev.TS.Valid && ev.Ph != 'M' {
+		st.add(name, stat.InvalidData, 1, off)
+		return nil, false
+	}
+	if ev.Ph == 'X' && !ev.Dur.Valid {
+		st.add(name, stat.InvalidData, 1, off)
+		return nil, false
+	}
+	return ev, true
+}
+
+// readerProblems counts what the container reader tolerated.
+func (im *Importer) readerProblems(rd *Reader) {
+	p := rd.Problems
+	st := &im.stats
+	st.add("json_trailing_comma", stat.Received, p.TrailingCommas, rd.Offset())
+	st.add("json_empty_event", stat.Received, p.EmptyEvents, rd.Offset())
+	st.add("json_event", stat.InvalidData, p.NotObjects, rd.Offset())
+	if p.Unclosed {
+		st.add("json_file", stat.NotMatch, 1, rd.Offset())
+	}
+	if p.CutElement {
+		st.add("json_file", stat.DataLost, 1, rd.Offset())
+	}
+	if p.Garbage {
+		st.add("json_file", stat.InvalidData, 1, rd.Offset())
+	}
+}
+
+// slicesMade fills the importer's data of the slice an event created (if it
+// created one): arguments, thread time, frames, colour, and v2 flows.
+// pending tells that an end event may still bring arguments.
+func (im *Importer) slicesMade(before int, ev *Event, pending bool) {
+	if im.slices.Next() == before {
+		return
+	}
+	im.sinceRelease++
+	row := im.slices.Row(before)
+	if list := flattenOrNil(ev.Args); len(list) > 0 {
+		row.ArgSet, row.HasArgSet = im.args.alloc(), true
+		if pending {
+			row.PendArgs = list
+		} else {
+			im.args.write(row.ArgSet, list)
+		}
+	}
+	if row.Cookie < 0 {
+		// tts is not defined for async slices.
+		if ev.TTS.Valid {
+			row.ThreadTS, row.HasThreadTS = ev.TTS.NS, true
+		}
+		if ev.TDur.Valid && ev.Ph == 'X' {
+			row.ThreadDur, row.HasThreadDur = ev.TDur.NS, true
+		}
+	}
+	row.SF = im.frameRef(ev.SF)
+	row.ESF = im.frameRef(ev.ESF)
+	row.CName = ev.CName
+	if ev.BindID != nil {
+		c := im.flows.Counts
+		im.stats.add("json_flow_v2", stat.Received, 1, ev.Offset)
+		im.flows.V2(row.ID, ev)
+		im.flowCounts(c, ev.Offset)
+	}
+}
+
+// frameRef resolves an sf/esf value to a stack_frame id + 1 (0: none).
+func (im *Importer) frameRef(raw []byte) int32 {
+	if raw == nil {
+		return 0
+	}
+	key, ok := NormaliseID(raw)
+	if !ok {
+		return 0
+	}
+	id, ok := im.frames.Lookup(key)
+	if !ok {
+		return 0
+	}
+	return int32(id + 1)
+}
+
+// ended completes the slice an E, e or F closed: its arguments merge with the
+// end event's, thread duration and end frame.
+func (im *Importer) ended(id, itid int, ev *Event) {
+	row := im.slices.Row(id)
+	if list := flattenOrNil(ev.Args); len(list) > 0 {
+		row.PendArgs = mergeArgs(row.PendArgs, list)
+		if !row.HasArgSet {
+			row.ArgSet, row.HasArgSet = im.args.alloc(), true
+		}
+	}
+	if row.PendArgs != nil {
+		im.args.write(row.ArgSet, row.PendArgs)
+		row.PendArgs = nil
+	}
+	if row.Cookie < 0 && ev.TTS.Valid && row.HasThreadTS {
+		row.ThreadDur, row.HasThreadDur = ev.TTS.NS-row.ThreadTS, true
+	}
+	if sf := im.frameRef(ev.SF); sf != 0 {
+		row.ESF = sf
+	}
+}
+
+// legacyEvent handles S, T, p and F on a legacy async track.
+func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
+	name := phaseStat(ev.Ph)
+	off := ev.Offset
+	st := &im.stats
+	c := im.legacy.Counts
+	before := im.slices.Next()
+	im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
+	n := im.legacy.Counts
+	accepted := n.StartDropped == c.StartDropped && n.StepNoKey == c.StepNoKey && n.FinishNoKey == c.FinishNoKey
+	st.add(name, stat.DataLost, n.StartDropped-c.StartDropped, off)
+	st.add(name, stat.NotMatch, (n.StepNoKey-c.StepNoKey)+(n.FinishNoKey-c.FinishNoKey), off)
+	st.add(name, stat.NotSupported, n.MixedSteps-c.MixedSteps, off)
+	for id := before; id < im.slices.Next(); id++ {
+		// S and p/T rows: the event's own arguments (an S may still get F's).
+		im.sinceRelease++
+		row := im.slices.Row(id)
+		if list := flattenOrNil(ev.Args); len(list) > 0 {
+			row.ArgSet, row.HasArgSet = im.args.alloc(), true
+			if ev.Ph == 'S' {
+				row.PendArgs = list
+			} else {
+				im.args.write(row.ArgSet, list)
+			}
+		}
+	}
+	const clockPrefix = "ClockSyncEvent."
+	switch {
+	case ev.Ph == 'S' && im.slices.Next() > before && len(ev.Name) > len(clockPrefix) && ev.Name[:len(clockPrefix)] == clockPrefix:
+		im.legacyStart[track] = ev.TS.NS
+	case ev.Ph == 'F' && im.legacy.Finished >= 0:
+		im.ended(im.legacy.Finished, itid, ev)
+		if start, ok := im.legacyStart[track]; ok {
+			delete(im.legacyStart, track)
+			im.markers.LegacyClockSync(ev.Name[len(clockPrefix):], start, ev.TS.NS, itid)
+		}
+	}
+	return accepted
+}
+
+// flowCounts counts the flow problems since c and reports whether there
+// were any.
+func (im *Importer) flowCounts(c FlowCounts, off int64) bool {
+	n := im.flows.Counts
+	st := &im.stats
+	st.add("json_flow_start", stat.NotMatch, n.StartNoSlice-c.StartNoSlice, off)
+	st.add("json_flow_start", stat.DataLost, n.StartOpen-c.StartOpen, off)
+	st.add("json_flow_step", stat.NotMatch, n.StepNoMatch-c.StepNoMatch, off)
+	st.add("json_flow_end", stat.NotMatch, n.EndNoMatch-c.EndNoMatch, off)
+	st.add("json_flow_end", stat.NotSupported, n.EndBadBP-c.EndBadBP, off)
+	st.add("json_flow_v2", stat.DataLost, n.V2Lost-c.V2Lost, off)
+	st.add("json_flow_v2", stat.NotMatch, n.V2NoProducer-c.V2NoProducer, off)
+	st.add("json_flow_v2", stat.InvalidData, n.V2Invalid-c.V2Invalid, off)
+	return n != c
+}

@@ -1,0 +1,416 @@
+package traceevent
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/stat"
+)
+
+// imported is the result of importing a trace into memory.
+type imported struct {
+	mem    *rows.Memory
+	log    *stat.Log
+	rng    *rows.Range
+	dict   map[int64]string
+	tables *schema.Tables
+}
+
+// importText imports one trace file given as text.
+func importText(t *testing.T, text string, opts Options) *imported {
+	t.Helper()
+	mem := rows.NewMemory()
+	ts := schema.New()
+	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
+	dict := rows.NewDict(mem, ts.DataDict)
+	im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: res.rng, Log: res.log}, opts)
+	if err := im.Read(strings.NewReader(text), Input{Path: "test.json"}); err != nil {
+		t.Fatal(err)
+	}
+	im.Finish()
+	dict.Flush()
+	res.dict = map[int64]string{}
+	for _, r := range mem.Rows["data_dict"] {
+		res.dict[r[0].Int] = r[1].Text
+	}
+	return res
+}
+
+// lines joins JSON events into the array form.
+func lines(events ...string) string { return "[" + strings.Join(events, ",\n") + "]" }
+
+// cell renders a value as the spec's examples do: - for NULL, S for the
+// 4294967295 sentinel.
+func render(v rows.Value) string {
+	switch {
+	case v.Null:
+		return "-"
+	case v.IsText:
+		return v.Text
+	case v.IsReal:
+		return strconv.FormatFloat(v.Real, 'g', -1, 64)
+	case v.Int == invalidID:
+		return "S"
+	}
+	return strconv.FormatInt(v.Int, 10)
+}
+
+// table renders the rows of a table, with the columns named (all if none).
+func (r *imported) table(name string, cols ...string) []string {
+	var t *schema.Table
+	for _, tb := range r.tables.All() {
+		if tb.Name == name {
+			t = tb
+		}
+	}
+	idx := map[string]int{}
+	for i, c := range t.Columns {
+		idx[c.Name] = i
+	}
+	if len(cols) == 0 {
+		for _, c := range t.Columns {
+			cols = append(cols, c.Name)
+		}
+	}
+	var out []string
+	for _, row := range r.mem.Rows[name] {
+		var parts []string
+		for _, c := range cols {
+			i, ok := idx[c]
+			if !ok {
+				panic("no column " + c + " in " + name)
+			}
+			parts = append(parts, render(row[i]))
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// callstack renders callstack rows in the spec's example columns.
+func (r *imported) callstack() []string {
+	return r.table("callstack", "id", "ts", "dur", "callid", "cat", "name", "depth", "cookie", "parent_id",
+		"argsetid", "child_callid")
+}
+
+// args renders arg sets as "set key=value(type)".
+func (r *imported) args() []string {
+	var out []string
+	for _, row := range r.mem.Rows["args"] {
+		v := render(row[3])
+		if row[2].Int == ArgString && !row[3].Null {
+			v = strconv.Quote(r.dict[row[3].Int])
+		}
+		out = append(out, fmt.Sprintf("%d %s=%s(%d)", row[4].Int, r.dict[row[1].Int], v, row[2].Int))
+	}
+	return out
+}
+
+// stats renders the non-zero JSON stat cells.
+func (r *imported) stats() []string {
+	var out []string
+	for _, row := range r.log.Rows() {
+		if row.Count != 0 && strings.HasPrefix(row.Event, "json_") {
+			out = append(out, fmt.Sprintf("%s/%s=%d", row.Event, row.Type, row.Count))
+		}
+	}
+	return out
+}
+
+func (r *imported) traceRange() string {
+	s, e := r.rng.Bounds()
+	return fmt.Sprintf("%d %d", s, e)
+}
+
+type want struct {
+	table string
+	cols  []string
+	rows  []string
+}
+
+func TestWorkedExamples(t *testing.T) {
+	cs := []string{"id", "ts", "dur", "callid", "cat", "name", "depth", "cookie", "parent_id", "argsetid", "child_callid"}
+	cases := []struct {
+		name  string
+		input string
+		want  []want
+		stats []string // non-zero JSON stat cells, received included
+		rng   string
+	}{
+		{
+			name: "E1 B/E with nested X and thread instant",
+			input: lines(`{"ph":"B","pid":1,"tid":2,"ts":10,"name":"A","cat":"c"}`,
+				`{"ph":"X","pid":1,"tid":2,"ts":12,"dur":3,"name":"B1"}`,
+				`{"ph":"i","pid":1,"tid":2,"ts":13,"name":"I","s":"t"}`,
+				`{"ph":"E","pid":1,"tid":2,"ts":20}`),
+			want: []want{
+				{"callstack", cs, []string{"0 10000 10000 2 c A 0 - S - S", "1 12000 3000 2 - B1 1 - 0 - S",
+					"2 13000 0 2 - I 2 - 1 - S"}},
+				{"process", []string{"id", "pid", "name", "thread_count", "slice_count", "mem_count"},
+					[]string{"0 0 swapper 0 0 0", "1 1 - 2 1 0"}},
+				{"thread", []string{"id", "tid", "ipid", "is_main_thread"}, []string{"0 0 0 1", "1 1 1 1", "2 2 1 0"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=4", "json_begin/received=1",
+				"json_end/received=1", "json_complete/received=1", "json_instant/received=1"},
+			rng: "10000 20000",
+		},
+		{
+			name: "E2 unmatched E, E for a non-top slice, truncation",
+			input: lines(`{"ph":"E","pid":1,"tid":1,"ts":5,"name":"X"}`,
+				`{"ph":"B","pid":1,"tid":1,"ts":10,"name":"outer"}`,
+				`{"ph":"B","pid":1,"tid":1,"ts":11,"name":"inner"}`,
+				`{"ph":"E","pid":1,"tid":1,"ts":12,"name":"outer"}`,
+				`{"ph":"X","pid":1,"tid":1,"ts":30,"dur":1,"name":"later"}`),
+			want: []want{{"callstack", cs, []string{"0 10000 2000 1 - outer 0 - S - S",
+				"1 11000 1000 1 - inner 1 - 0 - S", "2 30000 1000 1 - later 0 - S - S"}}},
+			stats: []string{"json_file/received=1", "json_event/received=5", "json_begin/received=2",
+				"json_begin/data_lost=1", "json_end/received=2", "json_end/not_match=1", "json_complete/received=1"},
+			rng: "10000 31000",
+		},
+		{
+			name: "E3 X written child-first, same ts",
+			input: lines(`{"ph":"X","pid":7,"tid":7,"ts":1,"dur":5,"name":"Child"}`,
+				`{"ph":"X","pid":7,"tid":7,"ts":1,"dur":10,"name":"Parent"}`),
+			want: []want{{"callstack", cs, []string{"0 1000 10000 1 - Parent 0 - S - S",
+				"1 1000 5000 1 - Child 1 - 0 - S"}}},
+		},
+		{
+			name: "E4 E-first ordering and a zero-length pair",
+			input: lines(`{"ph":"B","pid":1,"tid":1,"ts":0,"name":"P"}`,
+				`{"ph":"X","pid":1,"tid":1,"ts":5,"dur":1,"name":"Y"}`,
+				`{"ph":"E","pid":1,"tid":1,"ts":5,"name":"P"}`,
+				`{"ph":"B","pid":1,"tid":1,"ts":7,"name":"Z"}`,
+				`{"ph":"E","pid":1,"tid":1,"ts":7,"name":"Z"}`),
+			want: []want{{"callstack", cs, []string{"0 0 5000 1 - P 0 - S - S", "1 5000 1000 1 - Y 0 - S - S",
+				"2 7000 0 1 - Z 0 - S - S"}}},
+		},
+		{
+			name: "E5 nestable async with id2.local",
+			input: lines(`{"ph":"b","cat":"net","name":"req","id2":{"local":"0x1"},"pid":5,"tid":6,"ts":100}`,
+				`{"ph":"b","cat":"net","name":"dns","id2":{"local":"0x1"},"pid":5,"tid":6,"ts":110}`,
+				`{"ph":"n","cat":"net","name":"mark","id2":{"local":"0x1"},"pid":5,"tid":7,"ts":115}`,
+				`{"ph":"e","cat":"net","name":"dns","id2":{"local":"0x1"},"pid":5,"tid":6,"ts":120}`,
+				`{"ph":"e","cat":"net","name":"req","id2":{"local":"0x1"},"pid":5,"tid":7,"ts":150,"args":{"status":200}}`,
+				`{"ph":"e","cat":"net","name":"req","id2":{"local":"0x1"},"pid":6,"tid":6,"ts":160}`),
+			want: []want{
+				{"callstack", cs, []string{"0 100000 50000 1 net req 0 0 2 0 2", "1 110000 10000 1 net dns 1 0 2 - 2",
+					"2 115000 0 1 net mark 2 0 3 - 3"}},
+				{"async_track", nil, []string{"0 nestable net - - id2.local 0x1 1"}},
+				{"callstack_extra", []string{"callstack_id", "async_track_id", "async_parent_id", "end_itid"},
+					[]string{"0 0 - 3", "1 0 0 2", "2 0 1 3"}},
+				{"thread", []string{"id", "tid", "ipid"}, []string{"0 0 0", "1 5 1", "2 6 1", "3 7 1", "4 6 2"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=6", "json_nestable_begin/received=2",
+				"json_nestable_instant/received=1", "json_nestable_end/received=3", "json_nestable_end/not_match=1"},
+		},
+		{
+			name: "E6 flows v1",
+			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":10,"dur":10,"name":"send"}`,
+				`{"ph":"s","pid":1,"tid":1,"ts":12,"name":"msg","cat":"ipc","id":"0x7"}`,
+				`{"ph":"t","pid":1,"tid":2,"ts":30,"name":"msg","cat":"ipc","id":"0x7"}`,
+				`{"ph":"X","pid":1,"tid":2,"ts":25,"dur":10,"name":"relay"}`,
+				`{"ph":"f","pid":1,"tid":3,"ts":40,"name":"msg","cat":"ipc","id":"0x7"}`,
+				`{"ph":"X","pid":1,"tid":3,"ts":42,"dur":5,"name":"recv"}`,
+				`{"ph":"f","pid":1,"tid":2,"ts":31,"name":"other","cat":"ipc","id":"0x8","bp":"e"}`),
+			want: []want{
+				{"callstack", []string{"id", "name", "callid"}, []string{"0 send 1", "1 relay 2", "2 recv 3"}},
+				{"flow", nil, []string{"0 1 0 1 ipc msg 0x7 -", "1 1 1 2 ipc msg 0x7 -"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=7", "json_complete/received=3",
+				"json_flow_start/received=1", "json_flow_step/received=1", "json_flow_end/received=2",
+				"json_flow_end/not_match=1"},
+		},
+		{
+			name: "E7 flows v2 with fan-out and a step",
+			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"P","bind_id":"0xa","flow_out":true}`,
+				`{"ph":"X","pid":1,"tid":2,"ts":10,"dur":5,"name":"C1","bind_id":"0xa","flow_in":true}`,
+				`{"ph":"B","pid":1,"tid":3,"ts":12,"name":"C2","bind_id":"0xa","flow_in":true,"flow_out":true}`,
+				`{"ph":"E","pid":1,"tid":3,"ts":14}`,
+				`{"ph":"X","pid":1,"tid":2,"ts":20,"dur":1,"name":"C3","bind_id":"0xa","flow_in":true}`),
+			want: []want{
+				{"callstack", []string{"id", "name"}, []string{"0 P", "1 C1", "2 C2", "3 C3"}},
+				{"flow", nil, []string{"0 2 0 1 - - 0xa -", "1 2 0 2 - - 0xa -", "2 2 2 3 - - 0xa -"}},
+			},
+		},
+		{
+			name: "E8 counters",
+			input: lines(`{"ph":"C","pid":9,"ts":0,"name":"mem","args":{"heap":10,"stack":"2.5"}}`,
+				`{"ph":"C","pid":9,"ts":10,"name":"mem","args":{"heap":12,"stack":3}}`,
+				`{"ph":"C","pid":9,"ts":20,"name":"mem","id":"a","args":{"heap":1}}`,
+				`{"ph":"C","pid":9,"ts":30,"name":"mem","args":{"heap":true}}`),
+			want: []want{
+				{"measure_filter", nil, []string{"0 process_measure_filter mem heap 1",
+					"1 process_measure_filter mem stack 1", "2 process_measure_filter mem id: a heap 1"}},
+				{"process_measure_filter", nil, []string{"0 mem heap 1", "1 mem stack 1", "2 mem id: a heap 1"}},
+				{"process_measure", nil, []string{"measure 0 10000 10 0", "measure 0 10000 2.5 1",
+					"measure 10000 - 12 0", "measure 10000 - 3 1", "measure 20000 - 1 2"}},
+				{"process", []string{"pid", "mem_count"}, []string{"0 0", "9 1"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=4", "json_counter/received=4",
+				"json_counter/not_supported=1"},
+		},
+		{
+			name: "E9 instant scopes",
+			input: lines(`{"ph":"i","pid":1,"tid":2,"ts":5,"name":"t1","s":"t"}`,
+				`{"ph":"I","pid":1,"tid":2,"ts":6,"name":"p1","s":"p","cat":"x","args":{"k":"v"}}`,
+				`{"ph":"R","pid":1,"tid":2,"ts":7,"name":"g1","s":"g"}`,
+				`{"ph":"i","pid":1,"tid":2,"ts":8,"name":"q","s":"z"}`),
+			want: []want{
+				{"callstack", cs, []string{"0 5000 0 2 - t1 0 - S - S", "1 8000 0 2 - q 0 - S - S"}},
+				{"instant", nil, []string{"6000 p1 1 - ipid 0", "7000 g1 - - global 0"}},
+				{"instant_extra", nil, []string{"1 p x 2 0 -", "2 g - 2 - -"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=4", "json_instant/received=3",
+				"json_instant/not_supported=1", "json_mark/received=1"},
+		},
+		{
+			name: "E10 metadata names, string pid/tid",
+			input: lines(`{"ph":"M","pid":3,"name":"process_name","args":{"name":"Browser"}}`,
+				`{"ph":"M","pid":3,"tid":4,"name":"thread_name","args":{"name":"IO"}}`,
+				`{"ph":"M","pid":3,"tid":0,"name":"process_labels","args":{"labels":"a,b"}}`,
+				`{"ph":"M","pid":3,"tid":4,"name":"thread_sort_index","args":{"sort_index":"2"}}`,
+				`{"ph":"X","pid":"gpu","tid":"main","ts":1,"dur":1,"name":"draw"}`),
+			want: []want{
+				{"process", []string{"id", "pid", "name"}, []string{"0 0 swapper", "1 3 Browser", "2 4294967296 gpu"}},
+				{"thread", []string{"id", "tid", "name", "ipid", "is_main_thread"}, []string{"0 0 swapper 0 1",
+					"1 3 Browser 1 1", "2 4 IO 1 0", "3 4294967296 gpu 2 1", "4 4294967297 main 2 0"}},
+				{"metadata_event", nil, []string{"0 - 1 1 process_name 0", "1 - 1 2 thread_name 1",
+					"2 - 1 1 process_labels 2", "3 - 1 2 thread_sort_index 3"}},
+				{"callstack", cs, []string{"0 1000 1000 4 - draw 0 - S - S"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=5", "json_pid_tid/received=2",
+				"json_complete/received=1", "json_metadata/received=4"},
+			rng: "1000 2000",
+		},
+		{
+			name: "E11 object life cycle and snapshots",
+			input: lines(`{"ph":"N","pid":1,"tid":1,"ts":10,"name":"Layer","cat":"cc","id":"0x10"}`,
+				`{"ph":"O","pid":1,"tid":1,"ts":20,"name":"Layer","cat":"cc","id":"0x10","args":{"snapshot":{"bounds":[1,2],"base_type":"Base"}}}`,
+				`{"ph":"D","pid":1,"tid":1,"ts":30,"name":"Layer","cat":"cc","id":"0x10"}`,
+				`{"ph":"O","pid":1,"tid":1,"ts":40,"name":"Layer","cat":"cc","id":"0x10","args":{"snapshot":{"size":3}}}`),
+			want: []want{
+				{"object_instance", nil, []string{"0 1 - id 0x10 cc Layer 10000 1 30000 1 1",
+					"1 1 - id 0x10 cc Layer 40000 1 - - 0"}},
+				{"object_snapshot", nil, []string{"0 0 20000 1 cc Layer Base 0", "1 1 40000 1 cc Layer - 1"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=4", "json_object_new/received=1",
+				"json_object_snapshot/received=2", "json_object_snapshot/not_match=1", "json_object_delete/received=1"},
+		},
+		{
+			name: "E12 clock sync",
+			input: lines(`{"ph":"c","pid":1,"tid":1,"ts":100,"name":"clock_sync","args":{"sync_id":"abc"}}`,
+				`{"ph":"c","pid":1,"tid":1,"ts":200,"name":"clock_sync","args":{"sync_id":"def","issue_ts":190}}`,
+				`{"ph":"c","pid":1,"tid":1,"ts":300,"name":"clock_sync","args":{}}`),
+			want: []want{{"clock_sync_marker", nil, []string{"0 abc 100000 - 1 c", "1 def 200000 190000 1 c"}}},
+			stats: []string{"json_file/received=1", "json_event/received=3", "json_clock_sync/received=2",
+				"json_clock_sync/invalid_data=1"},
+		},
+		{
+			name: "E13 unsorted input",
+			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":50,"dur":10,"name":"late"}`,
+				`{"ph":"B","pid":1,"tid":1,"ts":20,"name":"early"}`,
+				`{"ph":"E","pid":1,"tid":1,"ts":50}`),
+			want: []want{{"callstack", cs, []string{"0 20000 30000 1 - early 0 - S - S",
+				"1 50000 10000 1 - late 0 - S - S"}}},
+		},
+		{
+			name: "E14 partial array, trailing comma, {}",
+			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2,"name":"a"},{},
+ {"ph":"X","pid":1,"tid":1,"ts":4,"dur":1,"name":"b"},{"ph":"X","pid":1,"tid":1,"ts":`,
+			want: []want{{"callstack", cs, []string{"0 1000 2000 1 - a 0 - S - S", "1 4000 1000 1 - b 0 - S - S"}}},
+			stats: []string{"json_file/received=1", "json_file/data_lost=1", "json_file/not_match=1",
+				"json_event/received=2", "json_empty_event/received=1", "json_complete/received=2"},
+		},
+		{
+			name: "E14 trailing comma without ]",
+			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2,"name":"a"},
+ {"ph":"X","pid":1,"tid":1,"ts":4,"dur":1,"name":"b"},`,
+			want: []want{{"callstack", cs, []string{"0 1000 2000 1 - a 0 - S - S", "1 4000 1000 1 - b 0 - S - S"}}},
+			stats: []string{"json_file/received=1", "json_file/not_match=1", "json_event/received=2",
+				"json_trailing_comma/received=1", "json_complete/received=2"},
+		},
+		{
+			name: "E15 legacy async S/T/F across threads",
+			input: lines(`{"ph":"S","pid":1,"tid":1,"ts":0,"name":"load","id":"0x5","cat":"c"}`,
+				`{"ph":"T","pid":1,"tid":1,"ts":10,"name":"load","id":"0x5","args":{"step":"parse"}}`,
+				`{"ph":"F","pid":1,"tid":2,"ts":30,"name":"load","id":"0x5"}`),
+			want: []want{
+				{"async_track", nil, []string{"0 legacy c load - id 0x5 -"}},
+				{"callstack", cs, []string{"0 0 30000 1 c load 0 0 1 - 1", "1 10000 20000 1 c parse 1 0 1 0 1"}},
+				{"callstack_extra", []string{"callstack_id", "async_track_id", "async_parent_id", "end_itid"},
+					[]string{"0 0 - 2", "1 0 0 2"}},
+			},
+		},
+		{
+			name: "E16 process memory dump",
+			input: `{"traceEvents":[{"ph":"v","pid":2,"tid":2,"ts":50,"name":"periodic_interval","id":"0x1",
+ "args":{"dumps":{"level_of_detail":"light",
+   "process_totals":{"resident_set_bytes":"1000"},
+   "allocators":{"malloc":{"guid":"1","attrs":{"size":{"type":"scalar","units":"bytes","value":"400"}}}},
+   "allocators_graph":[]}}}]}`,
+			want: []want{
+				{"memory_dump", nil, []string{"0 0x1 process 50000 1 1 light - -"}},
+				{"memory_dump_value", nil, []string{"0 0 process_totals - - resident_set_bytes scalar bytes 4096 -",
+					"1 0 allocator malloc 1 size scalar bytes 1024 -"}},
+				{"trace_config", []string{"key", "value"}, []string{"container object", "compression none",
+					"uncompressed_size 320"}},
+			},
+		},
+		{
+			name:  "E17 displayTimeUnit does not rescale",
+			input: `{"displayTimeUnit":"ns","traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":2.5,"dur":0.0004,"name":"x"}]}`,
+			want: []want{
+				{"callstack", cs, []string{"0 2500 0 1 - x 0 - S - S"}},
+				{"trace_config", []string{"key", "value"}, []string{"container object", "compression none",
+					"uncompressed_size 100", "displayTimeUnit ns"}},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=1", "json_complete/received=1",
+				"json_display_time_unit/received=1"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := importText(t, c.input, Options{})
+			for _, w := range c.want {
+				got := r.table(w.table, w.cols...)
+				if strings.Join(got, "\n") != strings.Join(w.rows, "\n") {
+					t.Errorf("%s:\ngot  %q\nwant %q", w.table, got, w.rows)
+				}
+			}
+			if c.stats != nil {
+				if got := r.stats(); strings.Join(got, " ") != strings.Join(c.stats, " ") {
+					t.Errorf("stat:\ngot  %q\nwant %q", got, c.stats)
+				}
+			}
+			if c.rng != "" {
+				if got := r.traceRange(); got != c.rng {
+					t.Errorf("trace_range %s, want %s", got, c.rng)
+				}
+			}
+		})
+	}
+}
+
+// TestArgsMerge checks argument flattening, types, and the merge of E
+// arguments into their B (spec §2.4.3, §2.10).
+func TestArgsMerge(t *testing.T) {
+	r := importText(t, lines(
+		`{"ph":"B","pid":1,"tid":1,"ts":1,"name":"a","args":{"k":1,"s":"x","o":{"f":1.5,"b":true,"n":null},"l":[7]}}`,
+		`{"ph":"E","pid":1,"tid":1,"ts":2,"args":{"s":"y","new":18446744073709551616}}`,
+		`{"ph":"B","pid":1,"tid":1,"ts":3,"name":"b"}`,
+		`{"ph":"E","pid":1,"tid":1,"ts":4,"args":{"e":{}}}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":5,"dur":1,"name":"c","args":"__stripped__"}`,
+	), Options{})
+	want := []string{`0 k=1(0)`, `0 s="y"(1)`, `0 o.f=1.5(2)`, `0 o.b=1(3)`, `0 o.n=-(1)`, `0 l[0]=7(0)`,
+		`0 new="18446744073709551616"(1)`, `1 e="{}"(1)`}
+	if got := r.args(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("args:\ngot  %q\nwant %q", got, want)
+	}
+	if got := r.table("callstack", "name", "argsetid"); strings.Join(got, ",") != "a 0,b 1,c -" {
+		t.Errorf("callstack argsetid %q", got)
+	}
+}
