@@ -23,6 +23,7 @@ const (
 	formatHTrace       format = "htrace"
 	formatHeapSnapshot format = "heapsnapshot" // also .heaptimeline
 	formatCPUProfile   format = "cpuprofile"
+	formatTraceEvent   format = "traceevent" // Chrome JSON trace
 )
 
 // sniffSize is how much of the (decompressed) start of an input detection reads.
@@ -74,7 +75,9 @@ func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
 	}
 	br := bufio.NewReaderSize(content, 1<<20)
 	head, err := br.Peek(sniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+	// A damaged compressed stream still yields what came before the damage;
+	// its parser reports the error when it gets there.
+	if err != nil && len(head) == 0 && !errors.Is(err, io.EOF) {
 		o.close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -112,15 +115,24 @@ func detect(head []byte) format {
 	return detectJSON(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
 }
 
-// detectJSON tells a heap snapshot from a CPU profile by the members of the
-// top-level object: "snapshot" (or "nodes" holding numbers) is a heap snapshot;
-// "nodes" holding objects, "head", "samples", "timeDeltas", "timestamps" or
-// "startTime" is a CPU profile.
+// detectJSON recognises the JSON inputs. An array, or an object with a
+// "traceEvents", "systemTraceEvents" or "displayTimeUnit" member anywhere in
+// the head, is a Trace Event file (spec trace-event.md §4.1). Otherwise the
+// members of the top-level object tell a heap snapshot from a CPU profile:
+// "snapshot" (or "nodes" holding numbers) is a heap snapshot; "nodes" holding
+// objects, "head", "samples", "timeDeltas", "timestamps" or "startTime" is a
+// CPU profile.
 func detectJSON(head []byte) format {
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		return formatTraceEvent
+	}
 	js := jsonscan.NewBytes(head)
 	result := formatUnknown
 	js.Object(func(key []byte) error {
 		switch string(key) {
+		case "traceEvents", "systemTraceEvents", "displayTimeUnit":
+			result = formatTraceEvent
+			return errStop
 		case "snapshot", "edges", "strings", "trace_function_infos", "trace_tree":
 			result = formatHeapSnapshot
 		case "head", "samples", "timeDeltas", "timestamps", "startTime", "endTime":
@@ -138,9 +150,11 @@ func detectJSON(head []byte) format {
 				}
 			}
 		}
-		if result != formatUnknown {
+		if result == formatHeapSnapshot {
 			return errStop
 		}
+		// A CPU profile's members also appear in the object form of a trace
+		// ("samples"), whose traceEvents may come later: keep looking.
 		return js.SkipValue()
 	})
 	return result

@@ -14,12 +14,16 @@ import (
 // data_type, trace_range, clock_snapshot, datasource_clockid, stat and meta.
 func (r *run) generic() {
 	t := r.tables
-	proc := rows.NewAppender(r.sink, t.Process)
-	proc.IntsTextNull(0b0000_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
-	proc.Flush()
-	thr := rows.NewAppender(r.sink, t.Thread)
-	thr.IntsTextNull(0b0001_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
-	thr.Flush()
+	if r.trace == nil {
+		// Only the placeholders; the Trace Event importer writes the full
+		// tables.
+		proc := rows.NewAppender(r.sink, t.Process)
+		proc.IntsTextNull(0b0000_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
+		proc.Flush()
+		thr := rows.NewAppender(r.sink, t.Thread)
+		thr.IntsTextNull(0b0001_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
+		thr.Flush()
+	}
 
 	dt := rows.NewAppender(r.sink, t.DataType)
 	for i, d := range []string{"int32_t", "string", "double", "boolean"} {

@@ -18,6 +18,7 @@ import (
 	"tracestreamer/parser/arkts"
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/parser/traceevent"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -36,7 +37,10 @@ type Options struct {
 	NoMeta       bool   // omit the meta table (-nm)
 	CompatTiming bool   // reference CPU sample timing
 	NoAnalysis   bool   // skip the heap graph analysis (js_heap_node_stats, js_heap_class, …)
-	Warnings     io.Writer
+	// SortBudget is the memory, in bytes, for sorting the events of a Trace
+	// Event file before they spill to temporary files (0: the default).
+	SortBudget int64
+	Warnings   io.Writer
 	// Progress, if set, is updated as the inputs are read.
 	Progress *Progress
 }
@@ -66,6 +70,7 @@ type run struct {
 	heap   *heapsnapshot.Files
 	cpu    *cpuprofile.Writer
 	arkts  *arkts.Parser
+	trace  *traceevent.Importer // made when the first Trace Event file is read
 	bytes  int64
 	clocks []clockRow
 	// sources describes each input (table source).
@@ -127,6 +132,9 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		arkts.Options{CompatTiming: opts.CompatTiming})
 
 	err = r.inputs(ctx, inputs)
+	if err == nil && r.trace != nil {
+		r.trace.Finish()
+	}
 	if err == nil {
 		r.heap.Flush()
 		r.cpu.Flush()
@@ -135,8 +143,9 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if cerr := r.sink.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
-	if err == nil && r.heap.NextID() == 0 && r.cpu.NextID() == 0 && r.db.Count(r.tables.JSConfig) == 0 {
-		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile or ArkTS config record could be read",
+	if err == nil && r.heap.NextID() == 0 && r.cpu.NextID() == 0 && r.db.Count(r.tables.JSConfig) == 0 &&
+		r.trace == nil {
+		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile, trace or ArkTS config record could be read",
 			strings.Join(inputs, ", "), ErrNothingUsable)
 	}
 	if err != nil {
@@ -185,7 +194,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 		}
 		o.close()
 		if o.format == formatUnknown {
-			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot or CPU profile (it starts with %q)",
+			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with %q)",
 				in, printable(o.head, 16))
 		}
 	}
@@ -219,6 +228,8 @@ func (r *run) input(ctx context.Context, path string) error {
 		err = r.heapFile(o.r, path)
 	case formatCPUProfile:
 		err = r.cpuFile(o.r, path, id)
+	case formatTraceEvent:
+		err = r.traceFile(o.r, path, o.compression)
 	}
 	if err != nil {
 		return err

@@ -332,7 +332,7 @@ func TestFailures(t *testing.T) {
 	tests := []struct {
 		name, in, out, want string
 	}{
-		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file, heap snapshot or CPU profile (it starts with "# tracer: nop\nhe")`},
+		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with "# tracer: nop\nhe")`},
 		{"no ArkTS data", otherOnly, existing, "nothing usable in the input"},
 		{"missing input", filepath.Join(dir, "nope.htrace"), existing, "open input:"},
 		{"output is the input", otherOnly, otherOnly, "is the input"},

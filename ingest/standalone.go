@@ -7,6 +7,7 @@ import (
 
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/parser/traceevent"
 	"tracestreamer/stat"
 )
 
@@ -63,4 +64,15 @@ func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 	r.log.Add(stat.JSCPUProfiler, stat.Received, 1)
 	r.cpu.Write(p, source, r.opts.CompatTiming, func(t int64) int64 { return t })
 	return nil
+}
+
+// traceFile reads a Chrome Trace Event Format file (JSON array or object
+// form). All such files of a run share one importer: processes, threads and
+// ids continue from one file to the next.
+func (r *run) traceFile(in io.Reader, path, compression string) error {
+	if r.trace == nil {
+		r.trace = traceevent.New(traceevent.Env{Sink: r.sink, Tables: r.tables, Dict: r.dict, Range: &r.rng, Log: r.log},
+			traceevent.Options{SortBudget: r.opts.SortBudget})
+	}
+	return r.trace.Read(in, traceevent.Input{Path: path, Compression: compression})
 }

@@ -193,17 +193,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// summaryTables are the tables the summary line counts: the ArkTS tables
+// and the main Trace Event tables.
+var summaryTables = map[string]bool{"callstack": true, "instant": true, "process_measure": true,
+	"flow": true, "stack_sample": true, "args": true}
+
 // summaryLine is the one line printed after a run: rows of every non-empty
-// ArkTS table, problems and time.
+// ArkTS or main trace table, problems and time.
 func summaryLine(s *ingest.Summary) string {
 	var parts []string
 	for _, t := range s.Tables {
-		if strings.HasPrefix(t, "js_") && s.Rows[t] > 0 {
+		if (strings.HasPrefix(t, "js_") || summaryTables[t]) && s.Rows[t] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", t, s.Rows[t]))
 		}
 	}
 	if len(parts) == 0 {
-		parts = append(parts, "no ArkTS rows")
+		parts = append(parts, "no rows")
 	}
 	return fmt.Sprintf("%s: %s; %d problems (see table stat); %.2f s, %.1f MB read",
 		s.Output, strings.Join(parts, ", "), s.Problems, s.Elapsed.Seconds(), float64(s.Bytes)/1e6)

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/stat"
 )
 
 // FuzzTraceEvent reads arbitrary input as a trace file and decodes every element:
@@ -37,6 +40,47 @@ func FuzzTraceEvent(f *testing.F) {
 			}
 			last = el.Seq
 			Decode(el)
+		}
+	})
+}
+
+// FuzzImport runs the whole importer on arbitrary input, with a tiny sort
+// budget so that sorted runs spill to disk: no panic, callstack ids are
+// 0, 1, 2, … in row order, and every argsetid names an arg set that has rows.
+func FuzzImport(f *testing.F) {
+	for _, s := range []string{
+		`[{"ph":"B","pid":1,"tid":1,"ts":1,"name":"a","args":{"x":1}},{"ph":"X","pid":1,"tid":1,"ts":2,"dur":1},{"ph":"E","ts":5,"pid":1,"tid":1,"args":{"y":[1]}}]`,
+		`[{"ph":"b","cat":"c","id2":{"local":1},"pid":1,"ts":1},{"ph":"n","cat":"c","id2":{"local":1},"pid":1,"ts":2},{"ph":"e","cat":"c","id2":{"local":1},"pid":1,"ts":3}]`,
+		`[{"ph":"S","id":5,"name":"l","ts":0},{"ph":"T","id":5,"name":"l","ts":1,"args":{"step":"s"}},{"ph":"p","id":5,"name":"l","ts":2},{"ph":"F","id":5,"name":"l","ts":3}]`,
+		`[{"ph":"X","ts":0,"dur":5,"tid":1,"bind_id":1,"flow_out":true},{"ph":"s","id":1,"ts":1,"tid":1},{"ph":"f","id":1,"ts":9,"tid":2},{"ph":"X","ts":9,"dur":1,"tid":2,"bind_id":1,"flow_in":true}]`,
+		`{"traceEvents":[{"ph":"C","ts":1,"name":"m","args":{"a":1,"b":"2.5"}},{"ph":"v","id":"1","ts":2,"args":{"dumps":{"process_totals":{"x":"10"}}}},{"ph":"O","id":1,"ts":3,"args":{"snapshot":{"a":1}}}],"stackFrames":{"1":{"name":"f"},"2":{"name":"g","parent":"1"}},"samples":[{"tid":1,"ts":4,"sf":"2"}],"metadata":{"a":[1,{"b":null}]},"systemTraceEvents":"x\n"}`,
+		`[{"ph":"P","name":"Profile","id":"0x1","ts":1,"pid":1,"tid":1,"args":{"data":{"startTime":1}}},{"ph":"P","name":"ProfileChunk","id":"0x1","ts":2,"pid":1,"tid":1,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"a"}},{"id":2,"parent":1,"callFrame":{"functionName":"b"}}],"samples":[1,2]},"timeDeltas":[1,2]}}}]`,
+		`[{"ph":"M","name":"process_name","pid":"gpu","args":{"name":"G"}},{"ph":"c","ts":1,"args":{"sync_id":"a"}},{"ph":"(","id":1,"ts":2},{"ph":")","id":1,"ts":3},{"ph":"=","id":1,"ts":4,"args":{"linked_id":2}},{"ph":"i","s":"p","ts":5},{"ph":"N","id":1,"ts":6},{"ph":"D","id":1,"ts":7}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzImport")
+		mem := rows.NewMemory()
+		ts := schema.New()
+		dict := rows.NewDict(mem, ts.DataDict)
+		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)},
+			Options{SortBudget: 256})
+		if err := im.Read(bytes.NewReader(data), Input{Path: "fuzz"}); err != nil {
+			return
+		}
+		im.Finish()
+		sets := map[int64]bool{}
+		for _, r := range mem.Rows["args"] {
+			sets[r[4].Int] = true
+		}
+		for i, r := range mem.Rows["callstack"] {
+			if r[0].Int != int64(i) {
+				t.Fatalf("callstack row %d has id %d", i, r[0].Int)
+			}
+			if !r[9].Null && !sets[r[9].Int] {
+				t.Fatalf("callstack %d: arg set %d has no rows", i, r[9].Int)
+			}
 		}
 	})
 }

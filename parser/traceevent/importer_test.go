@@ -152,7 +152,7 @@ func TestWorkedExamples(t *testing.T) {
 					"2 13000 0 2 - I 2 - 1 - S"}},
 				{"process", []string{"id", "pid", "name", "thread_count", "slice_count", "mem_count"},
 					[]string{"0 0 swapper 0 0 0", "1 1 - 2 1 0"}},
-				{"thread", []string{"id", "tid", "ipid", "is_main_thread"}, []string{"0 0 0 1", "1 1 1 1", "2 2 1 0"}},
+				{"thread", []string{"id", "tid", "ipid", "is_main_thread"}, []string{"0 0 0 0", "1 1 1 1", "2 2 1 0"}},
 			},
 			stats: []string{"json_file/received=1", "json_event/received=4", "json_begin/received=1",
 				"json_end/received=1", "json_complete/received=1", "json_instant/received=1"},
@@ -276,7 +276,7 @@ func TestWorkedExamples(t *testing.T) {
 				`{"ph":"X","pid":"gpu","tid":"main","ts":1,"dur":1,"name":"draw"}`),
 			want: []want{
 				{"process", []string{"id", "pid", "name"}, []string{"0 0 swapper", "1 3 Browser", "2 4294967296 gpu"}},
-				{"thread", []string{"id", "tid", "name", "ipid", "is_main_thread"}, []string{"0 0 swapper 0 1",
+				{"thread", []string{"id", "tid", "name", "ipid", "is_main_thread"}, []string{"0 0 swapper 0 0",
 					"1 3 Browser 1 1", "2 4 IO 1 0", "3 4294967296 gpu 2 1", "4 4294967297 main 2 0"}},
 				{"metadata_event", nil, []string{"0 - 1 1 process_name 0", "1 - 1 2 thread_name 1",
 					"2 - 1 1 process_labels 2", "3 - 1 2 thread_sort_index 3"}},

@@ -655,7 +655,7 @@ func (im *Importer) writeThreads() {
 		t.Null()
 		t.I(int64(tr.Ipid))
 		main := int64(0)
-		if tr.Tid == th.Processes[tr.Ipid].Pid {
+		if itid > 0 && tr.Tid == th.Processes[tr.Ipid].Pid {
 			main = 1
 		}
 		t.I(main)

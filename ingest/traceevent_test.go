@@ -1,0 +1,77 @@
+package ingest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+// TestNodeTraceGolden converts a real trace written by node
+// --trace-events-enabled (testdata/node/trace.json); the golden file
+// testdata/golden/node_trace.txt is the reviewed expectation of every table.
+func TestNodeTraceGolden(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "trace.json", testutil.Fixture(t, "node/trace.json"))
+	out, sum, _ := convertAll(t, in)
+	if sum.Rows["callstack"] != 59 || sum.Rows["process"] != 2 {
+		t.Errorf("rows %v", sum.Rows)
+	}
+	db := testutil.OpenDB(t, out)
+	skip := map[string]bool{"meta": true, "source": true, "stat": true}
+	for _, tb := range sum.Tables {
+		if sum.Rows[tb] == 0 {
+			skip[tb] = true
+		}
+	}
+	dump := testutil.Dump(t, db, skip)
+	dump += "== stat, non-zero\n" + strings.Join(testutil.Query(t, db, "SELECT * FROM stat WHERE count > 0"), "\n") + "\n"
+	testutil.Golden(t, "node_trace.txt", dump, *update)
+}
+
+// TestTraceWithOtherInputs reads a gzip Trace Event file in one run with a
+// heap snapshot, and a cut gzip file, whose complete events are kept.
+func TestTraceWithOtherInputs(t *testing.T) {
+	dir := t.TempDir()
+	trace := testutil.Fixture(t, "node/trace.json")
+	gz := writeFile(t, dir, "trace.json.gz", trace)
+	snap := writeFile(t, dir, "a.heapsnapshot", testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))
+	out, sum, _ := convertAll(t, gz, snap)
+	db := testutil.OpenDB(t, out)
+	for _, c := range []struct{ query, want string }{
+		{"SELECT count(*) FROM callstack", "59"},
+		{"SELECT count(*) FROM js_heap_files", "1"},
+		{"SELECT group_concat(format || ':' || compression, ',') FROM source", "traceevent:gzip,heapsnapshot:none"},
+		{"SELECT value FROM trace_config WHERE key = 'compression'", "gzip"},
+		{"SELECT value FROM trace_config WHERE key = 'uncompressed_size'", "16593"},
+		{"SELECT count FROM stat WHERE event_name = 'json_gzip' AND stat_type = 'received'", "1"},
+		{"SELECT value FROM meta WHERE name = 'source_type'", "txt-based-trace"},
+		{"SELECT count(*) FROM stat", "725"},
+	} {
+		if got := strings.Join(testutil.Query(t, db, c.query), ","); got != c.want {
+			t.Errorf("%s = %q, want %q", c.query, got, c.want)
+		}
+	}
+	if sum.Problems != 4 { // the node trace's 4 unknown metadata names
+		t.Errorf("problems %d, want 4", sum.Problems)
+	}
+
+	// The same gzip file cut in the middle: what was decompressed is kept.
+	b, err := os.ReadFile(gz)
+	must(t, err)
+	cut := writeFile(t, dir, "cut.json", nil)
+	must(t, os.WriteFile(cut, b[:len(b)*2/3], 0o644))
+	out, _, warn := convertAll(t, cut)
+	db = testutil.OpenDB(t, out)
+	n := testutil.Query(t, db, "SELECT count(*) FROM callstack")[0]
+	if n == "0" || n == "59" {
+		t.Errorf("cut file: %s slices, want some but not all", n)
+	}
+	if got := testutil.Query(t, db, "SELECT count FROM stat WHERE event_name = 'json_gzip' AND stat_type = 'data_lost'"); got[0] != "1" {
+		t.Errorf("json_gzip data_lost %v", got)
+	}
+	if !strings.Contains(warn, "cut.json: json_gzip data_lost: 1") {
+		t.Errorf("warnings %q", warn)
+	}
+}
