@@ -1,5 +1,6 @@
-// Command benchrun is `make bench`: it generates large inputs with node (once,
-// into a git-ignored cache), converts each with the tracestreamer binary, and
+// Command benchrun is `make bench`: it generates large inputs (once, into a
+// git-ignored cache: heap snapshots, timelines and CPU profiles with node, a
+// Chrome trace with its own generator), converts each with the tracestreamer binary, and
 // prints input size, wall time, MB/s, rows/s and peak RSS next to the bare
 // insert time: the same number of rows per table written by the same store code
 // without any parsing, so the ratio shows what parsing costs on top of SQLite.
@@ -32,7 +33,9 @@ type benchCase struct {
 	raw    string   // node output
 	gen    []string // node command generating raw (raw path appended)
 	wrap   []string // mkhtrace flag for raw
-	htrace string
+	htrace string   // the input converted; raw itself when wrap is empty
+	// genGo, if set, generates raw instead of node.
+	genGo func(path string) error
 }
 
 func main() {
@@ -59,6 +62,8 @@ func run(bin, cache, only string) error {
 			wrap: []string{"-timeline"}, htrace: "timeline.htrace"},
 		{name: "cpuprofile", raw: "profile.cpuprofile", gen: []string{"node", "testdata/bench/gen-cpuprofile.js"},
 			wrap: []string{"-cpuprofile"}, htrace: "cpuprofile.htrace"},
+		{name: "trace", raw: "trace.json", htrace: "trace.json",
+			genGo: func(path string) error { return genTrace(path, 500e6) }},
 	}
 	fmt.Printf("%-12s %9s %7s %7s %10s %10s %8s %8s %6s\n", "input", "MB", "wall s", "MB/s", "rows", "rows/s", "RSS MB", "bare s", "ratio")
 	for _, c := range cases {
@@ -114,6 +119,10 @@ func ensure(c benchCase, cache, bin string) error {
 		return nil
 	}
 	raw := filepath.Join(cache, c.raw)
+	if c.genGo != nil {
+		fmt.Fprintf(os.Stderr, "generating %s…\n", raw)
+		return c.genGo(raw)
+	}
 	if _, err := os.Stat(raw); err != nil {
 		if _, err := exec.LookPath("node"); err != nil {
 			return errors.New("node is needed to generate the benchmark inputs")

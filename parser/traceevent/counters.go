@@ -106,7 +106,7 @@ func (c *Counters) Add(ipid int, ev *Event) {
 			c.Samples[prev].Dur, c.Samples[prev].HasDur = ev.TS.NS-c.Samples[prev].TS, true
 		}
 		c.last[f] = len(c.Samples)
-		c.Samples = append(c.Samples, CounterSample{TS: ev.TS.NS, Value: val, Filter: f})
+		c.Samples = append(c.Samples, CounterSample{TS: ev.TS.NS, Value: cloneBytes(val), Filter: f})
 		return nil
 	})
 	if err != nil || members == 0 {

@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strconv"
@@ -58,6 +59,21 @@ type Event struct {
 	NumericStrs    int  // numeric fields given as strings
 	BadStrings     int  // strings with invalid UTF-8 replaced
 	BadThreadTime  bool // tts or tdur present but unusable
+
+	dec *Decoder // while decoding: where strings are interned
+
+	// flat holds Args flattened ahead of time (by the decoding goroutine);
+	// hasFlat tells that it is set.
+	flat    []Arg
+	hasFlat bool
+}
+
+// flatArgs returns the event's flattened arguments (nil: none).
+func (ev *Event) flatArgs() []Arg {
+	if ev.hasFlat {
+		return ev.flat
+	}
+	return flattenOrNil(ev.Args)
 }
 
 // ErrNotObject is returned by Decode for an element that is not an object.
@@ -65,22 +81,66 @@ var ErrNotObject = errors.New("element is not an object")
 
 // Decode decodes the common fields of an element. Trailing commas inside it
 // are tolerated (counted in TrailingCommas); any other syntax error is
-// returned (the element is then skipped).
+// returned (the element is then skipped). The event's byte fields (Args, ID,
+// …) point into el.Raw.
 func Decode(el *Element) (*Event, error) {
-	ev, err := decode(el, el.Raw)
+	var d Decoder
+	ev, err := d.Decode(el)
+	if err != nil {
+		return nil, err
+	}
+	out := *ev
+	return &out, nil
+}
+
+// maxInterned bounds how many distinct strings a Decoder shares.
+const maxInterned = 1 << 16
+
+// Decoder decodes elements like Decode, reusing one Event between calls and
+// keeping one copy of strings that repeat (names, categories), which is what
+// most of a trace's strings do. The zero value is ready to use.
+type Decoder struct {
+	ev     Event
+	strs   map[string]string
+	keyBuf []byte   // the keys of the current element, one after the other
+	keyEnd []uint32 // where each ends in keyBuf
+	// general makes the decoder skip its fast path (tests compare the two).
+	general bool
+}
+
+// Decode decodes el. The returned Event is valid until the next call.
+func (d *Decoder) Decode(el *Element) (*Event, error) {
+	err := d.decode(el, el.Raw)
 	if err == nil || errors.Is(err, ErrNotObject) {
-		return ev, err
+		if err != nil {
+			return nil, err
+		}
+		return &d.ev, nil
 	}
 	fixed, n := stripTrailingCommas(el.Raw)
 	if n == 0 {
 		return nil, err
 	}
-	ev, err2 := decode(el, fixed)
-	if err2 != nil {
+	if d.decode(el, fixed) != nil {
 		return nil, err
 	}
-	ev.TrailingCommas = n
-	return ev, nil
+	d.ev.TrailingCommas = n
+	return &d.ev, nil
+}
+
+// intern returns a string equal to b, shared with earlier equal strings.
+func (d *Decoder) intern(b []byte) string {
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.strs == nil {
+		d.strs = map[string]string{}
+	}
+	if len(d.strs) < maxInterned {
+		d.strs[s] = s
+	}
+	return s
 }
 
 // stripTrailingCommas removes commas that are followed (after white space) by
@@ -121,32 +181,41 @@ func stripTrailingCommas(b []byte) ([]byte, int) {
 	return out, n
 }
 
-func decode(el *Element, raw []byte) (*Event, error) {
-	ev := &Event{Seq: el.Seq, Offset: el.Offset}
-	el = &Element{Seq: el.Seq, Offset: el.Offset, Raw: raw}
-	js := jsonscan.NewBytes(el.Raw)
+func (d *Decoder) decode(el *Element, raw []byte) error {
+	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	ev := &d.ev
+	js := jsonscan.NewBytes(raw)
 	if c, err := js.Peek(); err != nil || c != '{' {
-		return nil, ErrNotObject
+		return ErrNotObject
 	}
-	seen := map[string]bool{}
+	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	if !d.general && d.fastDecode(raw) {
+		ev.dec = nil
+		return nil
+	}
+	// The general decoder: start over.
+	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
 	err := js.Object(func(key []byte) error {
-		k := string(key)
-		if seen[k] {
-			ev.DupKeys++
+		from := uint32(0)
+		for _, end := range d.keyEnd {
+			if bytes.Equal(d.keyBuf[from:end], key) {
+				ev.DupKeys++
+				break
+			}
+			from = end
 		}
-		seen[k] = true
+		d.keyBuf = append(d.keyBuf, key...)
+		d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		raw := el.Raw[start:js.Offset()]
-		ev.field(k, trimSpace(raw))
+		ev.field(key, trimSpace(raw[start:js.Offset()]))
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return ev, nil
+	ev.dec = nil
+	return err
 }
 
 func trimSpace(b []byte) []byte {
@@ -161,11 +230,21 @@ func (ev *Event) str(raw []byte) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	b, err := jsonscan.NewBytes(raw).ReadString(nil)
-	if err != nil {
-		return "", false
+	var b []byte
+	if i := bytes.IndexByte(raw[1:], '"'); i >= 0 && bytes.IndexByte(raw[1:i+1], '\\') < 0 {
+		b = raw[1 : i+1] // no escapes: the text itself
+	} else {
+		var err error
+		if b, err = jsonscan.NewBytes(raw).ReadString(nil); err != nil {
+			return "", false
+		}
 	}
-	s := string(b)
+	var s string
+	if ev.dec != nil {
+		s = ev.dec.intern(b)
+	} else {
+		s = string(b)
+	}
 	if !utf8.ValidString(s) {
 		ev.BadStrings++
 		s = strings.ToValidUTF8(s, "\uFFFD")
@@ -227,8 +306,8 @@ func (ev *Event) ident(raw []byte) Ident {
 	return id
 }
 
-func (ev *Event) field(k string, raw []byte) {
-	switch k {
+func (ev *Event) field(key []byte, raw []byte) {
+	switch string(key) {
 	case "ph":
 		if s, ok := ev.str(raw); ok {
 			ev.Ph = s[0]

@@ -102,7 +102,9 @@ func (f *Flows) V1(itid int, ev *Event) {
 		case isOpen:
 			f.Counts.StartOpen++
 		default:
-			f.open[k] = openFlow{src: encl, ev: ev, args: ev.Args}
+			// The event's memory is reused after this call: keep copies.
+			f.open[k] = openFlow{src: encl, ev: &Event{Cat: ev.Cat, HasCat: ev.HasCat, Name: ev.Name, HasName: ev.HasName},
+				args: cloneBytes(ev.Args)}
 		}
 	case 't':
 		if !isOpen || !hasEncl {
@@ -131,7 +133,7 @@ func (f *Flows) V1(itid int, ev *Event) {
 				f.emit(1, op.src, f.firstAtTS[itid], k, op.args, ev.Args, op.ev)
 				return
 			}
-			f.pending[itid] = append(f.pending[itid], pendingEnd{key: k, open: op, ts: ev.TS.NS, args: ev.Args})
+			f.pending[itid] = append(f.pending[itid], pendingEnd{key: k, open: op, ts: ev.TS.NS, args: cloneBytes(ev.Args)})
 		}
 	}
 }
@@ -170,4 +172,12 @@ func (f *Flows) Finish() {
 		f.Counts.EndNoMatch += int64(len(p))
 	}
 	f.pending = map[int][]pendingEnd{}
+}
+
+// cloneBytes copies b (nil stays nil).
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"testing"
 
 	"tracestreamer/internal/testutil"
@@ -81,6 +82,31 @@ func FuzzImport(f *testing.F) {
 			if !r[9].Null && !sets[r[9].Int] {
 				t.Fatalf("callstack %d: arg set %d has no rows", i, r[9].Int)
 			}
+		}
+	})
+}
+
+// FuzzFastDecode checks that the fast element decoder accepts only what the
+// general one accepts and decodes it to the same event.
+func FuzzFastDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"ph":"X","pid":1,"tid":"a","ts":1.5,"dur":"2","name":"n","cat":"c","args":{"a":[1,{"b":null}],"c":"\u00e9\n"}}`,
+		`{"ph":"B","ts":1,"ts":2,"args":{}}`, `{"ph":"E","args":{"a":1,}}`, `{"ph":"i","s":"g","name":"\ud83d\ude00"}`,
+		`{"a":tru}`, `{"a":1 "b":2}`, `{"a\"b":1}`, ` { "ph" : "C" , "args" : { "v" : -1e3 } } `, `{"id2":{"local":"0x1"},"bind_id":7}`,
+		`{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`, `{"s":"a` + "\x01" + `"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzFastDecode")
+		fast, general := Decoder{}, Decoder{general: true}
+		e1, err1 := fast.Decode(&Element{Raw: data})
+		e2, err2 := general.Decode(&Element{Raw: data})
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("fast error %v, general error %v", err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(*e1, *e2) {
+			t.Fatalf("fast %+v\ngeneral %+v", *e1, *e2)
 		}
 	})
 }

@@ -141,21 +141,22 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	sorter := NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
 	order := NewOrderer()
-	for {
-		el, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	p := newPipe()
+	go readElements(rd, p)
+	err = p.consume(func(b *batch) error {
+		for i := range b.items {
+			it := &b.items[i]
+			if !im.tokenize(&it.ev, it.invalid) {
+				continue
+			}
+			if err := sorter.Add(order.Key(&it.ev), it.ev.Offset, b.buf[it.pos:it.pos+it.n]); err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", in.Path, err)
-		}
-		ev, ok := im.tokenize(el)
-		if !ok {
-			continue
-		}
-		if err := sorter.Add(order.Key(ev), el.Offset, el.Raw); err != nil {
-			return fmt.Errorf("%s: %w", in.Path, err)
-		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	if err := counted.err; err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -171,19 +172,23 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	}
 	im.readerProblems(rd)
 	im.topLevelFirst(rd)
-	err = sorter.Sorted(func(k Key, off int64, raw []byte) error {
-		ev, err := Decode(&Element{Seq: k.Seq, Offset: off, Raw: raw})
-		if err != nil {
-			return fmt.Errorf("%s: event at offset %d changed between reads: %w", in.Path, off, err)
-		}
-		im.process(ev)
-		if im.sinceRelease >= releaseEvery {
-			im.release(math.MaxInt)
+	p = newPipe()
+	go readSorted(sorter, p)
+	err = p.consume(func(b *batch) error {
+		for i := range b.items {
+			it := &b.items[i]
+			if it.invalid {
+				return fmt.Errorf("event at offset %d changed between reads", it.ev.Offset)
+			}
+			im.process(&it.ev)
+			if im.sinceRelease >= releaseEvery {
+				im.release(math.MaxInt)
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	im.topLevelLast(rd, in, counted.n)
 	im.stats.flush(im.env.Log, in.Path)
@@ -269,17 +274,16 @@ func phaseStat(ph byte) string {
 	return ""
 }
 
-// tokenize decodes an element in file order, counts what the element-level
-// rules count (spec §2.1, §4), and tells whether the event is kept for
-// processing.
-func (im *Importer) tokenize(el *Element) (*Event, bool) {
+// tokenize counts what the element-level rules count for a decoded element
+// (spec §2.1, §4), in file order, and tells whether the event is kept for
+// processing. invalid tells that the element did not decode.
+func (im *Importer) tokenize(ev *Event, invalid bool) bool {
 	st := &im.stats
-	off := el.Offset
+	off := ev.Offset
 	st.add("json_event", stat.Received, 1, off)
-	ev, err := Decode(el)
-	if err != nil {
+	if invalid {
 		st.add("json_event", stat.InvalidData, 1, off)
-		return nil, false
+		return false
 	}
 	st.add("json_trailing_comma", stat.Received, int64(ev.TrailingCommas), off)
 	st.add("json_duplicate_key", stat.Received, int64(ev.DupKeys), off)
@@ -287,7 +291,7 @@ func (im *Importer) tokenize(el *Element) (*Event, bool) {
 	st.add("json_string", stat.InvalidData, int64(ev.BadStrings), off)
 	if ev.Ph == 0 {
 		st.add("json_event", stat.InvalidData, 1, off)
-		return nil, false
+		return false
 	}
 	if ev.PhLong {
 		st.add("json_event", stat.NotMatch, 1, off)
@@ -295,7 +299,7 @@ func (im *Importer) tokenize(el *Element) (*Event, bool) {
 	name := phaseStat(ev.Ph)
 	if name == "" {
 		st.add("json_event", stat.NotSupported, 1, off)
-		return nil, false
+		return false
 	}
 	if ev.ArgsInvalid {
 		st.add("json_args", stat.InvalidData, 1, off)
@@ -308,13 +312,13 @@ func (im *Importer) tokenize(el *Element) (*Event, bool) {
 	}
 	if !ev.TS.Valid && ev.Ph != 'M' {
 		st.add(name, stat.InvalidData, 1, off)
-		return nil, false
+		return false
 	}
 	if ev.Ph == 'X' && !ev.Dur.Valid {
 		st.add(name, stat.InvalidData, 1, off)
-		return nil, false
+		return false
 	}
-	return ev, true
+	return true
 }
 
 // readerProblems counts what the container reader tolerated.
@@ -344,7 +348,7 @@ func (im *Importer) slicesMade(before int, ev *Event, pending bool) {
 	}
 	im.sinceRelease++
 	row := im.slices.Row(before)
-	if list := flattenOrNil(ev.Args); len(list) > 0 {
+	if list := ev.flatArgs(); len(list) > 0 {
 		row.ArgSet, row.HasArgSet = im.args.alloc(), true
 		if pending {
 			row.PendArgs = list
@@ -392,7 +396,7 @@ func (im *Importer) frameRef(raw []byte) int32 {
 // end event's, thread duration and end frame.
 func (im *Importer) ended(id, itid int, ev *Event) {
 	row := im.slices.Row(id)
-	if list := flattenOrNil(ev.Args); len(list) > 0 {
+	if list := ev.flatArgs(); len(list) > 0 {
 		row.PendArgs = mergeArgs(row.PendArgs, list)
 		if !row.HasArgSet {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
@@ -427,7 +431,7 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
 		im.sinceRelease++
 		row := im.slices.Row(id)
-		if list := flattenOrNil(ev.Args); len(list) > 0 {
+		if list := ev.flatArgs(); len(list) > 0 {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
 			if ev.Ph == 'S' {
 				row.PendArgs = list

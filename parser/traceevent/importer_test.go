@@ -371,6 +371,43 @@ func TestWorkedExamples(t *testing.T) {
 			stats: []string{"json_file/received=1", "json_event/received=1", "json_complete/received=1",
 				"json_display_time_unit/received=1"},
 		},
+		{
+			name: "open point: a slice open above a closed one at the end keeps dur NULL",
+			input: lines(`{"ph":"B","pid":1,"tid":1,"ts":1,"name":"outer"}`,
+				`{"ph":"B","pid":1,"tid":1,"ts":2,"name":"inner"}`,
+				`{"ph":"E","pid":1,"tid":1,"ts":3,"name":"outer"}`),
+			want: []want{{"callstack", []string{"id", "dur", "name"}, []string{"0 2000 outer", "1 - inner"}}},
+			stats: []string{"json_file/received=1", "json_event/received=3", "json_begin/received=2",
+				"json_begin/not_match=1", "json_end/received=1"},
+			rng: "1000 3000",
+		},
+		{
+			name: "open point: dropped events stay out of trace_range and make no process",
+			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":10,"dur":1,"name":"a"}`,
+				`{"ph":"f","pid":1,"tid":1,"ts":50,"name":"m","id":1}`,
+				`{"ph":"D","pid":1,"tid":1,"ts":60,"name":"o","id":1}`,
+				`{"ph":"C","pid":1,"ts":70,"name":"c","args":{"v":"x"}}`,
+				`{"ph":"X","pid":2,"tid":2,"ts":-5,"dur":1,"name":"bad"}`),
+			want: []want{
+				{"process", []string{"pid"}, []string{"0", "1"}},
+				{"measure_filter", nil, nil},
+			},
+			stats: []string{"json_file/received=1", "json_event/received=5", "json_complete/received=1",
+				"json_complete/invalid_data=1", "json_counter/received=1", "json_counter/not_supported=1",
+				"json_flow_end/received=1", "json_flow_end/not_match=1", "json_object_delete/received=1",
+				"json_object_delete/not_match=1"},
+			rng: "10000 11000",
+		},
+		{
+			name:  "open point: fractional sample weights are kept",
+			input: `{"traceEvents":[],"samples":[{"tid":3,"ts":1,"weight":0.5},{"tid":3,"ts":2,"weight":2}]}`,
+			want: []want{
+				{"stack_sample", []string{"id", "source", "ts", "itid", "weight"}, []string{"0 samples 1000 1 0.5",
+					"1 samples 2000 1 2"}},
+				{"thread", []string{"id", "tid", "ipid"}, []string{"0 0 0", "1 3 1"}},
+			},
+			rng: "1000 2000",
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

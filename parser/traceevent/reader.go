@@ -154,13 +154,13 @@ func (r *Reader) toEvents(first bool) error {
 			r.done = true
 			return nil
 		}
+		name := string(key[1 : len(key)-1]) // before reading on: key may point into the buffer
 		if c, err := r.peekNonSpace(); err != nil || c != ':' {
 			r.Problems.Unclosed = err != nil
 			r.done = true
 			return nil
 		}
 		r.discard(1)
-		name := string(key[1 : len(key)-1])
 		if name == "traceEvents" {
 			if c, err := r.peekNonSpace(); err == nil && c == '[' {
 				r.discard(1)
@@ -215,40 +215,62 @@ func (r *Reader) value() ([]byte, error) {
 			r.discard(1)
 		}
 	}
+	// A container or a string: scan the buffered bytes in place; a value
+	// that lies wholly in the buffer is returned without a copy.
 	depth := 0
 	inString, escaped := false, false
 	for {
-		b, err := r.br.ReadByte()
-		if err != nil {
-			return r.buf, io.ErrUnexpectedEOF
+		if r.br.Buffered() == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				return r.buf, io.ErrUnexpectedEOF
+			}
 		}
-		r.off++
-		r.buf = append(r.buf, b)
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
+		chunk, _ := r.br.Peek(r.br.Buffered())
+		end := -1
+	scan:
+		for i := 0; i < len(chunk); i++ {
+			b := chunk[i]
+			if inString {
+				switch {
+				case escaped:
+					escaped = false
+				case b == '\\':
+					escaped = true
+				case b == '"':
+					inString = false
+					if depth == 0 {
+						end = i + 1
+						break scan
+					}
+				}
+				continue
+			}
+			switch b {
+			case '"':
+				inString = true
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
 				if depth == 0 {
-					return r.buf, nil
+					end = i + 1
+					break scan
 				}
 			}
+		}
+		if end < 0 {
+			r.buf = append(r.buf, chunk...)
+			r.discard(len(chunk))
 			continue
 		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return r.buf, nil
-			}
+		if len(r.buf) == 0 {
+			// Valid until the reader reads again: callers copy what they keep.
+			r.discard(end)
+			return chunk[:end:end], nil
 		}
+		r.buf = append(r.buf, chunk[:end]...)
+		r.discard(end)
+		return r.buf, nil
 	}
 }
 

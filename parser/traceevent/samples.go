@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"math"
 	"strconv"
 
 	"tracestreamer/parser/jsonscan"
@@ -30,7 +31,10 @@ type StackSample struct {
 	HasName      bool
 	FrameID      int // -1: NULL
 	Weight       int64
-	Args         []byte
+	// WeightReal is a fractional weight (HasWeightReal), stored as REAL.
+	WeightReal    float64
+	HasWeightReal bool
+	Args          []byte
 }
 
 // SampleCounts are the stat counts of samples: json_sample not_match and
@@ -272,6 +276,9 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid Ident) int) error {
 		if v, ok := argRaw(obj, "weight"); ok {
 			if w, ok := parseInt(v); ok {
 				row.Weight = w
+			} else if f, err := strconv.ParseFloat(string(v), 64); err == nil && !math.IsInf(f, 0) {
+				// Weights may be fractional (catapult's traceviewify): kept as REAL.
+				row.WeightReal, row.HasWeightReal = f, true
 			}
 		}
 		if ev.SF != nil {

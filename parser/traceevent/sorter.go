@@ -9,34 +9,63 @@ import (
 	"io"
 	"os"
 	"slices"
+	"unsafe"
 )
 
 // Sorter puts elements into processing order (spec §3.3): in memory up to a
 // budget of bytes, beyond it as sorted runs in temporary files that are merged
 // at the end, so that inputs larger than memory work.
+//
+// Records hold no pointers: their bytes live in large chunks, so that the
+// garbage collector has nothing to scan in a full sort buffer.
 type Sorter struct {
 	budget int64
 	dir    string // private temporary directory, made on first spill
 	recs   []rec
+	chunks [][]byte // element bytes; recs point into them
+	free   [][]byte // chunks to reuse after a spill
 	bytes  int64
 	runs   []string
 }
 
 type rec struct {
-	key Key
-	off int64
-	raw []byte
+	key   Key
+	off   int64
+	chunk uint32 // index into chunks
+	pos   uint32 // start in the chunk
+	n     uint32 // length
 }
 
 // recOverhead approximates the memory of a record besides its bytes.
-const recOverhead = 64
+const recOverhead = int64(unsafe.Sizeof(rec{}))
+
+// chunkSize is the size of the byte chunks; larger elements get a chunk of
+// their own.
+const chunkSize = 4 << 20
 
 // NewSorter returns a sorter that keeps about budget bytes in memory.
 func NewSorter(budget int64) *Sorter { return &Sorter{budget: max(budget, 1)} }
 
 // Add queues an element; raw is copied.
 func (s *Sorter) Add(k Key, off int64, raw []byte) error {
-	s.recs = append(s.recs, rec{k, off, append([]byte(nil), raw...)})
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last])+len(raw) > cap(s.chunks[last]) {
+		var c []byte
+		switch {
+		case len(raw) > chunkSize:
+			c = make([]byte, 0, len(raw))
+		case len(s.free) > 0:
+			c = s.free[len(s.free)-1][:0]
+			s.free = s.free[:len(s.free)-1]
+		default:
+			c = make([]byte, 0, chunkSize)
+		}
+		s.chunks = append(s.chunks, c)
+		last++
+	}
+	c := s.chunks[last]
+	s.recs = append(s.recs, rec{key: k, off: off, chunk: uint32(last), pos: uint32(len(c)), n: uint32(len(raw))})
+	s.chunks[last] = append(c, raw...)
 	s.bytes += int64(len(raw)) + recOverhead
 	if s.bytes >= s.budget {
 		return s.spill()
@@ -44,16 +73,13 @@ func (s *Sorter) Add(k Key, off int64, raw []byte) error {
 	return nil
 }
 
+// raw returns the bytes of r.
+func (s *Sorter) raw(r *rec) []byte {
+	return s.chunks[r.chunk][r.pos : r.pos+r.n : r.pos+r.n]
+}
+
 func (s *Sorter) sortRecs() {
-	slices.SortFunc(s.recs, func(a, b rec) int {
-		switch {
-		case a.key.Less(b.key):
-			return -1
-		case b.key.Less(a.key):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(s.recs, func(a, b rec) int { return a.key.Compare(b.key) })
 }
 
 // spill writes the queued records as one sorted run.
@@ -75,15 +101,16 @@ func (s *Sorter) spill() error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr []byte
-	for _, r := range s.recs {
+	for i := range s.recs {
+		r := &s.recs[i]
 		hdr = binary.AppendVarint(hdr[:0], r.key.TS)
 		hdr = append(hdr, r.key.Rank)
 		hdr = binary.AppendVarint(hdr, r.key.DurKey)
 		hdr = binary.AppendVarint(hdr, r.key.Seq)
 		hdr = binary.AppendVarint(hdr, r.off)
-		hdr = binary.AppendUvarint(hdr, uint64(len(r.raw)))
+		hdr = binary.AppendUvarint(hdr, uint64(r.n))
 		w.Write(hdr)
-		w.Write(r.raw)
+		w.Write(s.raw(r))
 	}
 	err = w.Flush()
 	if cerr := f.Close(); err == nil {
@@ -94,13 +121,21 @@ func (s *Sorter) spill() error {
 	}
 	s.runs = append(s.runs, f.Name())
 	s.recs, s.bytes = s.recs[:0], 0
+	for _, c := range s.chunks {
+		if cap(c) == chunkSize {
+			s.free = append(s.free, c)
+		}
+	}
+	s.chunks = s.chunks[:0]
 	return nil
 }
 
 type runReader struct {
 	br  *bufio.Reader
 	f   *os.File
-	cur rec
+	key Key
+	off int64
+	raw []byte // reused for each record
 }
 
 func (r *runReader) next() (bool, error) {
@@ -122,18 +157,21 @@ func (r *runReader) next() (bool, error) {
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return false, err
 	}
-	raw := make([]byte, n)
-	if _, err := io.ReadFull(r.br, raw); err != nil {
+	if uint64(cap(r.raw)) < n {
+		r.raw = make([]byte, n)
+	}
+	r.raw = r.raw[:n]
+	if _, err := io.ReadFull(r.br, r.raw); err != nil {
 		return false, err
 	}
-	r.cur = rec{Key{ts, rank, dk, seq}, off, raw}
+	r.key, r.off = Key{ts, rank, dk, seq}, off
 	return true, nil
 }
 
 type runHeap []*runReader
 
 func (h runHeap) Len() int           { return len(h) }
-func (h runHeap) Less(i, j int) bool { return h[i].cur.key.Less(h[j].cur.key) }
+func (h runHeap) Less(i, j int) bool { return h[i].key.Less(h[j].key) }
 func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
 func (h *runHeap) Pop() any {
@@ -144,21 +182,24 @@ func (h *runHeap) Pop() any {
 }
 
 // Sorted calls fn for every element in processing order, then removes the
-// temporary files.
+// temporary files. raw is valid only during the call.
 func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
 	if len(s.runs) == 0 {
 		s.sortRecs()
-		for _, r := range s.recs {
-			if err := fn(r.key, r.off, r.raw); err != nil {
+		for i := range s.recs {
+			r := &s.recs[i]
+			if err := fn(r.key, r.off, s.raw(r)); err != nil {
 				return err
 			}
 		}
+		s.recs, s.chunks, s.free = nil, nil, nil
 		return nil
 	}
 	if err := s.spill(); err != nil {
 		return err
 	}
+	s.recs, s.chunks, s.free = nil, nil, nil
 	h := &runHeap{}
 	for _, name := range s.runs {
 		f, err := os.Open(name)
@@ -178,7 +219,7 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	heap.Init(h)
 	for h.Len() > 0 {
 		r := (*h)[0]
-		if err := fn(r.cur.key, r.cur.off, r.cur.raw); err != nil {
+		if err := fn(r.key, r.off, r.raw); err != nil {
 			return err
 		}
 		ok, err := r.next()

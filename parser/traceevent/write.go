@@ -259,7 +259,11 @@ func (im *Importer) drainSamples() {
 		a.IOpt(s.CPU, s.HasCPU)
 		a.TOpt(s.Name, s.HasName)
 		a.IOpt(int64(s.FrameID), s.FrameID >= 0)
-		a.I(s.Weight)
+		if s.HasWeightReal {
+			a.Real(s.WeightReal)
+		} else {
+			a.I(s.Weight)
+		}
 		set := im.args.add(s.Args)
 		a.IOpt(set, set != none)
 		a.End()

@@ -1,0 +1,182 @@
+package traceevent
+
+import (
+	"errors"
+	"io"
+)
+
+// The two passes over a file each run as two stages on two goroutines: in
+// the first, one reads and decodes the elements while the other counts them
+// and feeds the sorter; in the second, one merges the sorted runs and
+// decodes the events while the other builds the rows. Batches of decoded
+// events go between them, and come back to be reused.
+
+// batchBytes is about how many element bytes a batch holds.
+const batchBytes = 1 << 20
+
+// item is one decoded element of a batch; its byte fields point into the
+// batch's buffer.
+type item struct {
+	ev      Event
+	key     Key // second pass: the sort key
+	pos, n  int // the element's bytes in the buffer
+	invalid bool
+}
+
+type batch struct {
+	items []item
+	buf   []byte
+	err   error // the producer's error, in its last batch
+}
+
+func (b *batch) reset() {
+	b.items, b.buf, b.err = b.items[:0], b.buf[:0], nil
+}
+
+// add copies raw into the batch and decodes it with d (flattening its
+// arguments too if flatten is set). It reports false, adding nothing, when
+// the batch has no room left for raw.
+func (b *batch) add(d *Decoder, raw []byte, seq, off int64, key Key, flatten bool) bool {
+	if len(b.items) > 0 && len(b.buf)+len(raw) > cap(b.buf) {
+		return false
+	}
+	if cap(b.buf) < len(raw) {
+		b.buf = make([]byte, 0, len(raw))
+	}
+	pos := len(b.buf)
+	b.buf = append(b.buf, raw...)
+	own := b.buf[pos:len(b.buf):len(b.buf)]
+	it := item{key: key, pos: pos, n: len(raw)}
+	ev, err := d.Decode(&Element{Seq: seq, Offset: off, Raw: own})
+	if err != nil {
+		it.ev = Event{Seq: seq, Offset: off}
+		it.invalid = true
+	} else {
+		it.ev = *ev
+		if flatten && ev.Args != nil {
+			it.ev.flat, it.ev.hasFlat = flattenOrNil(ev.Args), true
+		}
+	}
+	b.items = append(b.items, it)
+	return true
+}
+
+// pipe hands batches from a producer goroutine to the consumer.
+type pipe struct {
+	full, free chan *batch
+	stop       chan struct{}
+}
+
+func newPipe() *pipe {
+	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, 6), stop: make(chan struct{})}
+	for range 6 {
+		p.free <- &batch{buf: make([]byte, 0, batchBytes)}
+	}
+	return p
+}
+
+// get returns an empty batch for the producer; nil when the consumer quit.
+func (p *pipe) get() *batch {
+	select {
+	case b := <-p.free:
+		b.reset()
+		return b
+	case <-p.stop:
+		return nil
+	}
+}
+
+// put hands a batch to the consumer; false when the consumer quit.
+func (p *pipe) put(b *batch) bool {
+	select {
+	case p.full <- b:
+		return true
+	case <-p.stop:
+		return false
+	}
+}
+
+var errConsumerQuit = errors.New("consumer quit")
+
+// readElements is the producer of the first pass: it reads and decodes the
+// elements of rd.
+func readElements(rd *Reader, p *pipe) {
+	defer close(p.full)
+	var d Decoder
+	b := p.get()
+	for b != nil {
+		el, err := rd.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				b.err = err
+			}
+			p.put(b)
+			return
+		}
+		if !b.add(&d, el.Raw, el.Seq, el.Offset, Key{}, false) {
+			if !p.put(b) {
+				return
+			}
+			if b = p.get(); b == nil {
+				return
+			}
+			b.add(&d, el.Raw, el.Seq, el.Offset, Key{}, false)
+		}
+	}
+}
+
+// readSorted is the producer of the second pass: it merges the sorted runs
+// and decodes the events.
+func readSorted(s *Sorter, p *pipe) {
+	defer close(p.full)
+	var d Decoder
+	b := p.get()
+	if b == nil {
+		return
+	}
+	err := s.Sorted(func(k Key, off int64, raw []byte) error {
+		if !b.add(&d, raw, k.Seq, off, k, true) {
+			if !p.put(b) {
+				return errConsumerQuit
+			}
+			if b = p.get(); b == nil {
+				return errConsumerQuit
+			}
+			b.add(&d, raw, k.Seq, off, k, true)
+		}
+		return nil
+	})
+	if errors.Is(err, errConsumerQuit) {
+		return
+	}
+	b.err = err
+	p.put(b)
+}
+
+// consume calls fn for every batch the producer hands over, then returns the
+// producer's error. If fn fails, the producer is stopped.
+func (p *pipe) consume(fn func(*batch) error) error {
+	defer close(p.stop)
+	var err error
+	for b := range p.full {
+		if err == nil {
+			err = fn(b)
+			if err == nil {
+				err = b.err
+			}
+		}
+		select {
+		case p.free <- b:
+		default:
+		}
+		if err != nil {
+			break
+		}
+	}
+	// Let the producer finish (it sees stop) before returning.
+	go func() {
+		for range p.full {
+		}
+	}()
+	return err
+}
