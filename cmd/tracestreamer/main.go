@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -34,7 +35,9 @@ const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
        tracestreamer export -pprof OUT.pb.gz [-profile N] DB
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
-timelines, CPU profiles) into a SQLite database with trace_streamer's tables.
+timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
+files and Chrome Trace Event JSON files into a SQLite database with
+trace_streamer's tables.
 
 flags:
   -o, -e PATH       output database (written to a temporary file, renamed on success)
@@ -43,6 +46,8 @@ flags:
                     (ignores timeDeltas[0]; the last run ends at the last sample)
   --no-analysis     skip the heap analysis tables (dominators, retained sizes,
                     class summary, comparisons): faster, less memory
+  --sort-mem MB     memory for sorting a Trace Event file's events before
+                    sorted runs spill to temporary files (default 256)
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)
@@ -85,6 +90,16 @@ func parseArgs(args []string) (*config, error) {
 			c.opts.CompatTiming = true
 		case "--no-analysis":
 			c.opts.NoAnalysis = true
+		case "--sort-mem":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a size in MB"}
+			}
+			i++
+			mb, err := strconv.ParseInt(args[i], 10, 64)
+			if err != nil || mb < 1 {
+				return nil, usageError{"--sort-mem needs a positive number of MB, not " + args[i]}
+			}
+			c.opts.SortBudget = mb << 20
 		case "-q", "--quiet":
 			c.quiet = true
 		case "--cpuprofile", "--memprofile":

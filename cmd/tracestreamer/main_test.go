@@ -28,6 +28,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"-o", "out.db"}, "", "", "no input file given"},
 		{[]string{"in.htrace", "-o"}, "", "", "-o needs a path"},
 		{[]string{"in.htrace", "-o", "x.db", "--bogus"}, "", "", "unknown flag --bogus"},
+		{[]string{"t.json", "-o", "x.db", "--sort-mem", "0"}, "", "", "--sort-mem needs a positive number of MB, not 0"},
+		{[]string{"t.json", "-o", "x.db", "--sort-mem"}, "", "", "--sort-mem needs a size in MB"},
 	}
 	for _, tt := range tests {
 		c, err := parseArgs(tt.args)
@@ -44,6 +46,9 @@ func TestParseArgs(t *testing.T) {
 	c, _ := parseArgs([]string{"-e", "out.db", "a.htrace", "-nm", "--compat-timing", "-q"})
 	if !c.opts.NoMeta || !c.opts.CompatTiming || !c.quiet {
 		t.Errorf("flags not set: %+v", c)
+	}
+	if c, err := parseArgs([]string{"t.json", "-o", "x.db", "--sort-mem", "64"}); err != nil || c.opts.SortBudget != 64<<20 {
+		t.Errorf("--sort-mem 64: %+v, %v", c, err)
 	}
 }
 
