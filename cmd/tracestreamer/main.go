@@ -47,7 +47,7 @@ flags:
   --no-analysis     skip the heap analysis tables (dominators, retained sizes,
                     class summary, comparisons): faster, less memory
   --sort-mem MB     memory for sorting a Trace Event file's events before
-                    sorted runs spill to temporary files (default 256)
+                    sorted runs spill to temporary files (default 64)
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)

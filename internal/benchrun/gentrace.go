@@ -112,8 +112,9 @@ func (g *traceGen) x(pid, tid int, ts, dur float64, cat, name string) {
 	g.buf = strconv.AppendFloat(g.buf, ts/3, 'f', 3, 64)
 	g.buf = append(g.buf, `,"tdur":`...)
 	g.buf = strconv.AppendFloat(g.buf, dur*0.8, 'f', 3, 64)
-	g.buf = append(g.buf, `,"args":{"data":{"frame":"`...)
-	g.buf = strconv.AppendUint(g.buf, g.rnd.Uint64()&0xffffffff, 16)
+	// A page has a few frames: their ids repeat, as in Chrome traces.
+	g.buf = append(g.buf, `,"args":{"data":{"frame":"0x7f3a`...)
+	g.buf = strconv.AppendUint(g.buf, uint64(0x1000+g.rnd.IntN(64)*0x40), 16)
 	g.buf = append(g.buf, `","nodes":`...)
 	g.buf = strconv.AppendInt(g.buf, int64(g.rnd.IntN(5000)), 10)
 	g.buf = append(g.buf, `}}}`...)

@@ -30,17 +30,40 @@ type Arg struct {
 
 // FlattenArgs flattens a JSON object into arguments in JSON order: members
 // join with ".", array elements use "[i]" ({"a":{"b":[7]}} gives a.b[0]).
-func FlattenArgs(raw []byte) ([]Arg, error) {
+func FlattenArgs(raw []byte) ([]Arg, error) { return flattenArgs(raw, nil) }
+
+// flattenArgs is FlattenArgs sharing repeated keys and string values through
+// d (nil: no sharing).
+func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) {
 	var out []Arg
 	js := jsonscan.NewBytes(raw)
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return nil, ErrNotObject
 	}
-	err := flatten(js, raw, "", 0, &out)
+	f := flattener{js: js, raw: raw, out: &out, dec: d}
+	err := f.flatten("", 0)
 	return out, err
 }
 
-func flatten(js *jsonscan.Decoder, raw []byte, key string, depth int, out *[]Arg) error {
+// flattener holds the state of one FlattenArgs call.
+type flattener struct {
+	js      *jsonscan.Decoder
+	raw     []byte
+	out     *[]Arg
+	dec     *Decoder
+	scratch []byte
+}
+
+// str makes a string of b, shared through the decoder when there is one.
+func (f *flattener) str(b []byte) string {
+	if f.dec != nil {
+		return f.dec.intern(b)
+	}
+	return string(b)
+}
+
+func (f *flattener) flatten(key string, depth int) error {
+	js, raw, out := f.js, f.raw, f.out
 	c, err := js.Peek()
 	if err != nil {
 		return err
@@ -58,11 +81,12 @@ func flatten(js *jsonscan.Decoder, raw []byte, key string, depth int, out *[]Arg
 		n := 0
 		err := js.Object(func(k []byte) error {
 			n++
-			name := string(k)
+			f.scratch = f.scratch[:0]
 			if key != "" {
-				name = key + "." + name
+				f.scratch = append(append(f.scratch, key...), '.')
 			}
-			return flatten(js, raw, name, depth+1, out)
+			f.scratch = append(f.scratch, k...)
+			return f.flatten(f.str(f.scratch), depth+1)
 		})
 		if err == nil && n == 0 && depth > 0 {
 			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "{}"})
@@ -72,15 +96,18 @@ func flatten(js *jsonscan.Decoder, raw []byte, key string, depth int, out *[]Arg
 		n := 0
 		err := js.Array(func(i int) error {
 			n++
-			return flatten(js, raw, key+"["+strconv.Itoa(i)+"]", depth+1, out)
+			f.scratch = append(append(f.scratch[:0], key...), '[')
+			f.scratch = append(strconv.AppendInt(f.scratch, int64(i), 10), ']')
+			return f.flatten(f.str(f.scratch), depth+1)
 		})
 		if err == nil && n == 0 {
 			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "[]"})
 		}
 		return err
 	case '"':
-		b, err := js.ReadString(nil)
-		*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(b)})
+		b, err := js.ReadString(f.scratch[:0])
+		f.scratch = b[:0]
+		*out = append(*out, Arg{Key: key, Type: ArgString, Str: f.str(b)})
 		return err
 	case 't', 'f', 'n':
 		if err := js.SkipValue(); err != nil {
@@ -108,11 +135,11 @@ func flatten(js *jsonscan.Decoder, raw []byte, key string, depth int, out *[]Arg
 		}
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(num), 64)
+	v, err := strconv.ParseFloat(string(num), 64)
 	if err != nil {
 		return js.Errorf("%q is not a number", num)
 	}
-	*out = append(*out, Arg{Key: key, Type: ArgDouble, Float: f})
+	*out = append(*out, Arg{Key: key, Type: ArgDouble, Float: v})
 	return nil
 }
 

@@ -95,3 +95,12 @@ func flattenOrNil(raw []byte) []Arg {
 	}
 	return list
 }
+
+// flattenShared is flattenOrNil sharing repeated strings through d.
+func flattenShared(raw []byte, d *Decoder) []Arg {
+	list, err := flattenArgs(raw, d)
+	if err != nil {
+		return nil
+	}
+	return list
+}

@@ -31,7 +31,7 @@ type Options struct {
 }
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
-const DefaultSortBudget = 256 << 20
+const DefaultSortBudget = 64 << 20
 
 // releaseEvery is how many new slices the importer lets pile up before it
 // writes the slices that can no longer change.
@@ -143,7 +143,7 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	order := NewOrderer()
 	p := newPipe()
 	go readElements(rd, p)
-	err = p.consume(func(b *batch) error {
+	err = p.decoded(false).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if !im.tokenize(&it.ev, it.invalid) {
@@ -174,7 +174,7 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe()
 	go readSorted(sorter, p)
-	err = p.consume(func(b *batch) error {
+	err = p.decoded(true).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {

@@ -5,11 +5,11 @@ import (
 	"io"
 )
 
-// The two passes over a file each run as two stages on two goroutines: in
-// the first, one reads and decodes the elements while the other counts them
-// and feeds the sorter; in the second, one merges the sorted runs and
-// decodes the events while the other builds the rows. Batches of decoded
-// events go between them, and come back to be reused.
+// The two passes over a file each run as three stages on three goroutines:
+// in the first, one reads the elements, one decodes them, and one counts them
+// and feeds the sorter; in the second, one merges the sorted runs, one
+// decodes the events and flattens their arguments, and one builds the rows.
+// Batches of events go from stage to stage, and come back to be reused.
 
 // batchBytes is about how many element bytes a batch holds.
 const batchBytes = 1 << 20
@@ -33,10 +33,9 @@ func (b *batch) reset() {
 	b.items, b.buf, b.err = b.items[:0], b.buf[:0], nil
 }
 
-// add copies raw into the batch and decodes it with d (flattening its
-// arguments too if flatten is set). It reports false, adding nothing, when
-// the batch has no room left for raw.
-func (b *batch) add(d *Decoder, raw []byte, seq, off int64, key Key, flatten bool) bool {
+// push copies raw into the batch. It reports false, adding nothing, when the
+// batch has no room left for raw.
+func (b *batch) push(raw []byte, seq, off int64, key Key) bool {
 	if len(b.items) > 0 && len(b.buf)+len(raw) > cap(b.buf) {
 		return false
 	}
@@ -45,20 +44,26 @@ func (b *batch) add(d *Decoder, raw []byte, seq, off int64, key Key, flatten boo
 	}
 	pos := len(b.buf)
 	b.buf = append(b.buf, raw...)
-	own := b.buf[pos:len(b.buf):len(b.buf)]
-	it := item{key: key, pos: pos, n: len(raw)}
-	ev, err := d.Decode(&Element{Seq: seq, Offset: off, Raw: own})
-	if err != nil {
-		it.ev = Event{Seq: seq, Offset: off}
-		it.invalid = true
-	} else {
+	b.items = append(b.items, item{ev: Event{Seq: seq, Offset: off}, key: key, pos: pos, n: len(raw)})
+	return true
+}
+
+// decode decodes every element of the batch with d, flattening arguments
+// too if flatten is set.
+func (b *batch) decode(d *Decoder, flatten bool) {
+	for i := range b.items {
+		it := &b.items[i]
+		own := b.buf[it.pos : it.pos+it.n : it.pos+it.n]
+		ev, err := d.Decode(&Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
+		if err != nil {
+			it.invalid = true
+			continue
+		}
 		it.ev = *ev
 		if flatten && ev.Args != nil {
-			it.ev.flat, it.ev.hasFlat = flattenOrNil(ev.Args), true
+			it.ev.flat, it.ev.hasFlat = flattenShared(ev.Args, d), true
 		}
 	}
-	b.items = append(b.items, it)
-	return true
 }
 
 // pipe hands batches from a producer goroutine to the consumer.
@@ -68,11 +73,33 @@ type pipe struct {
 }
 
 func newPipe() *pipe {
-	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, 6), stop: make(chan struct{})}
-	for range 6 {
+	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, 8), stop: make(chan struct{})}
+	for range 8 {
 		p.free <- &batch{buf: make([]byte, 0, batchBytes)}
 	}
 	return p
+}
+
+// decoded starts a stage that decodes the batches of p (flattening arguments
+// if flatten is set) and returns the pipe it hands them on through; the two
+// pipes share their batches and their stop signal.
+func (p *pipe) decoded(flatten bool) *pipe {
+	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
+	go func() {
+		defer close(q.full)
+		var d Decoder
+		for b := range p.full {
+			if b.err == nil {
+				b.decode(&d, flatten)
+			}
+			if !q.put(b) {
+				for range p.full {
+				}
+				return
+			}
+		}
+	}()
+	return q
 }
 
 // get returns an empty batch for the producer; nil when the consumer quit.
@@ -102,7 +129,6 @@ var errConsumerQuit = errors.New("consumer quit")
 // elements of rd.
 func readElements(rd *Reader, p *pipe) {
 	defer close(p.full)
-	var d Decoder
 	b := p.get()
 	for b != nil {
 		el, err := rd.Next()
@@ -113,14 +139,14 @@ func readElements(rd *Reader, p *pipe) {
 			p.put(b)
 			return
 		}
-		if !b.add(&d, el.Raw, el.Seq, el.Offset, Key{}, false) {
+		if !b.push(el.Raw, el.Seq, el.Offset, Key{}) {
 			if !p.put(b) {
 				return
 			}
 			if b = p.get(); b == nil {
 				return
 			}
-			b.add(&d, el.Raw, el.Seq, el.Offset, Key{}, false)
+			b.push(el.Raw, el.Seq, el.Offset, Key{})
 		}
 	}
 }
@@ -129,20 +155,19 @@ func readElements(rd *Reader, p *pipe) {
 // and decodes the events.
 func readSorted(s *Sorter, p *pipe) {
 	defer close(p.full)
-	var d Decoder
 	b := p.get()
 	if b == nil {
 		return
 	}
 	err := s.Sorted(func(k Key, off int64, raw []byte) error {
-		if !b.add(&d, raw, k.Seq, off, k, true) {
+		if !b.push(raw, k.Seq, off, k) {
 			if !p.put(b) {
 				return errConsumerQuit
 			}
 			if b = p.get(); b == nil {
 				return errConsumerQuit
 			}
-			b.add(&d, raw, k.Seq, off, k, true)
+			b.push(raw, k.Seq, off, k)
 		}
 		return nil
 	})

@@ -136,9 +136,22 @@ type runReader struct {
 	key Key
 	off int64
 	raw []byte // reused for each record
+	// mem, if set, is the sorter whose in-memory records this run reads
+	// (from record i on) instead of a file.
+	mem *Sorter
+	i   int
 }
 
 func (r *runReader) next() (bool, error) {
+	if r.mem != nil {
+		if r.i >= len(r.mem.recs) {
+			return false, nil
+		}
+		rc := &r.mem.recs[r.i]
+		r.i++
+		r.key, r.off, r.raw = rc.key, rc.off, r.mem.raw(rc)
+		return true, nil
+	}
 	ts, err := binary.ReadVarint(r.br)
 	if errors.Is(err, io.EOF) {
 		return false, nil
@@ -196,11 +209,14 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 		s.recs, s.chunks, s.free = nil, nil, nil
 		return nil
 	}
-	if err := s.spill(); err != nil {
-		return err
-	}
-	s.recs, s.chunks, s.free = nil, nil, nil
+	// The records still in memory form the last run without a trip to disk.
+	defer func() { s.recs, s.chunks, s.free = nil, nil, nil }()
+	s.sortRecs()
 	h := &runHeap{}
+	if mr := (&runReader{mem: s}); len(s.recs) > 0 {
+		mr.next()
+		*h = append(*h, mr)
+	}
 	for _, name := range s.runs {
 		f, err := os.Open(name)
 		if err != nil {
