@@ -75,3 +75,37 @@ func TestTraceWithOtherInputs(t *testing.T) {
 		t.Errorf("warnings %q", warn)
 	}
 }
+
+// TestChromiumTrace converts a real startup trace of headless Chromium
+// (testdata/chromium/trace.json.gz, made by testdata/capture-chromium.sh).
+// The expected counts were worked out from the JSON independently (a script
+// counting X + B + thread-scoped instants + b events, process/global
+// instants, s/f pairs).
+func TestChromiumTrace(t *testing.T) {
+	dir := t.TempDir()
+	in := dir + "/trace.json.gz"
+	raw := testutil.Fixture(t, "chromium/trace.json.gz")
+	must(t, os.WriteFile(in, raw, 0o644))
+	out, _, warn := convertAll(t, in)
+	db := testutil.OpenDB(t, out)
+	for _, c := range []struct{ query, want string }{
+		{"SELECT count(*) FROM callstack", "17222"},
+		{"SELECT count(*) FROM instant", "1"},
+		{"SELECT count(*) FROM flow", "479"},
+		{"SELECT count(*) FROM process", "10"},
+		{"SELECT name FROM process WHERE id = 1", "Browser"},
+		{"SELECT count(*) FROM process WHERE name = 'Renderer'", "4"},
+		{"SELECT count(*) FROM callstack WHERE dur IS NULL", "35"}, // 34 B and 1 b still open when tracing stopped
+		{"SELECT value FROM trace_config WHERE key = 'metadata.clock-domain'", "LINUX_CLOCK_MONOTONIC"},
+		{"SELECT count FROM stat WHERE event_name = 'json_event' AND stat_type = 'invalid_data'", "0"},
+		{"SELECT count(*) FROM callstack c JOIN callstack p ON p.id = c.parent_id WHERE c.cookie IS NULL AND (p.depth != c.depth - 1 OR p.callid != c.callid OR c.ts < p.ts)", "0"},
+		{"SELECT count(*) FROM process WHERE id > 0 AND thread_count = 0", "0"},
+	} {
+		if got := strings.Join(testutil.Query(t, db, c.query), ","); got != c.want {
+			t.Errorf("%s = %q, want %q", c.query, got, c.want)
+		}
+	}
+	if !strings.Contains(warn, "json_begin not_match: 34 (at the end of input)") {
+		t.Errorf("warnings %q", warn)
+	}
+}

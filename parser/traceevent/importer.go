@@ -68,6 +68,7 @@ type Importer struct {
 	sliceThreads map[int]bool
 	sinceRelease int
 	files        int
+	lastPath     string // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
 	systemID     int64
@@ -134,6 +135,7 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	im.files++
+	im.lastPath = in.Path
 	im.stats.add("json_file", stat.Received, 1, 0)
 	if in.Compression == "gzip" {
 		im.stats.add("json_gzip", stat.Received, 1, 0)
@@ -143,7 +145,7 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	order := NewOrderer()
 	p := newPipe()
 	go readElements(rd, p)
-	err = p.decoded(false).consume(func(b *batch) error {
+	err = p.decoded(2, false).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if !im.tokenize(&it.ev, it.invalid) {
@@ -174,7 +176,7 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe()
 	go readSorted(sorter, p)
-	err = p.decoded(true).consume(func(b *batch) error {
+	err = p.decoded(2, true).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {

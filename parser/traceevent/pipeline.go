@@ -26,7 +26,8 @@ type item struct {
 type batch struct {
 	items []item
 	buf   []byte
-	err   error // the producer's error, in its last batch
+	err   error         // the producer's error, in its last batch
+	done  chan struct{} // closed when the batch is decoded
 }
 
 func (b *batch) reset() {
@@ -80,22 +81,41 @@ func newPipe() *pipe {
 	return p
 }
 
-// decoded starts a stage that decodes the batches of p (flattening arguments
-// if flatten is set) and returns the pipe it hands them on through; the two
-// pipes share their batches and their stop signal.
-func (p *pipe) decoded(flatten bool) *pipe {
+// decoded starts a stage that decodes the batches of p on workers
+// goroutines (flattening arguments if flatten is set) and returns the pipe
+// it hands them on through, in their order; the pipes share their batches
+// and their stop signal.
+func (p *pipe) decoded(workers int, flatten bool) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
-	go func() {
-		defer close(q.full)
-		var d Decoder
+	order := make(chan *batch, 8)
+	work := make(chan *batch, 8)
+	go func() { // distribute, remembering the order
+		defer close(order)
+		defer close(work)
 		for b := range p.full {
-			if b.err == nil {
-				b.decode(&d, flatten)
-			}
-			if !q.put(b) {
-				for range p.full {
+			b.done = make(chan struct{})
+			order <- b
+			work <- b
+		}
+	}()
+	for range workers {
+		go func() {
+			var d Decoder
+			for b := range work {
+				if b.err == nil {
+					b.decode(&d, flatten)
 				}
-				return
+				close(b.done)
+			}
+		}()
+	}
+	go func() { // hand on in order
+		defer close(q.full)
+		quit := false
+		for b := range order {
+			<-b.done
+			if !quit && !q.put(b) {
+				quit = true
 			}
 		}
 	}()

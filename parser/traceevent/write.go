@@ -476,7 +476,7 @@ func (im *Importer) Finish() {
 	im.frames.Resolve()
 	st.add("json_stack_frames", stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
-	im.stats.flush(im.env.Log, "trace events")
+	im.stats.flush(im.env.Log, im.lastPath)
 
 	im.writeFrames()
 	im.writeTracks()
