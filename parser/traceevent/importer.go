@@ -68,7 +68,7 @@ type Importer struct {
 	sliceThreads map[int]bool
 	sinceRelease int
 	files        int
-	lastPath     string // the file read last, named by problems found at the end
+	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
 	systemID     int64
