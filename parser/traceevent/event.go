@@ -309,7 +309,9 @@ func (ev *Event) ident(raw []byte) Ident {
 func (ev *Event) field(key []byte, raw []byte) {
 	switch string(key) {
 	case "ph":
-		if s, ok := ev.str(raw); ok {
+		if len(raw) == 3 && raw[0] == '"' && raw[2] == '"' && raw[1] < 0x80 && raw[1] != '\\' && raw[1] != '"' {
+			ev.Ph, ev.PhLong = raw[1], false // the usual one-letter phase
+		} else if s, ok := ev.str(raw); ok {
 			ev.Ph = s[0]
 			ev.PhLong = len(s) > 1
 		} else {

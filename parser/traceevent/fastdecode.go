@@ -9,6 +9,7 @@ import "bytes"
 // control characters) it reports false and the general decoder decides.
 func (d *Decoder) fastDecode(raw []byte) bool {
 	ev := &d.ev
+	var seen uint64 // keyHash bits of the keys so far
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -42,14 +43,20 @@ func (d *Decoder) fastDecode(raw []byte) bool {
 		if !ok {
 			return false
 		}
-		from := uint32(0)
-		for _, end := range d.keyEnd {
-			if bytes.Equal(d.keyBuf[from:end], key) {
-				ev.DupKeys++
-				break
+		// Duplicate keys: a 64-bit filter spares the comparisons for keys
+		// not seen before in this element.
+		bit := uint64(1) << keyHash(key)
+		if seen&bit != 0 {
+			from := uint32(0)
+			for _, end := range d.keyEnd {
+				if bytes.Equal(d.keyBuf[from:end], key) {
+					ev.DupKeys++
+					break
+				}
+				from = end
 			}
-			from = end
 		}
+		seen |= bit
 		d.keyBuf = append(d.keyBuf, key...)
 		d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
 		ev.field(key, raw[vs:ve])
@@ -238,4 +245,12 @@ func skipValue(b []byte, i int) (int, bool) {
 			break
 		}
 	}
+}
+
+// keyHash maps a key to one of 64 bits for the duplicate-key filter.
+func keyHash(k []byte) uint {
+	if len(k) == 0 {
+		return 0
+	}
+	return uint(len(k)*31+int(k[0])*7+int(k[len(k)-1])) & 63
 }
