@@ -336,9 +336,11 @@ func (im *Importer) readerProblems(rd *Reader) {
 	if p.CutElement {
 		st.add("json_file", stat.DataLost, 1, rd.Offset())
 	}
-	if p.Garbage {
+	if p.Garbage || p.Stopped {
 		st.add("json_file", stat.InvalidData, 1, rd.Offset())
 	}
+	st.add("json_event", stat.Received, p.Broken, rd.Offset())
+	st.add("json_event", stat.InvalidData, p.Broken, rd.Offset())
 }
 
 // slicesMade fills the importer's data of the slice an event created (if it

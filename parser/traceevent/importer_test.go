@@ -408,6 +408,23 @@ func TestWorkedExamples(t *testing.T) {
 			},
 			rng: "1000 2000",
 		},
+		{
+			name: "resync after an element whose brackets do not match (spec §4.4)",
+			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},
+{"ph":"X","pid":1,"tid":1,"ts":2,"dur":1,"name":"broken","args":{"x":[1,2}},
+{"ph":"X","pid":1,"tid":1,"ts":3,"dur":1,"name":"c"}]`,
+			want: []want{{"callstack", []string{"id", "name"}, []string{"0 a", "1 c"}}},
+			stats: []string{"json_file/received=1", "json_event/received=3", "json_event/invalid_data=1",
+				"json_complete/received=2"},
+		},
+		{
+			name: "no next element after a broken one: reading stops, what came before is kept",
+			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},
+{"ph":"X","pid":1,"tid":1,"ts":2,"dur":1,"name":"broken","args":{"x":[1,2}}]`,
+			want: []want{{"callstack", []string{"id", "name"}, []string{"0 a"}}},
+			stats: []string{"json_file/received=1", "json_file/invalid_data=1", "json_event/received=2",
+				"json_event/invalid_data=1", "json_complete/received=1"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,6 +34,11 @@ type Problems struct {
 	Unclosed       bool  // the container was not closed
 	CutElement     bool  // an element was cut by the end of input
 	Garbage        bool  // non-white-space after the top-level value
+	// Broken counts elements skipped because their brackets did not match
+	// (json_event invalid_data); Stopped tells that no next element was found
+	// after one, which ended the reading (json_file invalid_data).
+	Broken  int64
+	Stopped bool
 }
 
 // Element is one element of traceEvents.
@@ -59,7 +64,8 @@ type Reader struct {
 
 	inEvents bool // inside the traceEvents array
 	done     bool
-	first    bool // no element read yet in the current array
+	first    bool   // no element read yet in the current array
+	stack    []byte // open brackets of the value being read
 }
 
 // ErrNotTrace is returned by NewReader for input that is not a trace file.
@@ -216,8 +222,9 @@ func (r *Reader) value() ([]byte, error) {
 		}
 	}
 	// A container or a string: scan the buffered bytes in place; a value
-	// that lies wholly in the buffer is returned without a copy.
-	depth := 0
+	// that lies wholly in the buffer is returned without a copy. The open
+	// brackets are kept to catch a closing one of the wrong kind.
+	stack := r.stack[:0]
 	inString, escaped := false, false
 	for {
 		if r.br.Buffered() == 0 {
@@ -238,7 +245,7 @@ func (r *Reader) value() ([]byte, error) {
 					escaped = true
 				case b == '"':
 					inString = false
-					if depth == 0 {
+					if len(stack) == 0 {
 						end = i + 1
 						break scan
 					}
@@ -249,16 +256,26 @@ func (r *Reader) value() ([]byte, error) {
 			case '"':
 				inString = true
 			case '{', '[':
-				depth++
+				stack = append(stack, b)
 			case '}', ']':
-				depth--
-				if depth == 0 {
+				if n := len(stack); n == 0 || (stack[n-1] == '{') != (b == '}') {
+					r.discard(i + 1)
+					r.stack = stack
+					return nil, errBroken
+				}
+				stack = stack[:len(stack)-1]
+				if len(stack) == 0 {
 					end = i + 1
 					break scan
 				}
 			}
 		}
+		r.stack = stack
 		if end < 0 {
+			if len(r.buf)+len(chunk) > MaxElement {
+				r.discard(len(chunk))
+				return nil, errBroken
+			}
 			r.buf = append(r.buf, chunk...)
 			r.discard(len(chunk))
 			continue
@@ -272,6 +289,47 @@ func (r *Reader) value() ([]byte, error) {
 		r.discard(end)
 		return r.buf, nil
 	}
+}
+
+// MaxElement is the largest element the reader takes; a larger one is taken
+// for a syntax error (a bracket that never closes) and skipped.
+const MaxElement = 256 << 20
+
+// resyncWindow is how far the reader looks for the next element after a
+// syntax error (spec §4.4).
+const resyncWindow = 1 << 20
+
+// errBroken reports an element whose brackets do not match.
+var errBroken = errors.New("brackets do not match")
+
+// resync skips to the start of the next element after a broken one: the
+// next "}" followed by "," and "{" (white space allowed between) within
+// resyncWindow bytes. It reports whether it found one.
+func (r *Reader) resync() bool {
+	state := 0 // 0: looking for }, 1: after }, 2: after },
+	for n := 0; n < resyncWindow; n++ {
+		b, err := r.br.Peek(1)
+		if err != nil {
+			return false
+		}
+		c := b[0]
+		switch {
+		case state == 2 && c == '{':
+			return true // positioned at the next element
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if state == 0 {
+				break
+			}
+		case state == 1 && c == ',':
+			state = 2
+		case c == '}':
+			state = 1
+		default:
+			state = 0
+		}
+		r.discard(1)
+	}
+	return false
 }
 
 // Next returns the next element of traceEvents, or io.EOF after the last.
@@ -316,6 +374,17 @@ func (r *Reader) Next() (*Element, error) {
 		r.first = false
 		off := r.off
 		raw, err := r.value()
+		if errors.Is(err, errBroken) {
+			r.Problems.Broken++
+			r.seq++
+			if !r.resync() {
+				r.Problems.Stopped = true
+				r.done = true
+				return nil, io.EOF
+			}
+			r.first = true // positioned at an element, no comma before it
+			continue
+		}
 		if err != nil {
 			r.Problems.CutElement = true
 			r.Problems.Unclosed = true
