@@ -40,7 +40,11 @@ type Options struct {
 	// SortBudget is the memory, in bytes, for sorting the events of a Trace
 	// Event file before they spill to temporary files (0: the default).
 	SortBudget int64
-	Warnings   io.Writer
+	// BeforeInput, if set, is called with the format of each input
+	// ("htrace", "heapsnapshot", "cpuprofile", "traceevent") before it is
+	// read (the command sets the garbage collector's pace with it).
+	BeforeInput func(format string)
+	Warnings    io.Writer
 	// Progress, if set, is updated as the inputs are read.
 	Progress *Progress
 }
@@ -218,6 +222,9 @@ func (r *run) input(ctx context.Context, path string) error {
 	}
 	defer o.close()
 	src := source{path: path, format: string(o.format), compression: o.compression}
+	if r.opts.BeforeInput != nil {
+		r.opts.BeforeInput(string(o.format))
+	}
 	id := int64(len(r.sources))
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
 	r.heap.BeginInput()

