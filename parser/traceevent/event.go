@@ -196,17 +196,9 @@ func (d *Decoder) decode(el *Element, raw []byte) error {
 	// The general decoder: start over.
 	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
 	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	var seen uint64
 	err := js.Object(func(key []byte) error {
-		from := uint32(0)
-		for _, end := range d.keyEnd {
-			if bytes.Equal(d.keyBuf[from:end], key) {
-				ev.DupKeys++
-				break
-			}
-			from = end
-		}
-		d.keyBuf = append(d.keyBuf, key...)
-		d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
+		d.addKey(key, &seen)
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err

@@ -43,22 +43,7 @@ func (d *Decoder) fastDecode(raw []byte) bool {
 		if !ok {
 			return false
 		}
-		// Duplicate keys: a 64-bit filter spares the comparisons for keys
-		// not seen before in this element.
-		bit := uint64(1) << keyHash(key)
-		if seen&bit != 0 {
-			from := uint32(0)
-			for _, end := range d.keyEnd {
-				if bytes.Equal(d.keyBuf[from:end], key) {
-					ev.DupKeys++
-					break
-				}
-				from = end
-			}
-		}
-		seen |= bit
-		d.keyBuf = append(d.keyBuf, key...)
-		d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
+		d.addKey(key, &seen)
 		ev.field(key, raw[vs:ve])
 		i = skipWS(raw, ve)
 		if i >= len(raw) {
@@ -245,6 +230,26 @@ func skipValue(b []byte, i int) (int, bool) {
 			break
 		}
 	}
+}
+
+// addKey notes a key of the current element, counting it in DupKeys if it
+// was there before. seen is a 64-bit filter of the keys so far, which spares
+// the comparisons for keys not seen yet.
+func (d *Decoder) addKey(key []byte, seen *uint64) {
+	bit := uint64(1) << keyHash(key)
+	if *seen&bit != 0 {
+		from := uint32(0)
+		for _, end := range d.keyEnd {
+			if bytes.Equal(d.keyBuf[from:end], key) {
+				d.ev.DupKeys++
+				break
+			}
+			from = end
+		}
+	}
+	*seen |= bit
+	d.keyBuf = append(d.keyBuf, key...)
+	d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
 }
 
 // keyHash maps a key to one of 64 bits for the duplicate-key filter.
