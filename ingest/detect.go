@@ -74,6 +74,12 @@ func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
 		content, o.compression = count(r), "zip"
 	}
 	br := bufio.NewReaderSize(content, 1<<20)
+	if bom, _ := br.Peek(2); len(bom) == 2 && (bom[0] == 0xff && bom[1] == 0xfe || bom[0] == 0xfe && bom[1] == 0xff) {
+		// UTF-16 text: read it as UTF-8 from here on.
+		big := bom[0] == 0xfe
+		br.Discard(2)
+		br = bufio.NewReaderSize(newUTF16Reader(br, big), 1<<20)
+	}
 	head, err := br.Peek(sniffSize)
 	// A damaged compressed stream still yields what came before the damage;
 	// its parser reports the error when it gets there.

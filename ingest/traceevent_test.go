@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"tracestreamer/internal/testutil"
 )
@@ -126,5 +127,31 @@ func TestBeforeInput(t *testing.T) {
 	}
 	if got := strings.Join(seen, ","); got != "traceevent,cpuprofile" {
 		t.Errorf("formats %q", got)
+	}
+}
+
+// TestUTF16Trace reads Trace Event files written as UTF-16 (both byte
+// orders), with a name outside the BMP (a surrogate pair).
+func TestUTF16Trace(t *testing.T) {
+	text := `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2,"name":"größe 😀"}]`
+	units := utf16.Encode([]rune(text))
+	for _, big := range []bool{false, true} {
+		b := []byte{0xff, 0xfe}
+		if big {
+			b = []byte{0xfe, 0xff}
+		}
+		for _, u := range units {
+			if big {
+				b = append(b, byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8))
+			}
+		}
+		dir := t.TempDir()
+		out, _, _ := convertAll(t, writeFile(t, dir, "t.json", b))
+		db := testutil.OpenDB(t, out)
+		if got := testutil.Query(t, db, "SELECT name || '|' || ts || '|' || dur FROM callstack"); strings.Join(got, ",") != "größe 😀|1000|2000" {
+			t.Errorf("big endian %v: %q", big, got)
+		}
 	}
 }
