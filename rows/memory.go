@@ -72,6 +72,15 @@ func (m *Memory) Put(b *Batch) {
 			}
 			row[c] = Value{Int: b.Ints[pos]}
 		}
+		if len(b.RowIDs) > 0 {
+			// Keep rowid order: a row sits at index rowid-1 (nil in gaps).
+			at := int(b.RowIDs[r]) - 1
+			for len(m.Rows[t.Name]) <= at {
+				m.Rows[t.Name] = append(m.Rows[t.Name], nil)
+			}
+			m.Rows[t.Name][at] = row
+			continue
+		}
 		m.Rows[t.Name] = append(m.Rows[t.Name], row)
 	}
 }

@@ -25,6 +25,9 @@ type Batch struct {
 	Reals []int32
 	// TextNulls lists the positions in Texts whose value is NULL, ascending.
 	TextNulls []int32
+	// RowIDs, if not empty, holds each row's SQLite rowid: the rows may then
+	// come in any order and still read back in rowid order.
+	RowIDs []int64
 }
 
 // Reset empties b for reuse with table t.
@@ -36,6 +39,7 @@ func (b *Batch) Reset(t *schema.Table) {
 	b.Nulls = b.Nulls[:0]
 	b.Reals = b.Reals[:0]
 	b.TextNulls = b.TextNulls[:0]
+	b.RowIDs = b.RowIDs[:0]
 }
 
 // Mark identifies a point in the stream of rows; see Sink.Rollback.
@@ -163,6 +167,13 @@ func (a *Appender) TOpt(s string, ok bool) {
 	} else {
 		a.TNull()
 	}
+}
+
+// RowID gives the row being built an explicit rowid. Call it for every row
+// of a table or for none.
+func (a *Appender) RowID(id int64) {
+	b := a.batch()
+	b.RowIDs = append(b.RowIDs, id)
 }
 
 // End finishes the row built with I, Null, Real, T and TNull.

@@ -37,6 +37,9 @@ type inserter struct {
 	many    *stmt // rowsPer rows
 	one     *stmt // one row
 	rowsPer int
+	// The same with an explicit rowid before the columns (Batch.RowIDs).
+	manyR, oneR *stmt
+	rowsPerR    int
 }
 
 // Create starts a database that Commit will place at dest, creating tables and
@@ -92,12 +95,24 @@ func (d *DB) init(tables []*schema.Table, views []string) error {
 // Exec runs SQL statements inside the open transaction.
 func (d *DB) Exec(sql string) error { return d.c.exec(sql) }
 
-func insertSQL(t *schema.Table, n int) string {
+// insertSQL is an INSERT of n rows of t, with an explicit rowid before the
+// columns if rowid is set.
+func insertSQL(t *schema.Table, n int, rowid bool) string {
 	var b strings.Builder
 	b.WriteString("INSERT INTO ")
 	b.WriteString(t.Name)
+	cols := len(t.Columns)
+	if rowid {
+		b.WriteString("(rowid")
+		for _, c := range t.Columns {
+			b.WriteString(",")
+			b.WriteString(schema.Quote(c.Name))
+		}
+		b.WriteString(")")
+		cols++
+	}
 	b.WriteString(" VALUES ")
-	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(t.Columns)), ",") + ")"
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
@@ -111,12 +126,19 @@ func (d *DB) inserter(t *schema.Table) (*inserter, error) {
 	if in := d.ins[t]; in != nil {
 		return in, nil
 	}
-	in := &inserter{t: t, rowsPer: max(1, maxVarsPerStmt/len(t.Columns))}
+	in := &inserter{t: t, rowsPer: max(1, maxVarsPerStmt/len(t.Columns)),
+		rowsPerR: max(1, maxVarsPerStmt/(len(t.Columns)+1))}
 	var err error
-	if in.many, err = d.c.prepare(insertSQL(t, in.rowsPer)); err != nil {
+	if in.many, err = d.c.prepare(insertSQL(t, in.rowsPer, false)); err != nil {
 		return nil, err
 	}
-	if in.one, err = d.c.prepare(insertSQL(t, 1)); err != nil {
+	if in.one, err = d.c.prepare(insertSQL(t, 1, false)); err != nil {
+		return nil, err
+	}
+	if in.manyR, err = d.c.prepare(insertSQL(t, in.rowsPerR, true)); err != nil {
+		return nil, err
+	}
+	if in.oneR, err = d.c.prepare(insertSQL(t, 1, true)); err != nil {
 		return nil, err
 	}
 	d.ins[t] = in
@@ -135,12 +157,23 @@ func (d *DB) Insert(b *rows.Batch) error {
 	}
 	ni, nt := t.NumInt(), t.NumText()
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
+	rowid := len(b.RowIDs) > 0
 	for r := 0; r < b.N; {
 		s, n := in.many, in.rowsPer
+		if rowid {
+			s, n = in.manyR, in.rowsPerR
+		}
 		if b.N-r < n {
 			s, n = in.one, 1
+			if rowid {
+				s = in.oneR
+			}
 		}
-		if nt == 0 && len(nulls) == 0 && len(reals) == 0 {
+		if rowid {
+			if err := d.bindRowIDs(s, b, r, n, &nulls, &reals, &tnulls); err != nil {
+				return err
+			}
+		} else if nt == 0 && len(nulls) == 0 && len(reals) == 0 {
 			// All-integer rows: bind the values in order.
 			for p, v := range b.Ints[r*ni : (r+n)*ni] {
 				s.bindInt(p+1, v)
@@ -159,8 +192,26 @@ func (d *DB) Insert(b *rows.Batch) error {
 	return nil
 }
 
+// bindRowIDs binds rows r..r+n-1 of b, each with its explicit rowid first.
+func (d *DB) bindRowIDs(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[]int32) error {
+	per := len(b.Table.Columns) + 1
+	if err := d.bindValues(s, b, r, n, nulls, reals, tnulls, 2, per); err != nil {
+		return err
+	}
+	for k := range n {
+		s.bindInt(1+k*per, b.RowIDs[r+k])
+	}
+	return nil
+}
+
 // bindMixed binds rows r..r+n-1 of b, which has TEXT columns, NULLs or REALs.
 func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[]int32) error {
+	return d.bindValues(s, b, r, n, nulls, reals, tnulls, 1, len(b.Table.Columns))
+}
+
+// bindValues binds the values of rows r..r+n-1 of b, the first at parameter
+// first, each row taking per parameters.
+func (d *DB) bindValues(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[]int32, first, per int) error {
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
 	if nt > 0 {
@@ -172,8 +223,8 @@ func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[
 			return err
 		}
 	}
-	p := 1
 	for k := r; k < r+n; k++ {
+		p := first + (k-r)*per
 		for c, col := range t.Columns {
 			slot := t.Slot(c)
 			switch {
@@ -234,6 +285,8 @@ func (d *DB) finalize() {
 	for _, in := range d.ins {
 		in.many.finalize()
 		in.one.finalize()
+		in.manyR.finalize()
+		in.oneR.finalize()
 	}
 	d.ins = map[*schema.Table]*inserter{}
 	d.text.free()

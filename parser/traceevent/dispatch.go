@@ -15,6 +15,7 @@ func (im *Importer) process(ev *Event) {
 		im.env.Range.Add(ev.TS.NS)
 	}
 	im.drain()
+	im.slices.Take(im.writeSlice)
 }
 
 // dispatch hands an event to the builder of its phase and counts what

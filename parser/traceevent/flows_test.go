@@ -19,7 +19,7 @@ func TestFlows(t *testing.T) {
 		case 'X':
 			s.Complete(itid, ev, ev.Dur.NS)
 			if ev.BindID != nil {
-				f.V2(s.Rows[len(s.Rows)-1].ID, ev)
+				f.V2(int64(s.Next()-1), ev)
 			}
 		case 's', 't', 'f':
 			f.V1(itid, ev)

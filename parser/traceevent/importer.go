@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -32,10 +31,6 @@ type Options struct {
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
 const DefaultSortBudget = 64 << 20
-
-// releaseEvery is how many new slices the importer lets pile up before it
-// writes the slices that can no longer change.
-const releaseEvery = 1 << 14
 
 // Importer maps Trace Event files to tables (shared/spec/trace-event.md). One
 // Importer serves a whole run: files read with Read share processes,
@@ -66,7 +61,6 @@ type Importer struct {
 	legacyStart map[int]int64
 	// sliceThreads marks the threads that are the callid of a closed slice.
 	sliceThreads map[int]bool
-	sinceRelease int
 	files        int
 	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
@@ -183,9 +177,6 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 				return fmt.Errorf("event at offset %d changed between reads", it.ev.Offset)
 			}
 			im.process(&it.ev)
-			if im.sinceRelease >= releaseEvery {
-				im.release(math.MaxInt)
-			}
 		}
 		return nil
 	})
@@ -350,7 +341,6 @@ func (im *Importer) slicesMade(before int, ev *Event, pending bool) {
 	if im.slices.Next() == before {
 		return
 	}
-	im.sinceRelease++
 	row := im.slices.Row(before)
 	if list := ev.flatArgs(); len(list) > 0 {
 		row.ArgSet, row.HasArgSet = im.args.alloc(), true
@@ -433,7 +423,6 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
 	st.add(name, stat.NotSupported, n.MixedSteps-c.MixedSteps, off)
 	for id := before; id < im.slices.Next(); id++ {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
-		im.sinceRelease++
 		row := im.slices.Row(id)
 		if list := ev.flatArgs(); len(list) > 0 {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true

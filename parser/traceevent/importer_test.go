@@ -78,6 +78,9 @@ func (r *imported) table(name string, cols ...string) []string {
 	}
 	var out []string
 	for _, row := range r.mem.Rows[name] {
+		if row == nil {
+			continue // a rowid gap (callstack_extra)
+		}
 		var parts []string
 		for _, c := range cols {
 			i, ok := idx[c]

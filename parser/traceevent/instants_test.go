@@ -39,7 +39,7 @@ func TestInstantsE9(t *testing.T) {
 	}
 	s.Finish()
 	var slices, inst []string
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		slices = append(slices, fmt.Sprintf("%d %d %d %d %s", r.ID, r.TS, r.Dur, r.Itid, r.Name))
 	}
 	for _, r := range is.Rows {

@@ -1,7 +1,5 @@
 package traceevent
 
-import "math"
-
 // LegacyCounts are the stat counts of legacy async events.
 type LegacyCounts struct {
 	StartDropped  int64 // json_async_start data_lost: key already open
@@ -33,18 +31,6 @@ type Legacy struct {
 // NewLegacy returns a builder appending its rows to s.
 func NewLegacy(s *Slices) *Legacy { return &Legacy{s: s, state: map[int]*legacyState{}, Finished: -1} }
 
-// Lowest returns the lowest row id that an open key may still change
-// (math.MaxInt when none is open).
-func (l *Legacy) Lowest() int {
-	low := math.MaxInt
-	for _, st := range l.state {
-		if st.open {
-			low = min(low, st.sRow)
-		}
-	}
-	return low
-}
-
 func (l *Legacy) row(track, callid, emit int, ev *Event, depth int, parent int64) int {
 	return l.s.add(Slice{TS: ev.TS.NS, Itid: callid, Depth: depth, ParentID: parent,
 		Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: track, Emit: emit})
@@ -53,7 +39,7 @@ func (l *Legacy) row(track, callid, emit int, ev *Event, depth int, parent int64
 func (l *Legacy) closeT(st *legacyState, t int64, emit int) {
 	if st.openT >= 0 {
 		r := l.s.Row(st.openT)
-		r.Dur, r.HasDur = t-r.TS, true
+		l.s.setDur(r, t-r.TS)
 		r.EndItid, r.HasEndItid = emit, true
 		st.openT = -1
 	}
@@ -100,7 +86,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *Event) {
 			step.TS = Time{NS: st.last, Present: true, Valid: true}
 			i := l.row(track, callid, emit, &step, 1, s.ID)
 			r := l.s.Row(i)
-			r.Dur, r.HasDur = t-st.last, true
+			l.s.setDur(r, t-st.last)
 			r.EndItid, r.HasEndItid = emit, true
 		} else {
 			st.openT = l.row(track, callid, emit, &step, 1, s.ID)
@@ -114,7 +100,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *Event) {
 		}
 		l.closeT(st, t, emit)
 		r := l.s.Row(st.sRow)
-		r.Dur, r.HasDur = t-r.TS, true
+		l.s.setDur(r, t-r.TS)
 		r.EndItid, r.HasEndItid = emit, true
 		l.Finished = st.sRow
 		delete(l.state, track)

@@ -75,8 +75,8 @@ func TestNodeTrace(t *testing.T) {
 	if c := slices.Counts; c.Unmatched != 0 || c.Unclosed != 0 || c.TooDeep != 0 {
 		t.Errorf("slice counts %+v", c)
 	}
-	if len(slices.Rows) != phases['B']+phases['X'] {
-		t.Errorf("%d slices for %d B and %d X", len(slices.Rows), phases['B'], phases['X'])
+	if len(slices.Rows()) != phases['B']+phases['X'] {
+		t.Errorf("%d slices for %d B and %d X", len(slices.Rows()), phases['B'], phases['X'])
 	}
 	if name, _ := th.ProcessName(1); name != "node" {
 		t.Errorf("process name %q, want node", name)

@@ -1,5 +1,10 @@
 package traceevent
 
+import (
+	"cmp"
+	"slices"
+)
+
 // MaxDepth is the deepest a thread's slice stack may grow; deeper B and X
 // events are dropped (json_max_depth data_lost).
 const MaxDepth = 512
@@ -59,13 +64,13 @@ type entry struct {
 }
 
 // Slices builds the synchronous slices of all threads (spec §2.4) from events
-// in processing order.
+// in processing order. It keeps only the rows that may still change; a row
+// that became final is handed out by Take.
 type Slices struct {
-	// Rows holds the rows not yet released (see Release): row id base+i is
-	// Rows[i].
-	Rows   []Slice
 	Counts SliceCounts
-	base   int
+	open   map[int]*Slice // rows not yet taken, by id
+	next   int            // the id the next row gets
+	final  []int          // ids of rows that became final since the last Take
 	stacks map[int][]entry
 	// OnSlice, if set, is called for every slice created on a thread stack
 	// (not on async tracks), with its row id.
@@ -76,61 +81,66 @@ type Slices struct {
 }
 
 // NewSlices returns an empty builder.
-func NewSlices() *Slices { return &Slices{stacks: map[int][]entry{}, Ended: -1} }
+func NewSlices() *Slices {
+	return &Slices{open: map[int]*Slice{}, stacks: map[int][]entry{}, Ended: -1}
+}
 
-// Row returns the row with id id, which must not have been released.
-func (s *Slices) Row(id int) *Slice { return &s.Rows[id-s.base] }
+// Row returns the row with id id, which must not have been taken.
+func (s *Slices) Row(id int) *Slice { return s.open[id] }
 
 // Next returns the id the next row gets.
-func (s *Slices) Next() int { return s.base + len(s.Rows) }
+func (s *Slices) Next() int { return s.next }
 
 // add appends a row, giving it the next id.
 func (s *Slices) add(r Slice) int {
-	id := s.Next()
+	id := s.next
+	s.next++
 	r.ID = int64(id)
-	s.Rows = append(s.Rows, r)
+	p := new(Slice)
+	*p = r
+	s.open[id] = p
+	if r.HasDur {
+		s.final = append(s.final, id)
+	}
 	return id
 }
 
-// ReleaseAll hands every row to fn, in id order, and forgets them.
-func (s *Slices) ReleaseAll(fn func(*Slice)) {
-	for i := range s.Rows {
-		fn(&s.Rows[i])
-	}
-	s.base += len(s.Rows)
-	s.Rows = nil
+// setDur closes a row.
+func (s *Slices) setDur(r *Slice, dur int64) {
+	r.Dur, r.HasDur = dur, true
+	s.final = append(s.final, int(r.ID))
 }
 
-// Release hands the oldest rows that can no longer change to fn, in id order,
-// and forgets them: every row below the lowest open entry of any stack and
-// below limit (the lowest row another builder still changes). It returns the
-// number of rows released.
-func (s *Slices) Release(limit int, fn func(*Slice)) int {
-	low := min(limit, s.Next())
-	for key, st := range s.stacks {
-		if len(st) == 0 {
-			delete(s.stacks, key)
-			continue
-		}
-		for _, e := range st {
-			if e.pending {
-				low = min(low, e.slice)
-				break // entries above were pushed later
-			}
+// Take hands the rows that became final (closed) since the last call to fn,
+// and forgets them. Call it only between events: the event that closes a row
+// may still complete it.
+func (s *Slices) Take(fn func(*Slice)) {
+	for _, id := range s.final {
+		if r, ok := s.open[id]; ok {
+			fn(r)
+			delete(s.open, id)
 		}
 	}
-	n := low - s.base
-	if n <= 0 {
-		return 0
+	s.final = s.final[:0]
+}
+
+// TakeAll hands every row not yet taken to fn, in id order, and forgets them.
+func (s *Slices) TakeAll(fn func(*Slice)) {
+	for _, r := range s.Rows() {
+		fn(s.open[int(r.ID)])
 	}
-	for i := range s.Rows[:n] {
-		fn(&s.Rows[i])
+	s.open = map[int]*Slice{}
+	s.final = s.final[:0]
+}
+
+// Rows returns copies of the rows not yet taken, in id order.
+func (s *Slices) Rows() []Slice {
+	out := make([]Slice, 0, len(s.open))
+	for _, r := range s.open {
+		out = append(out, *r)
 	}
-	rest := copy(s.Rows, s.Rows[n:])
-	clear(s.Rows[rest:])
-	s.Rows = s.Rows[:rest]
-	s.base = low
-	return n
+	slices.SortFunc(out, func(a, b Slice) int { return cmp.Compare(a.ID, b.ID) })
+	return out
 }
 
 // effectiveEnd of stack entry i: its end, clamped to its parent's effective end
@@ -168,7 +178,7 @@ func (s *Slices) closeAt(key int, t int64) {
 			}
 			for k := len(st) - 1; k > i; k-- {
 				row := s.Row(st[k].slice)
-				row.Dur, row.HasDur = end-row.TS, true
+				s.setDur(row, end-row.TS)
 				s.Counts.Truncated++
 			}
 			st = st[:i]
@@ -178,6 +188,15 @@ func (s *Slices) closeAt(key int, t int64) {
 			break
 		}
 		st = st[:i]
+	}
+	s.setStack(key, st)
+}
+
+// setStack stores a stack, forgetting empty ones (async tracks come and go).
+func (s *Slices) setStack(key int, st []entry) {
+	if len(st) == 0 {
+		delete(s.stacks, key)
+		return
 	}
 	s.stacks[key] = st
 }
@@ -190,7 +209,7 @@ func (s *Slices) push(key, itid int, ev *Event, dur int64, hasDur bool) (int, bo
 	}
 	parent := int64(-1)
 	if len(st) > 0 {
-		parent = s.Row(st[len(st)-1].slice).ID
+		parent = int64(st[len(st)-1].slice)
 	}
 	row := Slice{TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
 		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
@@ -209,7 +228,7 @@ func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
 	if len(st) == 0 {
 		return 0, false
 	}
-	return s.Row(st[len(st)-1].slice).ID, true
+	return int64(st[len(st)-1].slice), true
 }
 
 // Begin handles a B event of thread itid.
@@ -245,10 +264,10 @@ func (s *Slices) end(key int, ev *Event, matchCat bool) bool {
 			(matchCat && ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
 			continue
 		}
-		row.Dur, row.HasDur = ev.TS.NS-row.TS, true
+		s.setDur(row, ev.TS.NS-row.TS)
 		s.Ended = st[i].slice
 		if i == len(st)-1 {
-			s.stacks[key] = st[:i]
+			s.setStack(key, st[:i])
 		} else {
 			st[i].pending, st[i].end = false, ev.TS.NS
 		}
@@ -302,7 +321,7 @@ func (s *Slices) AsyncEnd(track int, ev *Event) bool { return s.end(trackStack(t
 
 // Finish counts the slices never closed; they keep no duration.
 func (s *Slices) Finish() {
-	for _, r := range s.Rows {
+	for _, r := range s.open {
 		if !r.HasDur && r.Cookie < 0 {
 			s.Counts.Unclosed++
 		}

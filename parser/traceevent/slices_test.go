@@ -30,7 +30,7 @@ func runSlices(t *testing.T, events ...string) ([]string, SliceCounts) {
 	}
 	s.Finish()
 	var out []string
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		d := "-"
 		if r.HasDur {
 			d = fmt.Sprint(r.Dur / 1000)
@@ -125,7 +125,7 @@ func TestAsyncNestable(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		d := "-"
 		if r.HasDur {
 			d = fmt.Sprint(r.Dur / 1000)
@@ -172,7 +172,7 @@ func TestLegacyAsync(t *testing.T) {
 	}
 	l.Finish()
 	var got []string
-	for _, r := range s.Rows {
+	for _, r := range s.Rows() {
 		d := "-"
 		if r.HasDur {
 			d = fmt.Sprint(r.Dur / 1000)
@@ -192,7 +192,33 @@ func TestLegacyAsync(t *testing.T) {
 	if c := l.Counts; c != (LegacyCounts{StartDropped: 1, FinishNoKey: 1, StepNoKey: 1, StartUnclosed: 1}) {
 		t.Errorf("counts %+v", c)
 	}
-	if !s.Rows[0].HasEndItid || s.Rows[0].EndItid != 8 {
-		t.Errorf("end itid %+v", s.Rows[0])
+	if rows := s.Rows(); !rows[0].HasEndItid || rows[0].EndItid != 8 {
+		t.Errorf("end itid %+v", s.Rows()[0])
+	}
+}
+
+// TestTakeKeepsOnlyOpenRows: a slice that stays open (Chrome's message loop)
+// does not keep the slices after it in memory; rows come out as they close.
+func TestTakeKeepsOnlyOpenRows(t *testing.T) {
+	s := NewSlices()
+	var taken []int64
+	take := func(r *Slice) { taken = append(taken, r.ID) }
+	b, _ := Decode(&Element{Raw: []byte(`{"ph":"B","ts":0,"name":"loop"}`)})
+	s.Begin(1, b)
+	s.Take(take)
+	for i := range 1000 {
+		x, _ := Decode(&Element{Raw: []byte(fmt.Sprintf(`{"ph":"X","ts":%d,"dur":1,"name":"task"}`, 10+i*2))})
+		s.Complete(1, x, x.Dur.NS)
+		s.Take(take)
+	}
+	if n := len(s.Rows()); n != 1 {
+		t.Errorf("%d rows kept, want 1 (the open one)", n)
+	}
+	if len(taken) != 1000 || taken[0] != 1 || taken[999] != 1000 {
+		t.Errorf("taken %d rows, first %v", len(taken), taken[:min(3, len(taken))])
+	}
+	s.TakeAll(take)
+	if len(taken) != 1001 || taken[1000] != 0 {
+		t.Errorf("after TakeAll: %d rows, last %d", len(taken), taken[len(taken)-1])
 	}
 }

@@ -16,12 +16,6 @@ import (
 // callstack.parent_id (depth 0) and child_callid (synchronous slices).
 const invalidID = 4294967295
 
-// release writes the slices that can no longer change.
-func (im *Importer) release(limit int) {
-	im.sinceRelease = 0
-	im.slices.Release(min(limit, im.legacy.Lowest()), im.writeSlice)
-}
-
 // writeSlice writes one callstack row and its callstack_extra row.
 func (im *Importer) writeSlice(r *Slice) {
 	if r.PendArgs != nil {
@@ -35,6 +29,7 @@ func (im *Importer) writeSlice(r *Slice) {
 		im.env.Range.Add(r.TS + r.Dur)
 	}
 	a := im.app.callstack
+	a.RowID(r.ID + 1) // rows are written as they close: rowids keep id order
 	a.I(r.ID)
 	a.I(r.TS)
 	a.IOpt(r.Dur, r.HasDur)
@@ -68,6 +63,7 @@ func (im *Importer) writeSlice(r *Slice) {
 		return
 	}
 	x := im.app.extra
+	x.RowID(r.ID + 1) // callstack_id order, with gaps where a slice has no extra row
 	x.I(r.ID)
 	x.IOpt(r.ThreadTS, r.HasThreadTS)
 	x.IOpt(r.ThreadDur, r.HasThreadDur)
@@ -460,8 +456,7 @@ func (im *Importer) Finish() {
 	im.slices.Finish()
 	st.add("json_begin", stat.NotMatch, im.slices.Counts.Unclosed, -1)
 	var nestableOpen int64
-	for i := range im.slices.Rows {
-		r := &im.slices.Rows[i]
+	for _, r := range im.slices.Rows() {
 		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
 			nestableOpen++
 		}
@@ -472,7 +467,7 @@ func (im *Importer) Finish() {
 	c := im.flows.Counts
 	im.flows.Finish()
 	im.flowCounts(c, -1)
-	im.slices.ReleaseAll(im.writeSlice)
+	im.slices.TakeAll(im.writeSlice)
 	im.frames.Resolve()
 	st.add("json_stack_frames", stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
