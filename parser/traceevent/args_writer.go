@@ -85,19 +85,14 @@ func mergeArgs(base, over []Arg) []Arg {
 
 // flattenOrNil flattens raw args, nil when there are none or they are not an
 // object.
-func flattenOrNil(raw []byte) []Arg {
+func flattenOrNil(raw []byte) []Arg { return flattenShared(raw, nil) }
+
+// flattenShared is flattenOrNil sharing repeated strings through d (nil: no
+// sharing).
+func flattenShared(raw []byte, d *Decoder) []Arg {
 	if raw == nil {
 		return nil
 	}
-	list, err := FlattenArgs(raw)
-	if err != nil {
-		return nil
-	}
-	return list
-}
-
-// flattenShared is flattenOrNil sharing repeated strings through d.
-func flattenShared(raw []byte, d *Decoder) []Arg {
 	list, err := flattenArgs(raw, d)
 	if err != nil {
 		return nil

@@ -18,6 +18,17 @@ func (im *Importer) process(ev *Event) {
 	im.slices.Take(im.writeSlice)
 }
 
+// accept counts an event of phase stat name as received, or as invalid_data
+// when invalid is set, and reports whether it was received.
+func (im *Importer) accept(name string, off int64, invalid bool) bool {
+	if invalid {
+		im.stats.add(name, stat.InvalidData, 1, off)
+		return false
+	}
+	im.stats.add(name, stat.Received, 1, off)
+	return true
+}
+
 // dispatch hands an event to the builder of its phase and counts what
 // happens. It reports whether the event was accepted: it made, closed or
 // changed a row (events dropped as unmatched or invalid do not count toward
@@ -72,11 +83,9 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		return len(im.counters.Samples) > n
 	case 'b', 'n':
 		track, both, ok := im.tracks.Lookup(ev, ipid, false)
-		if !ok {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, !ok) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		if both {
 			st.add("json_event", stat.NotSupported, 1, off)
 		}
@@ -97,11 +106,9 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		im.slicesMade(before, ev, ev.Ph == 'b')
 	case 'e':
 		track, both, ok, known := im.tracks.Find(ev, ipid, false)
-		if !ok {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, !ok) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		if both {
 			st.add("json_event", stat.NotSupported, 1, off)
 		}
@@ -121,11 +128,9 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		} else {
 			track, both, ok, known = im.tracks.Find(ev, ipid, true)
 		}
-		if !ok {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, !ok) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		if both {
 			st.add("json_event", stat.NotSupported, 1, off)
 		}
@@ -135,11 +140,9 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		}
 		return im.legacyEvent(track, ipid, itid, ev)
 	case 's', 't', 'f':
-		if _, ok := NormaliseID(ev.ID); !ok {
-			st.add(name, stat.InvalidData, 1, off)
+		if _, ok := NormaliseID(ev.ID); !im.accept(name, off, !ok) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		c := im.flows.Counts
 		im.flows.V1(itid, ev)
 		return !im.flowCounts(c, off)
@@ -153,11 +156,9 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		c := im.objects.Counts
 		im.objects.Add(ipid, itid, ev)
 		n := im.objects.Counts
-		if n.BadID > c.BadID {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, n.BadID > c.BadID) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		st.add(name, stat.NotMatch, (n.NewAlive-c.NewAlive)+(n.SnapshotImplicit-c.SnapshotImplicit)+
 			(n.DeleteNone-c.DeleteNone), off)
 		st.add(name, stat.InvalidData, n.SnapshotInvalid-c.SnapshotInvalid, off)
@@ -178,37 +179,29 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 	case 'V', 'v':
 		inv := im.dumps.Invalid
 		im.dumps.Add(ipid, itid, ev)
-		if im.dumps.Invalid > inv {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, im.dumps.Invalid > inv) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 	case 'c':
 		c := im.markers.Counts
 		im.markers.ClockSync(itid, ev)
-		if im.markers.Counts.ClockSyncInvalid > c.ClockSyncInvalid {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, im.markers.Counts.ClockSyncInvalid > c.ClockSyncInvalid) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 	case '(', ')':
 		c := im.markers.Counts
 		im.markers.Context(ipid, itid, ev)
 		n := im.markers.Counts
-		if n.ContextInvalid > c.ContextInvalid {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, n.ContextInvalid > c.ContextInvalid) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		st.add(name, stat.NotMatch, n.ContextUnmatched-c.ContextUnmatched, off)
 	case '=':
 		c := im.markers.Counts
 		im.markers.Link(itid, ev)
-		if im.markers.Counts.LinkedInvalid > c.LinkedInvalid {
-			st.add(name, stat.InvalidData, 1, off)
+		if !im.accept(name, off, im.markers.Counts.LinkedInvalid > c.LinkedInvalid) {
 			return false
 		}
-		st.add(name, stat.Received, 1, off)
 		st.add(name, stat.NotSupported, 1, off)
 	}
 	return true

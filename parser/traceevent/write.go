@@ -456,7 +456,7 @@ func (im *Importer) Finish() {
 	im.slices.Finish()
 	st.add("json_begin", stat.NotMatch, im.slices.Counts.Unclosed, -1)
 	var nestableOpen int64
-	for _, r := range im.slices.Rows() {
+	for _, r := range im.slices.open { // no order needed to count
 		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
 			nestableOpen++
 		}
