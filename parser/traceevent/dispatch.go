@@ -15,7 +15,7 @@ func (im *Importer) process(ev *Event) {
 		im.env.Range.Add(ev.TS.NS)
 	}
 	im.drain()
-	im.slices.Take(im.writeSlice)
+	im.slices.Take(im.closeSlice)
 }
 
 // accept counts an event of phase stat name as received, or as invalid_data

@@ -56,6 +56,7 @@ type Importer struct {
 	args     argSets
 
 	stats problems
+	order sliceOrder // closed slices waiting for their turn to be written
 	// legacyStart remembers the ts of open legacy S events named
 	// ClockSyncEvent.<id>, by track.
 	legacyStart map[int]int64

@@ -16,20 +16,26 @@ import (
 // callstack.parent_id (depth 0) and child_callid (synchronous slices).
 const invalidID = 4294967295
 
-// writeSlice writes one callstack row and its callstack_extra row.
-func (im *Importer) writeSlice(r *Slice) {
+// closeSlice takes a slice that is final: it writes the slice's pending
+// arguments and hands its rows to the order buffer.
+func (im *Importer) closeSlice(r *Slice) {
 	if r.PendArgs != nil {
 		// A slice never closed keeps the arguments of its start.
 		im.args.write(r.ArgSet, r.PendArgs)
 		r.PendArgs = nil
 	}
-	async := r.Cookie >= 0
 	if r.HasDur {
 		im.sliceThreads[r.Itid] = true
 		im.env.Range.Add(r.TS + r.Dur)
 	}
+	im.order.push(r, im.writeSlice)
+}
+
+// writeSlice writes one callstack row and its callstack_extra row.
+func (im *Importer) writeSlice(r *Slice) {
+	async := r.Cookie >= 0
 	a := im.app.callstack
-	a.RowID(r.ID + 1) // rows are written as they close: rowids keep id order
+	a.RowID(r.ID + 1) // rowids keep id order whatever the order of writing
 	a.I(r.ID)
 	a.I(r.TS)
 	a.IOpt(r.Dur, r.HasDur)
@@ -467,7 +473,8 @@ func (im *Importer) Finish() {
 	c := im.flows.Counts
 	im.flows.Finish()
 	im.flowCounts(c, -1)
-	im.slices.TakeAll(im.writeSlice)
+	im.slices.TakeAll(im.closeSlice)
+	im.order.flush(im.writeSlice)
 	im.frames.Resolve()
 	st.add("json_stack_frames", stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
