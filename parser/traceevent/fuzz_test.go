@@ -87,7 +87,8 @@ func FuzzImport(f *testing.F) {
 }
 
 // FuzzFastDecode checks that the fast element decoder accepts only what the
-// general one accepts and decodes it to the same event.
+// general one accepts and decodes it to the same event, and that the event
+// survives its trip through an event record.
 func FuzzFastDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"ph":"X","pid":1,"tid":"a","ts":1.5,"dur":"2","name":"n","cat":"c","args":{"a":[1,{"b":null}],"c":"\u00e9\n"}}`,
@@ -108,5 +109,23 @@ func FuzzFastDecode(f *testing.F) {
 		if err1 == nil && !reflect.DeepEqual(*e1, *e2) {
 			t.Fatalf("fast %+v\ngeneral %+v", *e1, *e2)
 		}
+		if err1 == nil {
+			checkRecord(t, e1)
+		}
 	})
+}
+
+// checkRecord checks that ev comes back unchanged from its event record.
+func checkRecord(t *testing.T, ev *Event) {
+	t.Helper()
+	want := *ev
+	want.Seq, want.Offset = 0, 0
+	var d Decoder
+	got, err := d.decodeRecord(appendRecord(nil, ev))
+	if err != nil {
+		t.Fatalf("record of %+v: %v", want, err)
+	}
+	if !reflect.DeepEqual(*got, want) {
+		t.Fatalf("record gave %+v\nwant %+v", *got, want)
+	}
 }

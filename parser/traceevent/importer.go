@@ -140,13 +140,13 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	order := NewOrderer()
 	p := newPipe()
 	go readElements(rd, p)
-	err = p.decoded(2, false).consume(func(b *batch) error {
+	err = p.decoded(2, elements).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if !im.tokenize(&it.ev, it.invalid) {
 				continue
 			}
-			if err := sorter.Add(order.Key(&it.ev), it.ev.Offset, b.buf[it.pos:it.pos+it.n]); err != nil {
+			if err := sorter.Add(order.Key(&it.ev), it.ev.Offset, b.record(i)); err != nil {
 				return err
 			}
 		}
@@ -171,11 +171,11 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe()
 	go readSorted(sorter, p)
-	err = p.decoded(2, true).consume(func(b *batch) error {
+	err = p.decoded(2, records).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {
-				return fmt.Errorf("event at offset %d changed between reads", it.ev.Offset)
+				return fmt.Errorf("event at offset %d: %w", it.ev.Offset, errRecord)
 			}
 			im.process(&it.ev)
 		}

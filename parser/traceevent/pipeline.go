@@ -11,33 +11,39 @@ import (
 // decodes the events and flattens their arguments, and one builds the rows.
 // Batches of events go from stage to stage, and come back to be reused.
 
-// batchBytes is about how many element bytes a batch holds.
-const batchBytes = 1 << 20
+// batchBytes is about how many element bytes a batch holds, batchItems how
+// many elements at most (items are large next to short event records).
+const (
+	batchBytes = 1 << 20
+	batchItems = 4096
+)
 
-// item is one decoded element of a batch; its byte fields point into the
-// batch's buffer.
+// item is one element or event record of a batch, and what it decodes to;
+// its byte fields point into the batch's buffers.
 type item struct {
 	ev      Event
 	key     Key // second pass: the sort key
-	pos, n  int // the element's bytes in the buffer
+	pos, n  int // the element's (first pass) or record's bytes in buf
+	rec, rn int // first pass: the event's record in recs
 	invalid bool
 }
 
 type batch struct {
 	items []item
 	buf   []byte
+	recs  []byte        // first pass: the records of the decoded events
 	err   error         // the producer's error, in its last batch
 	done  chan struct{} // closed when the batch is decoded
 }
 
 func (b *batch) reset() {
-	b.items, b.buf, b.err = b.items[:0], b.buf[:0], nil
+	b.items, b.buf, b.recs, b.err = b.items[:0], b.buf[:0], b.recs[:0], nil
 }
 
 // push copies raw into the batch. It reports false, adding nothing, when the
 // batch has no room left for raw.
 func (b *batch) push(raw []byte, seq, off int64, key Key) bool {
-	if len(b.items) > 0 && len(b.buf)+len(raw) > cap(b.buf) {
+	if len(b.items) > 0 && (len(b.buf)+len(raw) > cap(b.buf) || len(b.items) >= batchItems) {
 		return false
 	}
 	if cap(b.buf) < len(raw) {
@@ -49,19 +55,45 @@ func (b *batch) push(raw []byte, seq, off int64, key Key) bool {
 	return true
 }
 
-// decode decodes every element of the batch with d, flattening arguments
-// too if flatten is set.
-func (b *batch) decode(d *Decoder, flatten bool) {
+// record returns the record of the event of item i (first pass).
+func (b *batch) record(i int) []byte {
+	it := &b.items[i]
+	return b.recs[it.rec : it.rec+it.rn]
+}
+
+// A stage says what the decoding workers do with a batch.
+type stage int
+
+const (
+	// elements: decode the JSON elements and make their event records.
+	elements stage = iota
+	// records: decode the event records and flatten their arguments.
+	records
+)
+
+// decode decodes every element or record of the batch with d.
+func (b *batch) decode(d *Decoder, st stage) {
 	for i := range b.items {
 		it := &b.items[i]
 		own := b.buf[it.pos : it.pos+it.n : it.pos+it.n]
-		ev, err := d.Decode(&Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
+		var ev *Event
+		var err error
+		if st == elements {
+			ev, err = d.Decode(&Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
+		} else {
+			ev, err = d.decodeRecord(own)
+		}
 		if err != nil {
 			it.invalid = true
 			continue
 		}
+		ev.Seq, ev.Offset = it.ev.Seq, it.ev.Offset
 		it.ev = *ev
-		if flatten && ev.Args != nil {
+		if st == elements {
+			it.rec = len(b.recs)
+			b.recs = appendRecord(b.recs, ev)
+			it.rn = len(b.recs) - it.rec
+		} else if ev.Args != nil {
 			it.ev.flat, it.ev.hasFlat = flattenShared(ev.Args, d), true
 		}
 	}
@@ -82,10 +114,9 @@ func newPipe() *pipe {
 }
 
 // decoded starts a stage that decodes the batches of p on workers
-// goroutines (flattening arguments if flatten is set) and returns the pipe
-// it hands them on through, in their order; the pipes share their batches
-// and their stop signal.
-func (p *pipe) decoded(workers int, flatten bool) *pipe {
+// goroutines and returns the pipe it hands them on through, in their order;
+// the pipes share their batches and their stop signal.
+func (p *pipe) decoded(workers int, st stage) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
 	order := make(chan *batch, 8)
 	work := make(chan *batch, 8)
@@ -103,7 +134,7 @@ func (p *pipe) decoded(workers int, flatten bool) *pipe {
 			var d Decoder
 			for b := range work {
 				if b.err == nil {
-					b.decode(&d, flatten)
+					b.decode(&d, st)
 				}
 				close(b.done)
 			}
@@ -172,7 +203,7 @@ func readElements(rd *Reader, p *pipe) {
 }
 
 // readSorted is the producer of the second pass: it merges the sorted runs
-// and decodes the events.
+// of event records.
 func readSorted(s *Sorter, p *pipe) {
 	defer close(p.full)
 	b := p.get()

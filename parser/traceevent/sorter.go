@@ -12,9 +12,10 @@ import (
 	"unsafe"
 )
 
-// Sorter puts elements into processing order (spec §3.3): in memory up to a
-// budget of bytes, beyond it as sorted runs in temporary files that are merged
-// at the end, so that inputs larger than memory work.
+// Sorter puts events, as opaque records of bytes, into processing order
+// (spec §3.3): in memory up to a budget of bytes, beyond it as sorted runs in
+// temporary files that are merged at the end, so that inputs larger than
+// memory work.
 //
 // Records hold no pointers: their bytes live in large chunks, so that the
 // garbage collector has nothing to scan in a full sort buffer.
@@ -46,7 +47,7 @@ const chunkSize = 4 << 20
 // NewSorter returns a sorter that keeps about budget bytes in memory.
 func NewSorter(budget int64) *Sorter { return &Sorter{budget: max(budget, 1)} }
 
-// Add queues an element; raw is copied.
+// Add queues a record; raw is copied.
 func (s *Sorter) Add(k Key, off int64, raw []byte) error {
 	last := len(s.chunks) - 1
 	if last < 0 || len(s.chunks[last])+len(raw) > cap(s.chunks[last]) {
@@ -194,7 +195,7 @@ func (h *runHeap) Pop() any {
 	return x
 }
 
-// Sorted calls fn for every element in processing order, then removes the
+// Sorted calls fn for every record in processing order, then removes the
 // temporary files. raw is valid only during the call.
 func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
