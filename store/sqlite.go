@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -83,7 +84,23 @@ func (c *conn) exec(sql string) error {
 type stmt struct {
 	c *conn
 	p uintptr
+	// bound is the int, double or NULL value bound to each parameter (index
+	// i-1 for parameter i). Bindings survive sqlite3_reset, and inserted rows
+	// repeat many values (NULL and constant columns, the same thread), so
+	// binding the value a parameter already holds is skipped.
+	bound []boundValue
 }
+
+type boundValue struct {
+	kind byte // boundNull, boundInt, boundDouble, or 0 (other: text)
+	bits int64
+}
+
+const (
+	boundNull = iota + 1
+	boundInt
+	boundDouble
+)
 
 func (c *conn) prepare(sql string) (*stmt, error) {
 	csql, err := libc.CString(sql)
@@ -99,24 +116,40 @@ func (c *conn) prepare(sql string) (*stmt, error) {
 	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, csql, -1, pp, 0); rc != sqlite3.SQLITE_OK {
 		return nil, c.errorf(rc, "prepare %.60q", sql)
 	}
-	return &stmt{c: c, p: *(*uintptr)(ptr(pp))}, nil
+	s := &stmt{c: c, p: *(*uintptr)(ptr(pp))}
+	s.bound = make([]boundValue, sqlite3.Xsqlite3_bind_parameter_count(c.tls, s.p))
+	for i := range s.bound {
+		s.bound[i].kind = boundNull // parameters start out NULL
+	}
+	return s, nil
 }
 
 func (s *stmt) bindInt(i int, v int64) {
-	sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i), v)
+	if b := &s.bound[i-1]; b.kind != boundInt || b.bits != v {
+		*b = boundValue{boundInt, v}
+		sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i), v)
+	}
 }
 
 func (s *stmt) bindDouble(i int, v float64) {
-	sqlite3.Xsqlite3_bind_double(s.c.tls, s.p, int32(i), v)
+	bits := int64(math.Float64bits(v))
+	if b := &s.bound[i-1]; b.kind != boundDouble || b.bits != bits {
+		*b = boundValue{boundDouble, bits}
+		sqlite3.Xsqlite3_bind_double(s.c.tls, s.p, int32(i), v)
+	}
 }
 
 func (s *stmt) bindNull(i int) {
-	sqlite3.Xsqlite3_bind_null(s.c.tls, s.p, int32(i))
+	if b := &s.bound[i-1]; b.kind != boundNull {
+		*b = boundValue{kind: boundNull}
+		sqlite3.Xsqlite3_bind_null(s.c.tls, s.p, int32(i))
+	}
 }
 
 // bindText binds n bytes at C address p; they must stay unchanged until the
 // statement has been stepped (SQLITE_STATIC).
 func (s *stmt) bindText(i int, p uintptr, n int) {
+	s.bound[i-1] = boundValue{}
 	sqlite3.Xsqlite3_bind_text(s.c.tls, s.p, int32(i), p, int32(n), 0)
 }
 

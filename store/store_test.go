@@ -2,8 +2,10 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	_ "modernc.org/sqlite" // database/sql driver, to read results back
@@ -256,4 +258,78 @@ func TestExplicitRowIDs(t *testing.T) {
 	if count != n || bad != 0 || first != 0 || last != n-1 {
 		t.Errorf("count %d, mismatches %d, first %d, last %d", count, bad, first, last)
 	}
+}
+
+// TestRepeatedBindings writes values that repeat, change kind and go back
+// (the statement skips binding a value a parameter already holds): every row
+// reads back as written, in statements of many rows and of one.
+func TestRepeatedBindings(t *testing.T) {
+	ts := schema.New()
+	dest := filepath.Join(t.TempDir(), "out.db")
+	db, err := Create(dest, ts.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 4)
+	pm := rows.NewAppender(a, ts.ProcessMeasure)
+	var want []string
+	const n = 1003 // not a multiple of the rows per statement
+	for i := range n {
+		pm.T("m")
+		pm.I(int64(i))
+		switch i % 7 {
+		case 0, 1:
+			pm.Null()
+			want = append(want, "null:")
+		case 2, 3:
+			pm.I(5)
+			want = append(want, "integer:5")
+		case 4:
+			pm.Real(5.5)
+			want = append(want, "real:5.5")
+		case 5:
+			pm.I(int64(i / 10))
+			want = append(want, fmt.Sprintf("integer:%d", i/10))
+		case 6:
+			pm.Real(0.25)
+			want = append(want, "real:0.25")
+		}
+		pm.I(1)
+		pm.I(0)
+		pm.End()
+	}
+	pm.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	r := openRead(t, dest)
+	q := "SELECT typeof(dur) || ':' || ifnull(dur, '') FROM process_measure ORDER BY rowid"
+	res, err := r.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var got []string
+	for res.Next() {
+		var s string
+		if err := res.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: %d rows, want %d; first difference at %d", q, len(got), len(want), firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
