@@ -19,14 +19,27 @@ import (
 //
 // Records hold no pointers: their bytes live in large chunks, so that the
 // garbage collector has nothing to scan in a full sort buffer.
+//
+// A full buffer is sorted and written by a goroutine of its own while Add
+// fills the next one; each of the two buffers gets half the budget.
 type Sorter struct {
 	budget int64
 	dir    string // private temporary directory, made on first spill
 	recs   []rec
-	chunks [][]byte // element bytes; recs point into them
+	chunks [][]byte // record bytes; recs point into them
 	free   [][]byte // chunks to reuse after a spill
 	bytes  int64
 	runs   []string
+	// spilling, while a run is being written, delivers its outcome.
+	spilling chan spillResult
+	spare    []rec // the records' slice of the run written last, to reuse
+}
+
+type spillResult struct {
+	name   string   // the run's file
+	recs   []rec    // the records' slice, to reuse
+	chunks [][]byte // the chunks written, to reuse
+	err    error
 }
 
 type rec struct {
@@ -68,25 +81,31 @@ func (s *Sorter) Add(k Key, off int64, raw []byte) error {
 	s.recs = append(s.recs, rec{key: k, off: off, chunk: uint32(last), pos: uint32(len(c)), n: uint32(len(raw))})
 	s.chunks[last] = append(c, raw...)
 	s.bytes += int64(len(raw)) + recOverhead
-	if s.bytes >= s.budget {
+	if s.bytes >= s.budget/2 {
 		return s.spill()
 	}
 	return nil
 }
 
 // raw returns the bytes of r.
-func (s *Sorter) raw(r *rec) []byte {
-	return s.chunks[r.chunk][r.pos : r.pos+r.n : r.pos+r.n]
+func (s *Sorter) raw(r *rec) []byte { return rawOf(s.chunks, r) }
+
+func rawOf(chunks [][]byte, r *rec) []byte {
+	return chunks[r.chunk][r.pos : r.pos+r.n : r.pos+r.n]
 }
 
-func (s *Sorter) sortRecs() {
-	slices.SortFunc(s.recs, func(a, b rec) int { return a.key.Compare(b.key) })
+func sortRecs(recs []rec) {
+	slices.SortFunc(recs, func(a, b rec) int { return a.key.Compare(b.key) })
 }
 
-// spill writes the queued records as one sorted run.
+// spill hands the queued records to a goroutine that writes them as one
+// sorted run, after the run before has been written.
 func (s *Sorter) spill() error {
 	if len(s.recs) == 0 {
 		return nil
+	}
+	if err := s.wait(); err != nil {
+		return err
 	}
 	if s.dir == "" {
 		d, err := os.MkdirTemp("", "tracestreamer-sort-")
@@ -95,15 +114,50 @@ func (s *Sorter) spill() error {
 		}
 		s.dir = d
 	}
-	s.sortRecs()
 	f, err := os.CreateTemp(s.dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("sort: %w", err)
 	}
+	recs, chunks := s.recs, s.chunks
+	s.spilling = make(chan spillResult, 1)
+	go func(done chan<- spillResult) {
+		err := writeRun(f, recs, chunks)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		done <- spillResult{name: f.Name(), recs: recs, chunks: chunks, err: err}
+	}(s.spilling)
+	s.recs, s.chunks, s.bytes, s.spare = s.spare, nil, 0, nil
+	return nil
+}
+
+// wait waits for the run being written, if any, and takes back its buffers.
+func (s *Sorter) wait() error {
+	if s.spilling == nil {
+		return nil
+	}
+	res := <-s.spilling
+	s.spilling = nil
+	if res.err != nil {
+		return fmt.Errorf("sort: write run: %w", res.err)
+	}
+	s.runs = append(s.runs, res.name)
+	s.spare = res.recs[:0]
+	for _, c := range res.chunks {
+		if cap(c) == chunkSize {
+			s.free = append(s.free, c)
+		}
+	}
+	return nil
+}
+
+// writeRun sorts recs and writes them to f.
+func writeRun(f *os.File, recs []rec, chunks [][]byte) error {
+	sortRecs(recs)
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr []byte
-	for i := range s.recs {
-		r := &s.recs[i]
+	for i := range recs {
+		r := &recs[i]
 		hdr = binary.AppendVarint(hdr[:0], r.key.TS)
 		hdr = append(hdr, r.key.Rank)
 		hdr = binary.AppendVarint(hdr, r.key.DurKey)
@@ -111,24 +165,9 @@ func (s *Sorter) spill() error {
 		hdr = binary.AppendVarint(hdr, r.off)
 		hdr = binary.AppendUvarint(hdr, uint64(r.n))
 		w.Write(hdr)
-		w.Write(s.raw(r))
+		w.Write(rawOf(chunks, r))
 	}
-	err = w.Flush()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("sort: write run: %w", err)
-	}
-	s.runs = append(s.runs, f.Name())
-	s.recs, s.bytes = s.recs[:0], 0
-	for _, c := range s.chunks {
-		if cap(c) == chunkSize {
-			s.free = append(s.free, c)
-		}
-	}
-	s.chunks = s.chunks[:0]
-	return nil
+	return w.Flush()
 }
 
 type runReader struct {
@@ -199,8 +238,11 @@ func (h *runHeap) Pop() any {
 // temporary files. raw is valid only during the call.
 func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
+	if err := s.wait(); err != nil {
+		return err
+	}
 	if len(s.runs) == 0 {
-		s.sortRecs()
+		sortRecs(s.recs)
 		for i := range s.recs {
 			r := &s.recs[i]
 			if err := fn(r.key, r.off, s.raw(r)); err != nil {
@@ -212,7 +254,7 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	}
 	// The records still in memory form the last run without a trip to disk.
 	defer func() { s.recs, s.chunks, s.free = nil, nil, nil }()
-	s.sortRecs()
+	sortRecs(s.recs)
 	h := &runHeap{}
 	if mr := (&runReader{mem: s}); len(s.recs) > 0 {
 		mr.next()
@@ -252,11 +294,18 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	return nil
 }
 
-// Runs returns the number of runs spilled to disk so far.
-func (s *Sorter) Runs() int { return len(s.runs) }
+// Runs returns the number of runs spilled to disk so far, counting the one
+// being written.
+func (s *Sorter) Runs() int {
+	if s.spilling != nil {
+		return len(s.runs) + 1
+	}
+	return len(s.runs)
+}
 
 // Close removes the temporary files.
 func (s *Sorter) Close() {
+	s.wait()
 	if s.dir != "" {
 		os.RemoveAll(s.dir)
 		s.dir = ""
