@@ -27,6 +27,24 @@ func benchTrace(n int) []byte {
 	return b.Bytes()
 }
 
+// BenchmarkReader measures the container reader that cuts a file into
+// elements.
+func BenchmarkReader(b *testing.B) {
+	data := benchTrace(20000)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+}
+
 // BenchmarkDecode measures the element decoder on typical events.
 func BenchmarkDecode(b *testing.B) {
 	raw := []byte(`{"pid":1,"tid":3,"ts":123456.789,"ph":"X","cat":"blink","name":"Layout","dur":10.5,"tts":41152.263,"tdur":8.25,"args":{"data":{"frame":"0x7f3a12","nodes":431}}}`)

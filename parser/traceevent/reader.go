@@ -234,21 +234,36 @@ func (r *Reader) value() ([]byte, error) {
 		}
 		chunk, _ := r.br.Peek(r.br.Buffered())
 		end := -1
+		quote := -1 // the next '"' at or after i in a string, len(chunk) if none
 	scan:
 		for i := 0; i < len(chunk); i++ {
 			b := chunk[i]
 			if inString {
-				switch {
-				case escaped:
+				if escaped {
 					escaped = false
-				case b == '\\':
-					escaped = true
-				case b == '"':
-					inString = false
-					if len(stack) == 0 {
-						end = i + 1
-						break scan
+					continue
+				}
+				// Jump to the next backslash or quote (strings are most
+				// of a trace's bytes).
+				if quote < i {
+					quote = len(chunk)
+					if q := bytes.IndexByte(chunk[i:], '"'); q >= 0 {
+						quote = i + q
 					}
+				}
+				if bs := bytes.IndexByte(chunk[i:quote], '\\'); bs >= 0 {
+					i += bs
+					escaped = true
+					continue
+				}
+				i = quote
+				if i == len(chunk) {
+					continue
+				}
+				inString = false
+				if len(stack) == 0 {
+					end = i + 1
+					break scan
 				}
 				continue
 			}

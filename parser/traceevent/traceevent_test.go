@@ -71,6 +71,35 @@ func TestContainers(t *testing.T) {
 	}
 }
 
+// TestStringEscapes cuts elements whose strings hold escapes and brackets,
+// with the input arriving one byte per read and all at once: an escape or a
+// quote at a buffer boundary must not end or extend a string.
+func TestStringEscapes(t *testing.T) {
+	elements := []string{`{"a":"x\\"}`, `{"a":"\\\"}]"}`, `{"a":"\"","b":["]"]}`, `{"\\":"\\\\"}`,
+		`{"a":"` + strings.Repeat(`\"{`, 50) + `"}`, `{"a":"` + strings.Repeat("y", 300) + `\\"}`}
+	in := "[" + strings.Join(elements, ",") + "]"
+	for name, r := range map[string]io.Reader{
+		"one byte per read": iotest.OneByteReader(strings.NewReader(in)),
+		"all at once":       strings.NewReader(in),
+	} {
+		rd, err := NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for {
+			el, err := rd.Next()
+			if err != nil {
+				break
+			}
+			got = append(got, string(el.Raw))
+		}
+		if !reflect.DeepEqual(got, elements) || rd.Problems != (Problems{}) {
+			t.Errorf("%s: %q %+v, want %q", name, got, rd.Problems, elements)
+		}
+	}
+}
+
 func TestOffsetsAndSeq(t *testing.T) {
 	r, _ := NewReader(strings.NewReader(`[ {"a":1} , {"b":2}]`))
 	a, _ := r.Next()
