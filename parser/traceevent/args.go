@@ -34,15 +34,17 @@ func FlattenArgs(raw []byte) ([]Arg, error) { return flattenArgs(raw, nil) }
 
 // flattenArgs is FlattenArgs sharing repeated keys and string values through
 // d (nil: no sharing).
-func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) {
-	var out []Arg
+func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) { return appendArgs(nil, raw, d) }
+
+// appendArgs is flattenArgs appending to dst.
+func appendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, error) {
 	js := jsonscan.NewBytes(raw)
 	if c, err := js.Peek(); err != nil || c != '{' {
-		return nil, ErrNotObject
+		return dst, ErrNotObject
 	}
-	f := flattener{js: js, raw: raw, out: &out, dec: d}
+	f := flattener{js: js, raw: raw, out: &dst, dec: d}
 	err := f.flatten("", 0)
-	return out, err
+	return dst, err
 }
 
 // flattener holds the state of one FlattenArgs call.

@@ -62,8 +62,8 @@ type Event struct {
 
 	dec *Decoder // while decoding: where strings are interned
 
-	// flat holds Args flattened ahead of time (by the decoding goroutine);
-	// hasFlat tells that it is set.
+	// flat holds Args flattened ahead of time (by the decoding goroutine),
+	// in memory its batch reuses; hasFlat tells that it is set.
 	flat    []Arg
 	hasFlat bool
 }

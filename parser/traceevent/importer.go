@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -346,7 +347,7 @@ func (im *Importer) slicesMade(before int, ev *Event, pending bool) {
 	if list := ev.flatArgs(); len(list) > 0 {
 		row.ArgSet, row.HasArgSet = im.args.alloc(), true
 		if pending {
-			row.PendArgs = list
+			row.PendArgs = slices.Clone(list) // list lives in a reused batch
 		} else {
 			im.args.write(row.ArgSet, list)
 		}
@@ -428,7 +429,7 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
 		if list := ev.flatArgs(); len(list) > 0 {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
 			if ev.Ph == 'S' {
-				row.PendArgs = list
+				row.PendArgs = slices.Clone(list) // list lives in a reused batch
 			} else {
 				im.args.write(row.ArgSet, list)
 			}

@@ -32,12 +32,13 @@ type batch struct {
 	items []item
 	buf   []byte
 	recs  []byte        // first pass: the records of the decoded events
+	args  []Arg         // second pass: the flattened arguments of the events
 	err   error         // the producer's error, in its last batch
 	done  chan struct{} // closed when the batch is decoded
 }
 
 func (b *batch) reset() {
-	b.items, b.buf, b.recs, b.err = b.items[:0], b.buf[:0], b.recs[:0], nil
+	b.items, b.buf, b.recs, b.args, b.err = b.items[:0], b.buf[:0], b.recs[:0], b.args[:0], nil
 }
 
 // push copies raw into the batch. It reports false, adding nothing, when the
@@ -94,7 +95,16 @@ func (b *batch) decode(d *Decoder, st stage) {
 			b.recs = appendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
 		} else if ev.Args != nil {
-			it.ev.flat, it.ev.hasFlat = flattenShared(ev.Args, d), true
+			// The arguments of a batch share one slice; the importer copies
+			// what it keeps beyond the event.
+			n := len(b.args)
+			list, err := appendArgs(b.args, ev.Args, d)
+			it.ev.hasFlat = true
+			if err != nil {
+				b.args = list[:n]
+			} else if b.args = list; len(list) > n {
+				it.ev.flat = list[n:len(list):len(list)]
+			}
 		}
 	}
 }
