@@ -35,7 +35,14 @@ func NewReader(r io.Reader, size int) *Decoder {
 
 // NewBytes returns a Decoder of an in-memory document.
 func NewBytes(b []byte) *Decoder {
-	return &Decoder{buf: b, end: len(b), rerr: io.EOF}
+	d := new(Decoder)
+	d.ResetBytes(b)
+	return d
+}
+
+// ResetBytes makes d decode b, as NewBytes(b) would, reusing d.
+func (d *Decoder) ResetBytes(b []byte) {
+	*d = Decoder{buf: b, end: len(b), rerr: io.EOF}
 }
 
 // Offset returns the document offset of the next unread byte.

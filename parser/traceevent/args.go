@@ -38,7 +38,13 @@ func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) { return appendArgs(nil,
 
 // appendArgs is flattenArgs appending to dst.
 func appendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, error) {
-	js := jsonscan.NewBytes(raw)
+	var js *jsonscan.Decoder
+	if d != nil {
+		js = &d.args
+		js.ResetBytes(raw)
+	} else {
+		js = jsonscan.NewBytes(raw)
+	}
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return dst, ErrNotObject
 	}

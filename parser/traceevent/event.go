@@ -106,6 +106,7 @@ type Decoder struct {
 	keyEnd []uint32 // where each ends in keyBuf
 	// general makes the decoder skip its fast path (tests compare the two).
 	general bool
+	args    jsonscan.Decoder // reused to flatten arguments
 }
 
 // Decode decodes el. The returned Event is valid until the next call.

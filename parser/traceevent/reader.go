@@ -45,7 +45,7 @@ type Problems struct {
 type Element struct {
 	Seq    int64  // 0-based position in traceEvents
 	Offset int64  // byte offset of the element in the input
-	Raw    []byte // the element's JSON text; valid until the next call of Next
+	Raw    []byte // the element's JSON text
 }
 
 // Reader streams the elements of traceEvents.
@@ -66,6 +66,7 @@ type Reader struct {
 	done     bool
 	first    bool   // no element read yet in the current array
 	stack    []byte // open brackets of the value being read
+	el       Element
 }
 
 // ErrNotTrace is returned by NewReader for input that is not a trace file.
@@ -347,9 +348,10 @@ func (r *Reader) resync() bool {
 	return false
 }
 
-// Next returns the next element of traceEvents, or io.EOF after the last.
-// Empty objects are skipped and counted; elements that are not objects are
-// returned (the caller counts them invalid, as Decode reports).
+// Next returns the next element of traceEvents, or io.EOF after the last;
+// the element is valid until the next call. Empty objects are skipped and
+// counted; elements that are not objects are returned (the caller counts them
+// invalid, as Decode reports).
 func (r *Reader) Next() (*Element, error) {
 	for {
 		if r.done || !r.inEvents {
@@ -412,7 +414,8 @@ func (r *Reader) Next() (*Element, error) {
 			r.Problems.EmptyEvents++
 			continue
 		}
-		return &Element{Seq: seq, Offset: off, Raw: raw}, nil
+		r.el = Element{Seq: seq, Offset: off, Raw: raw}
+		return &r.el, nil
 	}
 }
 

@@ -69,6 +69,7 @@ type entry struct {
 type Slices struct {
 	Counts SliceCounts
 	open   map[int]*Slice // rows not yet taken, by id
+	free   []*Slice       // rows given back by Release, to reuse
 	next   int            // the id the next row gets
 	final  []int          // ids of rows that became final since the last Take
 	stacks map[int][]entry
@@ -96,7 +97,12 @@ func (s *Slices) add(r Slice) int {
 	id := s.next
 	s.next++
 	r.ID = int64(id)
-	p := new(Slice)
+	var p *Slice
+	if n := len(s.free); n > 0 {
+		p, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		p = new(Slice)
+	}
 	*p = r
 	s.open[id] = p
 	if r.HasDur {
@@ -123,6 +129,10 @@ func (s *Slices) Take(fn func(*Slice)) {
 	}
 	s.final = s.final[:0]
 }
+
+// Release gives back a row that was taken and is no longer used, for a later
+// row to reuse.
+func (s *Slices) Release(r *Slice) { s.free = append(s.free, r) }
 
 // TakeAll hands every row not yet taken to fn, in id order, and forgets them.
 func (s *Slices) TakeAll(fn func(*Slice)) {

@@ -102,8 +102,10 @@ func TestStringEscapes(t *testing.T) {
 
 func TestOffsetsAndSeq(t *testing.T) {
 	r, _ := NewReader(strings.NewReader(`[ {"a":1} , {"b":2}]`))
-	a, _ := r.Next()
-	b, _ := r.Next()
+	el, _ := r.Next()
+	a := *el
+	el, _ = r.Next()
+	b := *el
 	if a.Offset != 2 || a.Seq != 0 || b.Offset != 12 || b.Seq != 1 {
 		t.Errorf("offsets %d %d seq %d %d", a.Offset, b.Offset, a.Seq, b.Seq)
 	}

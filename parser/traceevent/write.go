@@ -31,8 +31,15 @@ func (im *Importer) closeSlice(r *Slice) {
 	im.order.push(r, im.writeSlice)
 }
 
-// writeSlice writes one callstack row and its callstack_extra row.
+// writeSlice writes one callstack row and its callstack_extra row, and
+// gives the slice back to the builder.
 func (im *Importer) writeSlice(r *Slice) {
+	im.writeSliceRows(r)
+	im.slices.Release(r)
+}
+
+// writeSliceRows writes one callstack row and its callstack_extra row.
+func (im *Importer) writeSliceRows(r *Slice) {
 	async := r.Cookie >= 0
 	a := im.app.callstack
 	a.RowID(r.ID + 1) // rowids keep id order whatever the order of writing
