@@ -28,6 +28,9 @@ type DB struct {
 	dest   string
 	ins    map[*schema.Table]*inserter
 	counts map[*schema.Table]int64
+	// maxRow is the largest rowid of each table: a row without a rowid of
+	// its own gets the next one.
+	maxRow map[*schema.Table]int64
 	marks  []map[*schema.Table]int64
 	text   arena
 }
@@ -61,7 +64,7 @@ func Create(dest string, tables []*schema.Table, views ...string) (*DB, error) {
 		return nil, err
 	}
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
-		counts: map[*schema.Table]int64{}}
+		counts: map[*schema.Table]int64{}, maxRow: map[*schema.Table]int64{}}
 	d.text.tls = c.tls
 	if err := d.init(tables, views); err != nil {
 		d.Abort()
@@ -158,18 +161,27 @@ func (d *DB) Insert(b *rows.Batch) error {
 	ni, nt := t.NumInt(), t.NumText()
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	rowid := len(b.RowIDs) > 0
+	maxRow := d.maxRow[t]
 	for r := 0; r < b.N; {
 		s, n := in.many, in.rowsPer
-		if rowid {
-			s, n = in.manyR, in.rowsPerR
-		}
 		if b.N-r < n {
 			s, n = in.one, 1
-			if rowid {
-				s = in.oneR
-			}
 		}
-		if rowid {
+		// Explicit rowids that just continue the table are left to SQLite,
+		// which appends without searching the B-tree for each of them.
+		explicit := rowid && !follows(b.RowIDs[r:r+n], maxRow)
+		if explicit {
+			s, n = in.manyR, in.rowsPerR
+			if b.N-r < n {
+				s, n = in.oneR, 1
+			}
+			for _, id := range b.RowIDs[r : r+n] {
+				maxRow = max(maxRow, id)
+			}
+		} else {
+			maxRow += int64(n)
+		}
+		if explicit {
 			if err := d.bindRowIDs(s, b, r, n, &nulls, &reals, &tnulls); err != nil {
 				return err
 			}
@@ -189,7 +201,18 @@ func (d *DB) Insert(b *rows.Batch) error {
 		r += n
 	}
 	d.counts[t] += int64(b.N)
+	d.maxRow[t] = maxRow
 	return nil
+}
+
+// follows reports whether ids are the rowids after max, in order.
+func follows(ids []int64, max int64) bool {
+	for k, id := range ids {
+		if id != max+1+int64(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // bindRowIDs binds rows r..r+n-1 of b, each with its explicit rowid first.
@@ -276,7 +299,7 @@ func (d *DB) Rollback(m rows.Mark) error {
 		if err := d.c.exec(fmt.Sprintf("DELETE FROM %s WHERE rowid > %d", t.Name, n)); err != nil {
 			return err
 		}
-		d.counts[t] = n
+		d.counts[t], d.maxRow[t] = n, n
 	}
 	return nil
 }

@@ -209,54 +209,74 @@ func TestRealsAndTextNulls(t *testing.T) {
 	}
 }
 
-// TestExplicitRowIDs writes rows out of order with explicit rowids: they read
-// back in rowid order, across statements of many rows and of one.
+// TestExplicitRowIDs writes rows with explicit rowids, out of order, in
+// order, and in order with gaps filled later: they read back in rowid order,
+// across statements of many rows and of one.
 func TestExplicitRowIDs(t *testing.T) {
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 4)
-	cs := rows.NewAppender(a, ts.Callstack)
 	const n = 1000
-	for i := range n {
-		id := int64((i*7 + 3) % n) // a permutation of 0..n-1
-		cs.RowID(id + 1)
-		cs.I(id)
-		cs.I(id * 10)
-		cs.Null()
-		cs.I(1)
-		cs.TNull()
-		cs.T("s")
-		cs.I(0)
-		cs.Null()
-		cs.I(4294967295)
-		cs.Null()
-		for range 8 {
-			cs.TNull()
+	var permuted, gaps, inOrder []int64
+	for i := range int64(n) {
+		permuted = append(permuted, (i*7+3)%n) // a permutation of 0..n-1
+		inOrder = append(inOrder, i)
+		if i%100 < 90 {
+			gaps = append(gaps, i)
 		}
-		cs.I(4294967295)
-		cs.End()
 	}
-	cs.Flush()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
+	for i := range int64(n) {
+		if i%100 >= 90 {
+			gaps = append(gaps, i) // the gaps, filled at the end
+		}
 	}
-	if err := db.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	r := openRead(t, dest)
-	var bad, count int64
-	if err := r.QueryRow("SELECT count(*), sum(rowid != id + 1 OR ts != id * 10) FROM callstack").Scan(&count, &bad); err != nil {
-		t.Fatal(err)
-	}
-	var first, last int64
-	r.QueryRow("SELECT id FROM callstack LIMIT 1").Scan(&first)
-	r.QueryRow("SELECT id FROM callstack LIMIT 1 OFFSET 999").Scan(&last)
-	if count != n || bad != 0 || first != 0 || last != n-1 {
-		t.Errorf("count %d, mismatches %d, first %d, last %d", count, bad, first, last)
+	for _, tt := range []struct {
+		name string
+		ids  []int64
+	}{{"permuted", permuted}, {"in order", inOrder}, {"gaps filled later", gaps}} {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := schema.New()
+			dest := filepath.Join(t.TempDir(), "out.db")
+			db, err := Create(dest, ts.All())
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := NewAsync(db, 4)
+			cs := rows.NewAppender(a, ts.Callstack)
+			for _, id := range tt.ids {
+				cs.RowID(id + 1)
+				cs.I(id)
+				cs.I(id * 10)
+				cs.Null()
+				cs.I(1)
+				cs.TNull()
+				cs.T("s")
+				cs.I(0)
+				cs.Null()
+				cs.I(4294967295)
+				cs.Null()
+				for range 8 {
+					cs.TNull()
+				}
+				cs.I(4294967295)
+				cs.End()
+			}
+			cs.Flush()
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			r := openRead(t, dest)
+			var bad, count int64
+			if err := r.QueryRow("SELECT count(*), sum(rowid != id + 1 OR ts != id * 10) FROM callstack").Scan(&count, &bad); err != nil {
+				t.Fatal(err)
+			}
+			var first, last int64
+			r.QueryRow("SELECT id FROM callstack LIMIT 1").Scan(&first)
+			r.QueryRow("SELECT id FROM callstack LIMIT 1 OFFSET 999").Scan(&last)
+			if count != n || bad != 0 || first != 0 || last != n-1 {
+				t.Errorf("count %d, mismatches %d, first %d, last %d", count, bad, first, last)
+			}
+		})
 	}
 }
 
