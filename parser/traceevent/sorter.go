@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"unsafe"
 )
 
@@ -32,14 +31,16 @@ type Sorter struct {
 	runs   []string
 	// spilling, while a run is being written, delivers its outcome.
 	spilling chan spillResult
-	spare    []rec // the records' slice of the run written last, to reuse
+	spare    []rec     // the records' slice of the run written last, to reuse
+	scratch  []tsIndex // for sortOrder, owned by the spilling goroutine while it runs
 }
 
 type spillResult struct {
-	name   string   // the run's file
-	recs   []rec    // the records' slice, to reuse
-	chunks [][]byte // the chunks written, to reuse
-	err    error
+	name    string    // the run's file
+	recs    []rec     // the records' slice, to reuse
+	chunks  [][]byte  // the chunks written, to reuse
+	scratch []tsIndex // the sort's scratch space, to reuse
+	err     error
 }
 
 type rec struct {
@@ -94,10 +95,6 @@ func rawOf(chunks [][]byte, r *rec) []byte {
 	return chunks[r.chunk][r.pos : r.pos+r.n : r.pos+r.n]
 }
 
-func sortRecs(recs []rec) {
-	slices.SortFunc(recs, func(a, b rec) int { return a.key.Compare(b.key) })
-}
-
 // spill hands the queued records to a goroutine that writes them as one
 // sorted run, after the run before has been written.
 func (s *Sorter) spill() error {
@@ -118,14 +115,14 @@ func (s *Sorter) spill() error {
 	if err != nil {
 		return fmt.Errorf("sort: %w", err)
 	}
-	recs, chunks := s.recs, s.chunks
+	recs, chunks, scratch := s.recs, s.chunks, s.scratch
 	s.spilling = make(chan spillResult, 1)
 	go func(done chan<- spillResult) {
-		err := writeRun(f, recs, chunks)
+		scratch, err := writeRun(f, recs, chunks, scratch)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		done <- spillResult{name: f.Name(), recs: recs, chunks: chunks, err: err}
+		done <- spillResult{name: f.Name(), recs: recs, chunks: chunks, scratch: scratch, err: err}
 	}(s.spilling)
 	s.recs, s.chunks, s.bytes, s.spare = s.spare, nil, 0, nil
 	return nil
@@ -142,7 +139,7 @@ func (s *Sorter) wait() error {
 		return fmt.Errorf("sort: write run: %w", res.err)
 	}
 	s.runs = append(s.runs, res.name)
-	s.spare = res.recs[:0]
+	s.spare, s.scratch = res.recs[:0], res.scratch
 	for _, c := range res.chunks {
 		if cap(c) == chunkSize {
 			s.free = append(s.free, c)
@@ -151,12 +148,13 @@ func (s *Sorter) wait() error {
 	return nil
 }
 
-// writeRun sorts recs and writes them to f.
-func writeRun(f *os.File, recs []rec, chunks [][]byte) error {
-	sortRecs(recs)
+// writeRun sorts recs and writes them to f. It returns scratch, grown if
+// needed.
+func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex) ([]tsIndex, error) {
+	order, scratch := sortOrder(recs, scratch)
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr []byte
-	for i := range recs {
+	for _, i := range order {
 		r := &recs[i]
 		hdr = binary.AppendVarint(hdr[:0], r.key.TS)
 		hdr = append(hdr, r.key.Rank)
@@ -167,7 +165,7 @@ func writeRun(f *os.File, recs []rec, chunks [][]byte) error {
 		w.Write(hdr)
 		w.Write(rawOf(chunks, r))
 	}
-	return w.Flush()
+	return scratch, w.Flush()
 }
 
 type runReader struct {
@@ -178,16 +176,17 @@ type runReader struct {
 	raw []byte // reused for each record
 	// mem, if set, is the sorter whose in-memory records this run reads
 	// (from record i on) instead of a file.
-	mem *Sorter
-	i   int
+	mem   *Sorter
+	order []uint32 // of mem.recs
+	i     int
 }
 
 func (r *runReader) next() (bool, error) {
 	if r.mem != nil {
-		if r.i >= len(r.mem.recs) {
+		if r.i >= len(r.order) {
 			return false, nil
 		}
-		rc := &r.mem.recs[r.i]
+		rc := &r.mem.recs[r.order[r.i]]
 		r.i++
 		r.key, r.off, r.raw = rc.key, rc.off, r.mem.raw(rc)
 		return true, nil
@@ -242,21 +241,22 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 		return err
 	}
 	if len(s.runs) == 0 {
-		sortRecs(s.recs)
-		for i := range s.recs {
+		order, _ := sortOrder(s.recs, s.scratch)
+		for _, i := range order {
 			r := &s.recs[i]
 			if err := fn(r.key, r.off, s.raw(r)); err != nil {
 				return err
 			}
 		}
-		s.recs, s.chunks, s.free = nil, nil, nil
+		s.recs, s.chunks, s.free, s.scratch = nil, nil, nil, nil
 		return nil
 	}
 	// The records still in memory form the last run without a trip to disk.
 	defer func() { s.recs, s.chunks, s.free = nil, nil, nil }()
-	sortRecs(s.recs)
+	order, _ := sortOrder(s.recs, s.scratch)
+	s.scratch = nil
 	h := &runHeap{}
-	if mr := (&runReader{mem: s}); len(s.recs) > 0 {
+	if mr := (&runReader{mem: s, order: order}); len(s.recs) > 0 {
 		mr.next()
 		*h = append(*h, mr)
 	}

@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"slices"
@@ -49,6 +50,42 @@ func TestSorterSpillsAndMerges(t *testing.T) {
 		if dir != "" {
 			if _, err := os.Stat(dir); !os.IsNotExist(err) {
 				t.Errorf("temporary directory %s left behind", dir)
+			}
+		}
+	}
+}
+
+// TestSortOrder compares the radix sort with a comparison sort on keys
+// whose timestamps share digits, span the whole int64 range, or tie.
+func TestSortOrder(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	tests := []struct {
+		name string
+		ts   func(i int) int64
+	}{
+		{"one timestamp", func(int) int64 { return 5 }},
+		{"narrow", func(int) int64 { return 1e12 + int64(rnd.Intn(1000)) }},
+		{"wide and negative", func(int) int64 { return rnd.Int63() - rnd.Int63() }},
+		{"extremes", func(i int) int64 { return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[i%5] }},
+		{"sorted", func(i int) int64 { return int64(i) * 1000 }},
+		{"reversed", func(i int) int64 { return -int64(i) }},
+	}
+	for _, tt := range tests {
+		for _, n := range []int{0, 1, 2, 3000} {
+			recs := make([]rec, n)
+			for i := range recs {
+				recs[i].key = Key{TS: tt.ts(i), Rank: uint8(rnd.Intn(3)), DurKey: -int64(rnd.Intn(3)), Seq: int64(i)}
+			}
+			order, _ := sortOrder(recs, nil)
+			want := slices.Clone(recs)
+			slices.SortFunc(want, func(a, b rec) int { return a.key.Compare(b.key) })
+			if len(order) != n {
+				t.Fatalf("%s, %d records: order has %d", tt.name, n, len(order))
+			}
+			for i, k := range order {
+				if recs[k].key != want[i].key {
+					t.Fatalf("%s, %d records: position %d has %+v, want %+v", tt.name, n, i, recs[k].key, want[i].key)
+				}
 			}
 		}
 	}
