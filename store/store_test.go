@@ -24,6 +24,27 @@ func openRead(t *testing.T, path string) *sql.DB {
 	return db
 }
 
+// writeDB creates a database of every table, lets fill write rows to it
+// through an Async sink, commits it and opens it for reading.
+func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
+	t.Helper()
+	ts := schema.New()
+	dest := filepath.Join(t.TempDir(), "out.db")
+	db, err := Create(dest, ts.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 4)
+	fill(a, ts)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return openRead(t, dest)
+}
+
 func TestInsertCommitReadBack(t *testing.T) {
 	ts := schema.New()
 	dest := filepath.Join(t.TempDir(), "out.db")
@@ -157,43 +178,31 @@ func TestRollbackAndAbort(t *testing.T) {
 // TestRealsAndTextNulls checks the value kinds beyond integers and text: REAL
 // values in INT and REAL columns, NULLs in INT and TEXT columns.
 func TestRealsAndTextNulls(t *testing.T) {
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 4)
-	pm := rows.NewAppender(a, ts.ProcessMeasure)
-	pm.T("measure")
-	pm.I(1000)
-	pm.Null()
-	pm.Real(2.5)
-	pm.I(0)
-	pm.End()
-	pm.T("measure")
-	pm.I(2000)
-	pm.I(5)
-	pm.I(7)
-	pm.I(0)
-	pm.End()
-	pm.Flush()
-	in := rows.NewAppender(a, ts.Instant)
-	in.I(6000)
-	in.TNull()
-	in.Null()
-	in.Null()
-	in.T("global")
-	in.Real(0)
-	in.End()
-	in.Flush()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	r := openRead(t, dest)
+	r := writeDB(t, func(a *Async, ts *schema.Tables) {
+		pm := rows.NewAppender(a, ts.ProcessMeasure)
+		pm.T("measure")
+		pm.I(1000)
+		pm.Null()
+		pm.Real(2.5)
+		pm.I(0)
+		pm.End()
+		pm.T("measure")
+		pm.I(2000)
+		pm.I(5)
+		pm.I(7)
+		pm.I(0)
+		pm.End()
+		pm.Flush()
+		in := rows.NewAppender(a, ts.Instant)
+		in.I(6000)
+		in.TNull()
+		in.Null()
+		in.Null()
+		in.T("global")
+		in.Real(0)
+		in.End()
+		in.Flush()
+	})
 	for _, c := range []struct{ query, want string }{
 		{"SELECT group_concat(typeof(value) || ':' || value, ',') FROM process_measure", "real:2.5,integer:7"},
 		{"SELECT group_concat(typeof(dur), ',') FROM process_measure", "null,integer"},
@@ -232,40 +241,28 @@ func TestExplicitRowIDs(t *testing.T) {
 		ids  []int64
 	}{{"permuted", permuted}, {"in order", inOrder}, {"gaps filled later", gaps}} {
 		t.Run(tt.name, func(t *testing.T) {
-			ts := schema.New()
-			dest := filepath.Join(t.TempDir(), "out.db")
-			db, err := Create(dest, ts.All())
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := NewAsync(db, 4)
-			cs := rows.NewAppender(a, ts.Callstack)
-			for _, id := range tt.ids {
-				cs.RowID(id + 1)
-				cs.I(id)
-				cs.I(id * 10)
-				cs.Null()
-				cs.I(1)
-				cs.TNull()
-				cs.T("s")
-				cs.I(0)
-				cs.Null()
-				cs.I(4294967295)
-				cs.Null()
-				for range 8 {
+			r := writeDB(t, func(a *Async, ts *schema.Tables) {
+				cs := rows.NewAppender(a, ts.Callstack)
+				for _, id := range tt.ids {
+					cs.RowID(id + 1)
+					cs.I(id)
+					cs.I(id * 10)
+					cs.Null()
+					cs.I(1)
 					cs.TNull()
+					cs.T("s")
+					cs.I(0)
+					cs.Null()
+					cs.I(4294967295)
+					cs.Null()
+					for range 8 {
+						cs.TNull()
+					}
+					cs.I(4294967295)
+					cs.End()
 				}
-				cs.I(4294967295)
-				cs.End()
-			}
-			cs.Flush()
-			if err := a.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.Commit(); err != nil {
-				t.Fatal(err)
-			}
-			r := openRead(t, dest)
+				cs.Flush()
+			})
 			var bad, count int64
 			if err := r.QueryRow("SELECT count(*), sum(rowid != id + 1 OR ts != id * 10) FROM callstack").Scan(&count, &bad); err != nil {
 				t.Fatal(err)
@@ -284,48 +281,36 @@ func TestExplicitRowIDs(t *testing.T) {
 // (the statement skips binding a value a parameter already holds): every row
 // reads back as written, in statements of many rows and of one.
 func TestRepeatedBindings(t *testing.T) {
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.All())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 4)
-	pm := rows.NewAppender(a, ts.ProcessMeasure)
 	var want []string
-	const n = 1003 // not a multiple of the rows per statement
-	for i := range n {
-		pm.T("m")
-		pm.I(int64(i))
-		switch i % 7 {
-		case 0, 1:
-			pm.Null()
-			want = append(want, "null:")
-		case 2, 3:
-			pm.I(5)
-			want = append(want, "integer:5")
-		case 4:
-			pm.Real(5.5)
-			want = append(want, "real:5.5")
-		case 5:
-			pm.I(int64(i / 10))
-			want = append(want, fmt.Sprintf("integer:%d", i/10))
-		case 6:
-			pm.Real(0.25)
-			want = append(want, "real:0.25")
+	r := writeDB(t, func(a *Async, ts *schema.Tables) {
+		pm := rows.NewAppender(a, ts.ProcessMeasure)
+		const n = 1003 // not a multiple of the rows per statement
+		for i := range n {
+			pm.T("m")
+			pm.I(int64(i))
+			switch i % 7 {
+			case 0, 1:
+				pm.Null()
+				want = append(want, "null:")
+			case 2, 3:
+				pm.I(5)
+				want = append(want, "integer:5")
+			case 4:
+				pm.Real(5.5)
+				want = append(want, "real:5.5")
+			case 5:
+				pm.I(int64(i / 10))
+				want = append(want, fmt.Sprintf("integer:%d", i/10))
+			case 6:
+				pm.Real(0.25)
+				want = append(want, "real:0.25")
+			}
+			pm.I(1)
+			pm.I(0)
+			pm.End()
 		}
-		pm.I(1)
-		pm.I(0)
-		pm.End()
-	}
-	pm.Flush()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	r := openRead(t, dest)
+		pm.Flush()
+	})
 	q := "SELECT typeof(dur) || ':' || ifnull(dur, '') FROM process_measure ORDER BY rowid"
 	res, err := r.Query(q)
 	if err != nil {

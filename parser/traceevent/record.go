@@ -143,13 +143,13 @@ func (r *recordReader) uvarint() uint64 {
 	return v
 }
 
+// varint reads what binary.AppendVarint wrote: a zig-zag encoded uvarint.
 func (r *recordReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	r.b = r.b[n:]
 	return v
 }
 
