@@ -107,6 +107,7 @@ type Decoder struct {
 	// general makes the decoder skip its fast path (tests compare the two).
 	general bool
 	args    jsonscan.Decoder // reused to flatten arguments
+	last    [6]string        // decodeRecord: the latest of each string field
 }
 
 // Decode decodes el. The returned Event is valid until the next call.

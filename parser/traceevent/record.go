@@ -210,7 +210,13 @@ func (d *Decoder) decodeRecord(rec []byte) (*Event, error) {
 	}
 	for i, s := range [6]*string{&ev.Name, &ev.Cat, &ev.Scope, &ev.S, &ev.BP, &ev.CName} {
 		if has(recStr << i) {
-			*s = d.intern(r.bytes())
+			// Most events repeat the string of the event before.
+			if b := r.bytes(); string(b) == d.last[i] {
+				*s = d.last[i]
+			} else {
+				*s = d.intern(b)
+				d.last[i] = *s
+			}
 		}
 	}
 	for i, f := range [6]*[]byte{&ev.Args, &ev.ID, &ev.ID2, &ev.BindID, &ev.SF, &ev.ESF} {
