@@ -161,7 +161,7 @@ func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex) ([]tsI
 		hdr = binary.AppendVarint(hdr, r.key.DurKey)
 		hdr = binary.AppendVarint(hdr, r.key.Seq)
 		hdr = binary.AppendVarint(hdr, r.off)
-		hdr = binary.AppendUvarint(hdr, uint64(r.n))
+		hdr = binary.AppendVarint(hdr, int64(r.n))
 		w.Write(hdr)
 		w.Write(rawOf(chunks, r))
 	}
@@ -169,11 +169,13 @@ func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex) ([]tsI
 }
 
 type runReader struct {
-	br  *bufio.Reader
-	f   *os.File
-	key Key
-	off int64
-	raw []byte // reused for each record
+	br   *bufio.Reader
+	f    *os.File
+	key  Key
+	off  int64
+	raw  []byte // the current record
+	own  []byte // holds a record larger than the read buffer
+	skip int    // bytes of the current record still in the read buffer
 	// mem, if set, is the sorter whose in-memory records this run reads
 	// (from record i on) instead of a file.
 	mem   *Sorter
@@ -191,33 +193,73 @@ func (r *runReader) next() (bool, error) {
 		r.key, r.off, r.raw = rc.key, rc.off, r.mem.raw(rc)
 		return true, nil
 	}
-	ts, err := binary.ReadVarint(r.br)
-	if errors.Is(err, io.EOF) {
-		return false, nil
+	// The record is taken from the read buffer without a copy when it fits;
+	// it stays there until the next call.
+	if r.skip > 0 {
+		r.br.Discard(r.skip)
+		r.skip = 0
 	}
-	if err != nil {
+	hdr, err := r.br.Peek(maxRunHeader)
+	if len(hdr) == 0 {
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
 		return false, err
 	}
-	rank, err := r.br.ReadByte()
-	if err != nil {
-		return false, err
+	p, ok := 0, true
+	ts := varintAt(hdr, &p, &ok)
+	rank := byte(0)
+	if p < len(hdr) {
+		rank = hdr[p]
+		p++
+	} else {
+		ok = false
 	}
-	dk, err1 := binary.ReadVarint(r.br)
-	seq, err2 := binary.ReadVarint(r.br)
-	off, err3 := binary.ReadVarint(r.br)
-	n, err4 := binary.ReadUvarint(r.br)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		return false, err
+	dk := varintAt(hdr, &p, &ok)
+	seq := varintAt(hdr, &p, &ok)
+	off := varintAt(hdr, &p, &ok)
+	n := varintAt(hdr, &p, &ok)
+	if !ok || n < 0 {
+		return false, errors.New("corrupt record header")
 	}
-	if uint64(cap(r.raw)) < n {
-		r.raw = make([]byte, n)
+	r.key, r.off = Key{ts, rank, dk, seq}, off
+	if total := p + int(n); total <= r.br.Size() {
+		buf, err := r.br.Peek(total)
+		if err != nil {
+			return false, fmt.Errorf("record cut short: %w", err)
+		}
+		r.raw, r.skip = buf[p:total:total], total
+		return true, nil
 	}
-	r.raw = r.raw[:n]
+	r.br.Discard(p)
+	if int64(cap(r.own)) < n {
+		r.own = make([]byte, n)
+	}
+	r.raw = r.own[:n]
 	if _, err := io.ReadFull(r.br, r.raw); err != nil {
 		return false, err
 	}
-	r.key, r.off = Key{ts, rank, dk, seq}, off
 	return true, nil
+}
+
+// maxRunHeader bounds the header of a record in a run: five varints and the
+// rank byte.
+const maxRunHeader = 5*binary.MaxVarintLen64 + 1
+
+// varintAt reads the varint at b[*p:], moving *p past it; it clears *ok if
+// there is none.
+func varintAt(b []byte, p *int, ok *bool) int64 {
+	if *p > len(b) {
+		*ok = false
+		return 0
+	}
+	v, n := binary.Varint(b[*p:])
+	if n <= 0 {
+		*ok = false
+		return 0
+	}
+	*p += n
+	return v
 }
 
 type runHeap []*runReader

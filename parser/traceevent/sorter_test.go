@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand"
@@ -88,5 +89,36 @@ func TestSortOrder(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSorterLargeRecords spills records larger than a run's read buffer
+// next to small ones: every record comes back whole.
+func TestSorterLargeRecords(t *testing.T) {
+	sizes := []int{10, 300 << 10, 5, 1 << 20, 0, 70}
+	s := NewSorter(64) // every record spills
+	for i, n := range sizes {
+		raw := bytes.Repeat([]byte{byte('a' + i)}, n)
+		if err := s.Add(Key{TS: int64(len(sizes) - i), Seq: int64(i)}, int64(i), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Runs() < 2 {
+		t.Fatalf("%d runs, want several", s.Runs())
+	}
+	var got []int
+	err := s.Sorted(func(k Key, off int64, raw []byte) error {
+		want := bytes.Repeat([]byte{byte('a' + off)}, sizes[off])
+		if !bytes.Equal(raw, want) {
+			return fmt.Errorf("record %d: %d bytes, want %d", off, len(raw), len(want))
+		}
+		got = append(got, int(off))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{5, 4, 3, 2, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
 	}
 }
