@@ -271,6 +271,24 @@ func (r *Reader) value() ([]byte, error) {
 			switch b {
 			case '"':
 				inString = true
+			case ',':
+				// In an element's own members, a comma is followed by a key
+				// (or, tolerated, the closing brace). An opening brace there
+				// means the element's brace never closed and the next
+				// element began (spec §4.4); other syntax errors are left to
+				// the decoder, and nested ones are caught at their closing
+				// bracket.
+				if len(stack) == 1 && stack[0] == '{' {
+					j := i + 1
+					for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
+						j++
+					}
+					if j < len(chunk) && chunk[j] == '{' {
+						r.discard(j)
+						r.stack = stack
+						return nil, errBroken
+					}
+				}
 			case '{', '[':
 				stack = append(stack, b)
 			case '}', ']':
