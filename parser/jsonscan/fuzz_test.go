@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzReadString compares string decoding with encoding/json on valid UTF-8
-// input, read whole and one byte at a time.
+// input, read whole, one byte at a time and in parts.
 func FuzzReadString(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"a\"b\\c\/\n\t\u00e9\ud83d\ude00"`, `"\ud800"`, `"x`, `"\u12"`} {
 		f.Add([]byte(s))
@@ -22,6 +22,10 @@ func FuzzReadString(f *testing.F) {
 		b, errB := NewReader(iotest.OneByteReader(bytes.NewReader(doc)), 1).ReadString(nil)
 		if (errA == nil) != (errB == nil) || string(a) != string(b) {
 			t.Fatalf("whole %q %v, byte by byte %q %v", a, errA, b, errB)
+		}
+		if c, errC := readParts(NewReader(iotest.HalfReader(bytes.NewReader(doc)), 5), 3); (errA == nil) != (errC == nil) ||
+			(errA == nil && c != string(a)) {
+			t.Fatalf("whole %q %v, in parts %q %v", a, errA, c, errC)
 		}
 		if !utf8.Valid(doc) {
 			return

@@ -207,11 +207,36 @@ func (d *Decoder) Array(fn func(i int) error) error {
 
 // ReadString reads a string and appends its unescaped content to dst. Invalid
 // UTF-8 is kept as it is (see Valid).
-func (d *Decoder) ReadString(dst []byte) ([]byte, error) {
+func (d *Decoder) ReadString(dst []byte) ([]byte, error) { return d.readString(dst, 0, nil) }
+
+// ReadStringParts reads a string like ReadString but hands its unescaped
+// content to emit in parts of about size bytes or more (a part may end inside
+// a UTF-8 sequence), so that a string of any length is read in bounded
+// memory. A part is valid only during the call. When the string is cut or
+// malformed, what was read before the error is handed over too.
+func (d *Decoder) ReadStringParts(size int, emit func(part []byte) error) error {
+	dst, err := d.readString(make([]byte, 0, size), size, emit)
+	if len(dst) > 0 {
+		if eerr := emit(dst); err == nil {
+			err = eerr
+		}
+	}
+	return err
+}
+
+// readString appends the string's content to dst, handing dst to emit (and
+// emptying it) whenever it holds size bytes or more, if emit is set.
+func (d *Decoder) readString(dst []byte, size int, emit func([]byte) error) ([]byte, error) {
 	if err := d.Expect('"'); err != nil {
 		return dst, err
 	}
 	for {
+		if emit != nil && len(dst) >= size {
+			if err := emit(dst); err != nil {
+				return dst[:0], err
+			}
+			dst = dst[:0]
+		}
 		i := d.pos
 		for i < d.end {
 			c := d.buf[i]

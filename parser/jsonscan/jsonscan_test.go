@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -98,6 +99,18 @@ func TestReadString(t *testing.T) {
 				t.Errorf("%s %s: got %q, %v; want %q", name, tt.doc, got, err, tt.want)
 			}
 		}
+		for _, size := range []int{1, 3, 1 << 10} {
+			for name, d := range decoders(tt.doc) {
+				got, err := readParts(d, size)
+				if err != nil || got != tt.want {
+					t.Errorf("%s %s in parts of %d: got %q, %v; want %q", name, tt.doc, size, got, err, tt.want)
+				}
+			}
+		}
+	}
+	// A cut string hands over what came before the cut.
+	if got, err := readParts(NewBytes([]byte(`"abc\nde`)), 2); got != "abc\nde" || !errors.Is(err, ErrUnexpectedEOF) {
+		t.Errorf("cut string in parts: %q, %v", got, err)
 	}
 	for _, doc := range []string{`"abc`, `"a\x"`, "\"a\nb\"", `"\u12"`} {
 		if _, err := NewBytes([]byte(doc)).ReadString(nil); err == nil {
@@ -177,4 +190,20 @@ func TestReadErrorIsReported(t *testing.T) {
 	if !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("error %v, want the reader's error", err)
 	}
+}
+
+// readParts reads a string with ReadStringParts and joins the parts, checking
+// that each but the last has at least size bytes.
+func readParts(d *Decoder, size int) (string, error) {
+	var parts []string
+	err := d.ReadStringParts(size, func(p []byte) error {
+		parts = append(parts, string(p))
+		return nil
+	})
+	for i, p := range parts[:max(len(parts)-1, 0)] {
+		if len(p) < size {
+			return "", fmt.Errorf("part %d of %d has %d bytes", i, len(parts), len(p))
+		}
+	}
+	return strings.Join(parts, ""), err
 }
