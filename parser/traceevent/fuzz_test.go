@@ -14,19 +14,27 @@ import (
 )
 
 // FuzzTraceEvent reads arbitrary input as a trace file and decodes every element:
-// no panic, elements in order, each inside the input.
+// no panic, elements in order, each inside the input, and no more streamed
+// systemTraceEvents text than there is input.
 func FuzzTraceEvent(f *testing.F) {
 	for _, s := range []string{`[{"ph":"B","ts":1,"pid":1,"tid":1,"name":"a"},{"ph":"E","ts":2}]`,
 		`{"metadata":{},"traceEvents":[{"ph":"X","ts":"1.5","dur":2,"args":{"a":[1,],}},{}],}`,
-		"[{\"ph\":\"i\",\"s\":\"g\"},\n", `{"traceEvents":[{"a":"]}"`} {
+		"[{\"ph\":\"i\",\"s\":\"g\"},\n", `{"traceEvents":[{"a":"]}"`,
+		`{"systemTraceEvents":"a\\\"b\n","traceEvents":[{"ph":"i"}],"systemTraceEvents":"c`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.CountExec("FuzzTraceEvent")
-		r, err := NewReader(bytes.NewReader(data))
+		text := 0 // bytes of systemTraceEvents text streamed
+		r, err := NewReaderText(bytes.NewReader(data), func(part []byte, end bool) { text += len(part) })
 		if err != nil {
 			return
 		}
+		defer func() {
+			if text > len(data) {
+				t.Fatalf("%d bytes of systemTraceEvents text from %d bytes of input", text, len(data))
+			}
+		}()
 		last := int64(-1)
 		for {
 			el, err := r.Next()

@@ -67,7 +67,7 @@ type Importer struct {
 	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
-	systemID     int64
+	system       systemText
 	sampleTIDs   map[Ident]int
 
 	app struct {
@@ -108,6 +108,7 @@ func New(env Env, opts Options) *Importer {
 	a.config = rows.NewAppender(env.Sink, t.TraceConfig)
 	a.system = rows.NewAppender(env.Sink, t.SystemTraceEvents)
 	im.sampleTIDs = map[Ident]int{}
+	im.system.chunk = systemChunk
 	return im
 }
 
@@ -126,7 +127,7 @@ type Input struct {
 // errors).
 func (im *Importer) Read(r io.Reader, in Input) error {
 	counted := &countReader{r: r}
-	rd, err := NewReader(counted)
+	rd, err := NewReaderText(counted, im.systemPart)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
@@ -144,6 +145,10 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	err = p.decoded(2, elements).consume(func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
+			if it.text != 0 {
+				im.systemPart(b.buf[it.pos:it.pos+it.n], it.text == textEnd)
+				continue
+			}
 			if !im.tokenize(&it.ev, it.invalid) {
 				continue
 			}
@@ -334,6 +339,9 @@ func (im *Importer) readerProblems(rd *Reader) {
 	}
 	st.add("json_event", stat.Received, p.Broken, rd.Offset())
 	st.add("json_event", stat.InvalidData, p.Broken, rd.Offset())
+	if p.BadText {
+		st.add("json_system_trace_events", stat.InvalidData, 1, rd.Offset())
+	}
 }
 
 // slicesMade fills the importer's data of the slice an event created (if it

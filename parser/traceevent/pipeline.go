@@ -26,7 +26,15 @@ type item struct {
 	pos, n  int // the element's (first pass) or record's bytes in buf
 	rec, rn int // first pass: the event's record in recs
 	invalid bool
+	text    byte // first pass: textPart or textEnd for systemTraceEvents text
 }
+
+// Kinds of item.text: a part of a streamed systemTraceEvents string, and its
+// last part.
+const (
+	textPart = 1 + iota
+	textEnd
+)
 
 type batch struct {
 	items []item
@@ -76,6 +84,9 @@ const (
 func (b *batch) decode(d *Decoder, st stage) {
 	for i := range b.items {
 		it := &b.items[i]
+		if it.text != 0 {
+			continue
+		}
 		own := b.buf[it.pos : it.pos+it.n : it.pos+it.n]
 		var ev *Event
 		var err error
@@ -186,13 +197,40 @@ func (p *pipe) put(b *batch) bool {
 
 var errConsumerQuit = errors.New("consumer quit")
 
-// readElements is the producer of the first pass: it reads and decodes the
-// elements of rd.
+// readElements is the producer of the first pass: it reads the elements of
+// rd, and the parts of a systemTraceEvents string it streams.
 func readElements(rd *Reader, p *pipe) {
 	defer close(p.full)
 	b := p.get()
+	// add queues raw, handing on a full batch; false when the consumer quit.
+	add := func(raw []byte, seq, off int64, text byte) bool {
+		if !b.push(raw, seq, off, Key{}) {
+			if !p.put(b) {
+				b = nil
+				return false
+			}
+			if b = p.get(); b == nil {
+				return false
+			}
+			b.push(raw, seq, off, Key{})
+		}
+		b.items[len(b.items)-1].text = text
+		return true
+	}
+	rd.SystemText = func(part []byte, end bool) {
+		if b != nil {
+			kind := byte(textPart)
+			if end {
+				kind = textEnd
+			}
+			add(part, 0, rd.Offset(), kind)
+		}
+	}
 	for b != nil {
 		el, err := rd.Next()
+		if b == nil {
+			return // the consumer quit while a string was streamed
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				b.err = err
@@ -200,14 +238,8 @@ func readElements(rd *Reader, p *pipe) {
 			p.put(b)
 			return
 		}
-		if !b.push(el.Raw, el.Seq, el.Offset, Key{}) {
-			if !p.put(b) {
-				return
-			}
-			if b = p.get(); b == nil {
-				return
-			}
-			b.push(el.Raw, el.Seq, el.Offset, Key{})
+		if !add(el.Raw, el.Seq, el.Offset, 0) {
+			return
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"tracestreamer/parser/jsonscan"
 )
 
 // Form is the container form of a trace file.
@@ -39,6 +41,9 @@ type Problems struct {
 	// after one, which ended the reading (json_file invalid_data).
 	Broken  int64
 	Stopped bool
+	// BadText tells that a systemTraceEvents string read by SystemText was
+	// malformed.
+	BadText bool
 }
 
 // Element is one element of traceEvents.
@@ -61,6 +66,11 @@ type Reader struct {
 	// OtherKeys are the keys of Other in the order they first appear.
 	OtherKeys []string
 	Problems  Problems
+	// SystemText, if set, receives the decoded text of a systemTraceEvents
+	// member that is a string as it is read, in parts of about 1 MiB, with
+	// end set on the last call; Other then holds nil for it. The text can
+	// be far larger than anything else in a trace.
+	SystemText func(part []byte, end bool)
 
 	inEvents bool // inside the traceEvents array
 	done     bool
@@ -74,8 +84,12 @@ var ErrNotTrace = errors.New("not a Trace Event Format file")
 
 // NewReader recognises the container form and positions the reader at the
 // first element of traceEvents.
-func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}}
+func NewReader(r io.Reader) (*Reader, error) { return NewReaderText(r, nil) }
+
+// NewReaderText is NewReader with SystemText set from the start (members
+// before traceEvents are read by NewReader).
+func NewReaderText(r io.Reader, text func(part []byte, end bool)) (*Reader, error) {
+	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}, SystemText: text}
 	if b, _ := rd.br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		rd.discard(3)
 	}
@@ -175,17 +189,89 @@ func (r *Reader) toEvents(first bool) error {
 				return nil
 			}
 		}
+		if _, seen := r.Other[name]; !seen {
+			r.OtherKeys = append(r.OtherKeys, name)
+		}
+		if c, err := r.peekNonSpace(); err == nil && c == '"' && name == "systemTraceEvents" && r.SystemText != nil {
+			r.Other[name] = nil
+			if !r.streamText() {
+				return nil
+			}
+			continue
+		}
 		v, err := r.value()
 		if err != nil {
 			r.Problems.CutElement, r.Problems.Unclosed = true, true
 			r.done = true
 			return nil
 		}
-		if _, seen := r.Other[name]; !seen {
-			r.OtherKeys = append(r.OtherKeys, name)
-		}
 		r.Other[name] = append([]byte(nil), v...)
 	}
+}
+
+// streamText hands the string at the read position to SystemText. It reports
+// false when the input ended inside it (what came before has been handed
+// over, and reading stops). A malformed string (a raw control character, a
+// bad escape) is handed over up to the fault and skipped to its end.
+func (r *Reader) streamText() bool {
+	raw := &rawString{r: r}
+	err := jsonscan.NewReader(raw, 1<<20).ReadStringParts(1<<20, func(part []byte) error {
+		r.SystemText(part, false)
+		return nil
+	})
+	if err != nil && !raw.cut {
+		r.Problems.BadText = true
+		io.Copy(io.Discard, raw)
+	}
+	r.SystemText(nil, true)
+	if raw.cut {
+		r.Problems.CutElement, r.Problems.Unclosed = true, true
+		r.done = true
+		return false
+	}
+	return true
+}
+
+// rawString reads the JSON string at the reader's position, quotes included,
+// and then reports io.EOF: a jsonscan decoder reads a long string through it
+// without reading past the string.
+type rawString struct {
+	r                *Reader
+	started, escaped bool
+	done             bool
+	cut              bool // the input ended inside the string
+}
+
+func (s *rawString) Read(p []byte) (int, error) {
+	if s.done {
+		return 0, io.EOF
+	}
+	if _, err := s.r.br.Peek(1); err != nil {
+		s.cut, s.done = true, true
+		return 0, io.ErrUnexpectedEOF
+	}
+	chunk, _ := s.r.br.Peek(min(s.r.br.Buffered(), len(p)))
+	i := 0
+	if !s.started {
+		s.started, i = true, 1 // the opening quote
+	}
+	for ; i < len(chunk); i++ {
+		switch c := chunk[i]; {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.done = true
+			i++
+			n := copy(p, chunk[:i])
+			s.r.discard(n)
+			return n, nil
+		}
+	}
+	n := copy(p, chunk)
+	s.r.discard(n)
+	return n, nil
 }
 
 // checkTrailing notes anything but white space after the top-level value.

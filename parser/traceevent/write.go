@@ -360,7 +360,9 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 			configLeaves(raw, key, 0, im.configRow)
 		case "systemTraceEvents":
 			im.stats.add("json_system_trace_events", stat.Received, 1, -1)
-			im.systemTraceEvents(raw)
+			if raw != nil { // else streamed as it was read
+				im.systemTraceEvents(raw)
+			}
 		default:
 			im.stats.add("json_top_level", stat.Received, 1, -1)
 			im.configRow(key, string(raw))
@@ -426,7 +428,16 @@ func isEmptyContainer(raw []byte) bool {
 // systemChunk is the largest system_trace_events data value (spec §1.3).
 const systemChunk = 64 << 20
 
-// systemTraceEvents stores the raw systemTraceEvents value in chunks.
+// systemText cuts systemTraceEvents values into system_trace_events rows.
+type systemText struct {
+	chunk int    // the largest data value: systemChunk (tests set less)
+	buf   []byte // streamed text not yet written
+	seq   int64  // chunk number within the value
+	id    int64  // next row id
+}
+
+// systemTraceEvents stores a systemTraceEvents value read whole: a string
+// (when the reader did not stream it) as text, anything else as JSON.
 func (im *Importer) systemTraceEvents(raw []byte) {
 	kind, data := "json", raw
 	if len(raw) > 0 && raw[0] == '"' {
@@ -434,12 +445,32 @@ func (im *Importer) systemTraceEvents(raw []byte) {
 			kind, data = "text", b
 		}
 	}
-	for seq := int64(0); ; seq++ {
+	im.systemRows(kind, data, true)
+}
+
+// systemPart takes a part of a systemTraceEvents string as the reader
+// streams it (Reader.SystemText) and writes the chunks that are complete.
+func (im *Importer) systemPart(part []byte, end bool) {
+	st := &im.system
+	st.buf = append(st.buf, part...)
+	rest := im.systemRows("text", st.buf, end)
+	st.buf = append(st.buf[:0], rest...)
+}
+
+// systemRows writes data as rows of kind, in chunks of at most st.chunk
+// bytes split after a newline in a chunk's last MiB when there is one, and
+// never inside a UTF-8 sequence (spec §1.3). Unless end is set, it returns
+// the data after the last full chunk unwritten, to be continued; a value
+// gets one row even when empty.
+func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
+	st := &im.system
+	for len(data) > st.chunk || (end && (len(data) > 0 || st.seq == 0)) {
 		n := len(data)
-		if n > systemChunk {
-			n = systemChunk
-			if nl := bytes.LastIndexByte(data[systemChunk-(1<<20):systemChunk], '\n'); nl >= 0 {
-				n = systemChunk - (1 << 20) + nl + 1
+		if n > st.chunk {
+			n = st.chunk
+			window := min(st.chunk, 1<<20)
+			if nl := bytes.LastIndexByte(data[n-window:n], '\n'); nl >= 0 {
+				n = n - window + nl + 1
 			} else {
 				for n > 0 && !utf8.RuneStart(data[n]) {
 					n--
@@ -447,17 +478,19 @@ func (im *Importer) systemTraceEvents(raw []byte) {
 			}
 		}
 		a := im.app.system
-		a.I(im.systemID)
+		a.I(st.id)
 		a.T(kind)
-		a.I(seq)
+		a.I(st.seq)
 		a.T(string(data[:n]))
 		a.End()
-		im.systemID++
+		st.id++
+		st.seq++
 		data = data[n:]
-		if len(data) == 0 {
-			return
-		}
 	}
+	if end {
+		st.seq = 0
+	}
+	return data
 }
 
 // Finish ends the import: it closes the books on what is still open, writes
