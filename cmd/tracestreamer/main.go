@@ -137,7 +137,7 @@ func parseArgs(args []string) (*config, error) {
 // gcPolicy returns what sets the collector's pace for each input, unless
 // the user set GOGC. The heap analysis of snapshots builds large pointer-free
 // arrays next to those of the snapshot, and collecting over them is cheap, so
-// GOGC=10 keeps the peak down (435 MB snapshot: 0.67–0.71 → 0.53–0.65 GB;
+// GOGC=10 keeps the peak down (435 MB snapshot: 0.67–0.71 → 0.53–0.67 GB;
 // 104 MB timeline: 0.28 → 0.21 GB; same time); without the analysis GOGC=50
 // (10 costs 4 % there). The Trace Event
 // importer keeps little alive and runs both cores flat out, so Go's default
