@@ -197,50 +197,65 @@ func (p *pipe) put(b *batch) bool {
 
 var errConsumerQuit = errors.New("consumer quit")
 
+// feeder fills the batches of a producer, handing each on to the consumer
+// when it is full.
+type feeder struct {
+	p *pipe
+	b *batch // the batch being filled; nil once the consumer quit
+}
+
+func newFeeder(p *pipe) *feeder { return &feeder{p: p, b: p.get()} }
+
+// add queues raw and returns its item, or nil when the consumer quit.
+func (f *feeder) add(raw []byte, seq, off int64, k Key) *item {
+	if f.b == nil {
+		return nil
+	}
+	if !f.b.push(raw, seq, off, k) {
+		if !f.p.put(f.b) {
+			f.b = nil
+			return nil
+		}
+		if f.b = f.p.get(); f.b == nil {
+			return nil
+		}
+		f.b.push(raw, seq, off, k)
+	}
+	return &f.b.items[len(f.b.items)-1]
+}
+
+// end hands the last batch on with the producer's error (nil at the end of
+// input).
+func (f *feeder) end(err error) {
+	if f.b != nil {
+		f.b.err = err
+		f.p.put(f.b)
+	}
+}
+
 // readElements is the producer of the first pass: it reads the elements of
 // rd, and the parts of a systemTraceEvents string it streams.
 func readElements(rd *Reader, p *pipe) {
 	defer close(p.full)
-	b := p.get()
-	// add queues raw, handing on a full batch; false when the consumer quit.
-	add := func(raw []byte, seq, off int64, text byte) bool {
-		if !b.push(raw, seq, off, Key{}) {
-			if !p.put(b) {
-				b = nil
-				return false
-			}
-			if b = p.get(); b == nil {
-				return false
-			}
-			b.push(raw, seq, off, Key{})
-		}
-		b.items[len(b.items)-1].text = text
-		return true
-	}
+	f := newFeeder(p)
 	rd.SystemText = func(part []byte, end bool) {
-		if b != nil {
-			kind := byte(textPart)
+		if it := f.add(part, 0, rd.Offset(), Key{}); it != nil {
+			it.text = textPart
 			if end {
-				kind = textEnd
+				it.text = textEnd
 			}
-			add(part, 0, rd.Offset(), kind)
 		}
 	}
-	for b != nil {
+	for f.b != nil { // until the consumer quits
 		el, err := rd.Next()
-		if b == nil {
-			return // the consumer quit while a string was streamed
-		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				b.err = err
+			if errors.Is(err, io.EOF) {
+				err = nil
 			}
-			p.put(b)
+			f.end(err)
 			return
 		}
-		if !add(el.Raw, el.Seq, el.Offset, 0) {
-			return
-		}
+		f.add(el.Raw, el.Seq, el.Offset, Key{})
 	}
 }
 
@@ -248,27 +263,16 @@ func readElements(rd *Reader, p *pipe) {
 // of event records.
 func readSorted(s *Sorter, p *pipe) {
 	defer close(p.full)
-	b := p.get()
-	if b == nil {
-		return
-	}
+	f := newFeeder(p)
 	err := s.Sorted(func(k Key, off int64, raw []byte) error {
-		if !b.push(raw, k.Seq, off, k) {
-			if !p.put(b) {
-				return errConsumerQuit
-			}
-			if b = p.get(); b == nil {
-				return errConsumerQuit
-			}
-			b.push(raw, k.Seq, off, k)
+		if f.add(raw, k.Seq, off, k) == nil {
+			return errConsumerQuit
 		}
 		return nil
 	})
-	if errors.Is(err, errConsumerQuit) {
-		return
+	if !errors.Is(err, errConsumerQuit) {
+		f.end(err)
 	}
-	b.err = err
-	p.put(b)
 }
 
 // consume calls fn for every batch the producer hands over, then returns the
