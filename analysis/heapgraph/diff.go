@@ -3,6 +3,7 @@ package heapgraph
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Objects lists the objects of a snapshot that have a non-zero shallow size,
@@ -77,14 +78,6 @@ func Diff(base, next *Objects) []ClassDiff {
 	for _, d := range byName {
 		out = append(out, *d)
 	}
-	slices.SortFunc(out, func(x, y ClassDiff) int {
-		switch {
-		case x.Name < y.Name:
-			return -1
-		case x.Name > y.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(x, y ClassDiff) int { return strings.Compare(x.Name, y.Name) })
 	return out
 }

@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -308,15 +309,7 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 			return itid
 		})
 		// Processed in (ts, array order).
-		slices.SortStableFunc(im.samples.Rows, func(a, b StackSample) int {
-			switch {
-			case a.TS < b.TS:
-				return -1
-			case a.TS > b.TS:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(im.samples.Rows, func(a, b StackSample) int { return cmp.Compare(a.TS, b.TS) })
 		for i := range im.samples.Rows {
 			im.samples.Rows[i].ID = im.samples.Base + i
 		}
