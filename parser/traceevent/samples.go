@@ -217,37 +217,35 @@ func parseInt(raw []byte) (int64, bool) {
 }
 
 func intList(raw []byte) ([]int64, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	var out []int64
-	js := jsonscan.NewBytes(raw)
-	err := js.Array(func(int) error {
-		v, err := js.ReadInt()
-		out = append(out, v)
-		return err
-	})
-	return out, err
+	return numberList(raw, func(js *jsonscan.Decoder) (int64, error) { return js.ReadInt() })
 }
 
 // timeList reads µs deltas as ns, exactly.
 func timeList(raw []byte) ([]int64, error) {
+	return numberList(raw, func(js *jsonscan.Decoder) (int64, error) {
+		b, err := js.ReadNumber()
+		if err != nil {
+			return 0, err
+		}
+		v, ok := jsonscan.ScaleDecimal(b, 3)
+		if !ok {
+			return 0, js.Errorf("%q is not a time", b)
+		}
+		return v, nil
+	})
+}
+
+// numberList reads a JSON array (nil: none), each element with read.
+func numberList(raw []byte, read func(*jsonscan.Decoder) (int64, error)) ([]int64, error) {
 	if raw == nil {
 		return nil, nil
 	}
 	var out []int64
 	js := jsonscan.NewBytes(raw)
 	err := js.Array(func(int) error {
-		b, err := js.ReadNumber()
-		if err != nil {
-			return err
-		}
-		v, ok := jsonscan.ScaleDecimal(b, 3)
-		if !ok {
-			return js.Errorf("%q is not a time", b)
-		}
+		v, err := read(js)
 		out = append(out, v)
-		return nil
+		return err
 	})
 	return out, err
 }
