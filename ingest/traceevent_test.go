@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"database/sql"
 	"io"
 	"os"
 	"strings"
@@ -42,7 +43,7 @@ func TestTraceWithOtherInputs(t *testing.T) {
 	snap := writeFile(t, dir, "a.heapsnapshot", testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))
 	out, sum, _ := convertAll(t, gz, snap)
 	db := testutil.OpenDB(t, out)
-	for _, c := range []struct{ query, want string }{
+	checkQueries(t, db, []queryWant{
 		{"SELECT count(*) FROM callstack", "59"},
 		{"SELECT count(*) FROM js_heap_files", "1"},
 		{"SELECT group_concat(format || ':' || compression, ',') FROM source", "traceevent:gzip,heapsnapshot:none"},
@@ -51,11 +52,7 @@ func TestTraceWithOtherInputs(t *testing.T) {
 		{"SELECT count FROM stat WHERE event_name = 'json_gzip' AND stat_type = 'received'", "1"},
 		{"SELECT value FROM meta WHERE name = 'source_type'", "txt-based-trace"},
 		{"SELECT count(*) FROM stat", "725"},
-	} {
-		if got := strings.Join(testutil.Query(t, db, c.query), ","); got != c.want {
-			t.Errorf("%s = %q, want %q", c.query, got, c.want)
-		}
-	}
+	})
 	if sum.Problems != 4 { // the node trace's 4 unknown metadata names
 		t.Errorf("problems %d, want 4", sum.Problems)
 	}
@@ -91,7 +88,7 @@ func TestChromiumTrace(t *testing.T) {
 	must(t, os.WriteFile(in, raw, 0o644))
 	out, _, warn := convertAll(t, in)
 	db := testutil.OpenDB(t, out)
-	for _, c := range []struct{ query, want string }{
+	checkQueries(t, db, []queryWant{
 		{"SELECT count(*) FROM callstack", "17222"},
 		{"SELECT count(*) FROM instant", "1"},
 		{"SELECT count(*) FROM flow", "479"},
@@ -103,11 +100,7 @@ func TestChromiumTrace(t *testing.T) {
 		{"SELECT count FROM stat WHERE event_name = 'json_event' AND stat_type = 'invalid_data'", "0"},
 		{"SELECT count(*) FROM callstack c JOIN callstack p ON p.id = c.parent_id WHERE c.cookie IS NULL AND (p.depth != c.depth - 1 OR p.callid != c.callid OR c.ts < p.ts)", "0"},
 		{"SELECT count(*) FROM process WHERE id > 0 AND thread_count = 0", "0"},
-	} {
-		if got := strings.Join(testutil.Query(t, db, c.query), ","); got != c.want {
-			t.Errorf("%s = %q, want %q", c.query, got, c.want)
-		}
-	}
+	})
 	if !strings.Contains(warn, "json_begin not_match: 34 (at the end of input)") {
 		t.Errorf("warnings %q", warn)
 	}
@@ -152,6 +145,19 @@ func TestUTF16Trace(t *testing.T) {
 		db := testutil.OpenDB(t, out)
 		if got := testutil.Query(t, db, "SELECT name || '|' || ts || '|' || dur FROM callstack"); strings.Join(got, ",") != "größe 😀|1000|2000" {
 			t.Errorf("big endian %v: %q", big, got)
+		}
+	}
+}
+
+type queryWant struct{ query, want string }
+
+// checkQueries runs each query on db and compares its rows, joined by
+// commas, with want.
+func checkQueries(t *testing.T, db *sql.DB, checks []queryWant) {
+	t.Helper()
+	for _, c := range checks {
+		if got := strings.Join(testutil.Query(t, db, c.query), ","); got != c.want {
+			t.Errorf("%s = %q, want %q", c.query, got, c.want)
 		}
 	}
 }
