@@ -282,18 +282,8 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 	if err := s.wait(); err != nil {
 		return err
 	}
-	if len(s.runs) == 0 {
-		order, _ := sortOrder(s.recs, s.scratch)
-		for _, i := range order {
-			r := &s.recs[i]
-			if err := fn(r.key, r.off, s.raw(r)); err != nil {
-				return err
-			}
-		}
-		s.recs, s.chunks, s.free, s.scratch = nil, nil, nil, nil
-		return nil
-	}
-	// The records still in memory form the last run without a trip to disk.
+	// The records still in memory form the last run (the only one when
+	// nothing spilled) without a trip to disk.
 	defer func() { s.recs, s.chunks, s.free = nil, nil, nil }()
 	order, _ := sortOrder(s.recs, s.scratch)
 	s.scratch = nil
