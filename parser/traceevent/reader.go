@@ -251,27 +251,54 @@ func (s *rawString) Read(p []byte) (int, error) {
 		return 0, io.ErrUnexpectedEOF
 	}
 	chunk, _ := s.r.br.Peek(min(s.r.br.Buffered(), len(p)))
-	i := 0
+	start := 0
 	if !s.started {
-		s.started, i = true, 1 // the opening quote
+		s.started, start = true, 1 // the opening quote
 	}
-	for ; i < len(chunk); i++ {
-		switch c := chunk[i]; {
-		case s.escaped:
-			s.escaped = false
-		case c == '\\':
-			s.escaped = true
-		case c == '"':
-			s.done = true
-			i++
-			n := copy(p, chunk[:i])
-			s.r.discard(n)
-			return n, nil
+	n, esc := stringEnd(chunk[start:], s.escaped)
+	if n < 0 {
+		s.escaped = esc
+	} else {
+		s.done, chunk = true, chunk[:start+n]
+	}
+	k := copy(p, chunk)
+	s.r.discard(k)
+	return k, nil
+}
+
+// stringEnd finds the end of the JSON string that b is inside of; escaped
+// tells that b starts right after a backslash. It returns the length of b up
+// to and including the closing quote, or -1 and whether b ends right after a
+// backslash. It jumps from quote to backslash with IndexByte (strings are
+// most of a trace's bytes).
+func stringEnd(b []byte, escaped bool) (int, bool) {
+	i := 0
+	if escaped {
+		if len(b) == 0 {
+			return -1, true
+		}
+		i = 1
+	}
+	quote := -1 // the first '"' at or after i, len(b) if none
+	for {
+		if quote < i {
+			quote = len(b)
+			if q := bytes.IndexByte(b[i:], '"'); q >= 0 {
+				quote = i + q
+			}
+		}
+		bs := bytes.IndexByte(b[i:quote], '\\')
+		if bs < 0 {
+			if quote == len(b) {
+				return -1, false
+			}
+			return quote + 1, false
+		}
+		i += bs + 2 // past the backslash and the byte it escapes
+		if i > len(b) {
+			return -1, true
 		}
 	}
-	n := copy(p, chunk)
-	s.r.discard(n)
-	return n, nil
 }
 
 // checkTrailing notes anything but white space after the top-level value.
@@ -321,33 +348,17 @@ func (r *Reader) value() ([]byte, error) {
 		}
 		chunk, _ := r.br.Peek(r.br.Buffered())
 		end := -1
-		quote := -1 // the next '"' at or after i in a string, len(chunk) if none
 	scan:
 		for i := 0; i < len(chunk); i++ {
 			b := chunk[i]
 			if inString {
-				if escaped {
-					escaped = false
+				n, esc := stringEnd(chunk[i:], escaped)
+				if n < 0 {
+					escaped, i = esc, len(chunk)
 					continue
 				}
-				// Jump to the next backslash or quote (strings are most
-				// of a trace's bytes).
-				if quote < i {
-					quote = len(chunk)
-					if q := bytes.IndexByte(chunk[i:], '"'); q >= 0 {
-						quote = i + q
-					}
-				}
-				if bs := bytes.IndexByte(chunk[i:quote], '\\'); bs >= 0 {
-					i += bs
-					escaped = true
-					continue
-				}
-				i = quote
-				if i == len(chunk) {
-					continue
-				}
-				inString = false
+				escaped, inString = false, false
+				i += n - 1 // at the closing quote
 				if len(stack) == 0 {
 					end = i + 1
 					break scan
