@@ -170,7 +170,8 @@ func (d *DB) Insert(b *rows.Batch) error {
 		// Explicit rowids that just continue the table are left to SQLite,
 		// which appends without searching the B-tree for each of them.
 		explicit := rowid && !follows(b.RowIDs[r:r+n], maxRow)
-		if explicit {
+		switch {
+		case explicit:
 			s, n = in.manyR, in.rowsPerR
 			if b.N-r < n {
 				s, n = in.oneR, 1
@@ -178,22 +179,20 @@ func (d *DB) Insert(b *rows.Batch) error {
 			for _, id := range b.RowIDs[r : r+n] {
 				maxRow = max(maxRow, id)
 			}
-		} else {
-			maxRow += int64(n)
-		}
-		if explicit {
-			if err := d.bindRowIDs(s, b, r, n, &nulls, &reals, &tnulls); err != nil {
-				return err
-			}
-		} else if nt == 0 && len(nulls) == 0 && len(reals) == 0 {
+			err = d.bindRowIDs(s, b, r, n, &nulls, &reals, &tnulls)
+		case nt == 0 && len(nulls) == 0 && len(reals) == 0:
 			// All-integer rows: bind the values in order.
 			for p, v := range b.Ints[r*ni : (r+n)*ni] {
 				s.bindInt(p+1, v)
 			}
-		} else {
-			if err := d.bindMixed(s, b, r, n, &nulls, &reals, &tnulls); err != nil {
-				return err
-			}
+		default:
+			err = d.bindMixed(s, b, r, n, &nulls, &reals, &tnulls)
+		}
+		if err != nil {
+			return err
+		}
+		if !explicit {
+			maxRow += int64(n)
 		}
 		if err := s.run(); err != nil {
 			return fmt.Errorf("insert into %s: %w", t.Name, err)
