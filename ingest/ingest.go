@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,13 +118,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		}
 	}
 	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(opts.Warnings)}
-	var created []*schema.Table
-	for _, t := range r.tables.All() {
-		if !(opts.NoMeta && t == r.tables.Meta) {
-			created = append(created, t)
-		}
+	var omit []*schema.Table
+	if opts.NoMeta {
+		omit = append(omit, r.tables.Meta)
 	}
-	db, err := store.Create(opts.Output, created, schema.Views()...)
+	db, err := store.Create(opts.Output, r.tables.DDL(omit...))
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +156,10 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	sum := &Summary{Output: opts.Output, Rows: map[string]int64{}, Bytes: r.bytes, Problems: r.log.Problems()}
-	for _, t := range created {
+	for _, t := range r.tables.All() {
+		if slices.Contains(omit, t) {
+			continue
+		}
 		sum.Tables = append(sum.Tables, t.Name)
 		sum.Rows[t.Name] = db.Count(t)
 	}

@@ -6,7 +6,10 @@
 // reference's order so that rowid order matches it.
 package schema
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Type is a column's declared SQLite type.
 type Type uint8
@@ -60,34 +63,32 @@ func (t *Table) NumText() int { return len(t.Columns) - t.nInt }
 // Slot returns the position of column i among the columns of its type.
 func (t *Table) Slot(i int) int { return t.slot[i] }
 
-// CreateSQL returns the CREATE TABLE statement, in the layout SQLite itself uses
-// for tables made with CREATE TABLE … AS SELECT (as the reference's export does).
+// CreateSQL returns the CREATE TABLE statement. The reference's export made its
+// tables with CREATE TABLE … AS SELECT, for which SQLite itself writes the
+// statement kept in sqlite_master (one line for short tables, a column a line for
+// longer ones, keywords quoted); creating ours the same way gives byte-identical
+// schema text without re-implementing that layout.
 func (t *Table) CreateSQL() string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
-	b.WriteString(t.Name)
-	b.WriteString("(")
+	b.WriteString(Quote(t.Name))
+	b.WriteString(" AS SELECT ")
 	for i, c := range t.Columns {
 		if i > 0 {
-			b.WriteString(",")
+			b.WriteString(", ")
 		}
-		b.WriteString("\n  ")
-		b.WriteString(Quote(c.Name))
-		b.WriteString(" ")
+		b.WriteString("CAST(NULL AS ")
 		b.WriteString(c.Type.String())
+		b.WriteString(") AS ")
+		b.WriteString(Quote(c.Name))
 	}
-	b.WriteString("\n)")
+	b.WriteString(" WHERE 0")
 	return b.String()
 }
 
-// Quote quotes an identifier when it is one of the SQL keywords used as column names.
-func Quote(name string) string {
-	switch name {
-	case "key", "column", "desc", "index", "order", "group":
-		return `"` + name + `"`
-	}
-	return name
-}
+// Quote quotes an identifier for SQL text (column names include keywords such as
+// "key", "desc" and "offset").
+func Quote(name string) string { return `"` + name + `"` }
 
 func newTable(name string, cols ...Column) *Table {
 	t := &Table{Name: name, Columns: cols, slot: make([]int, len(cols))}
@@ -113,6 +114,30 @@ func ints(names ...string) []Column {
 }
 
 func col(name string, t Type) Column { return Column{name, t} }
+
+// table declares a table from its columns written as in SQL ("id INT, name TEXT").
+// It panics on a type other than INT, TEXT or REAL: the declarations are constant,
+// and every test builds them.
+func table(name, columns string) *Table {
+	var cols []Column
+	for _, c := range strings.Split(columns, ",") {
+		n, typ, ok := strings.Cut(strings.TrimSpace(c), " ")
+		if !ok {
+			panic("schema: column without a type in table " + name + ": " + c)
+		}
+		switch typ {
+		case "INT":
+			cols = append(cols, Column{n, Int})
+		case "TEXT":
+			cols = append(cols, Column{n, Text})
+		case "REAL":
+			cols = append(cols, Column{n, Real})
+		default:
+			panic("schema: unknown type " + typ + " in table " + name)
+		}
+	}
+	return newTable(name, cols...)
+}
 
 // Tables is the set of output tables of one database, in creation order.
 // A new value is made per database so that nothing is shared between runs.
@@ -143,11 +168,16 @@ type Tables struct {
 	CallstackExtra, AsyncTrack, InstantExtra, Flow, ObjectInstance, ObjectSnapshot,
 	MemoryDump, MemoryDumpValue, MemoryDumpEdge, ClockSyncMarker, ContextEvent, LinkedID,
 	StackFrame, CPUProfile, StackSample, MetadataEvent, SystemTraceEvents *Table
+
+	// reference is every table of trace_streamer 4.3.7's export in its order
+	// (the named ones above among them; the rest stay empty), own are
+	// tracestreamer's tables, created after them.
+	reference, own []*Table
 }
 
 // New returns the table definitions.
 func New() *Tables {
-	return &Tables{
+	ts := &Tables{
 		Process: newTable("process", col("id", Int), col("ipid", Int), col("pid", Int),
 			col("name", Text), col("start_ts", Int), col("switch_count", Int),
 			col("thread_count", Int), col("slice_count", Int), col("mem_count", Int)),
@@ -272,37 +302,52 @@ func New() *Tables {
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
 			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
 	}
-}
-
-// All returns every table in creation order: the reference's tables in its
-// export order, then tracestreamer's own.
-func (ts *Tables) All() []*Table {
-	return []*Table{
-		ts.Process, ts.Thread, ts.TraceRange, ts.DataType, ts.Stat, ts.Args, ts.Meta,
-		ts.TraceConfig, ts.DataDict, ts.DatasourceClockID, ts.ClockSnapshot,
-		ts.Callstack, ts.Instant, ts.Measure, ts.ProcessMeasure, ts.MeasureFilter, ts.ProcessMeasureFilter,
-		ts.JSHeapFiles, ts.JSHeapEdges, ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes,
-		ts.JSHeapSample, ts.JSHeapString, ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode,
-		ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
+	ts.reference = ts.referenceTables()
+	ts.own = []*Table{
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
 		ts.JSCPUProfilerNodeTime,
 		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
 		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
 		ts.LinkedID, ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents,
 	}
+	return ts
 }
 
-// Views returns the CREATE VIEW statements of tracestreamer's derived views.
-func Views() []string {
+// All returns every table in creation order: the reference's tables in its
+// export order, then tracestreamer's own.
+func (ts *Tables) All() []*Table {
+	return append(append(make([]*Table, 0, len(ts.reference)+len(ts.own)), ts.reference...), ts.own...)
+}
+
+// DDL returns the statements that create a database's tables and views in
+// order: the reference's tables and its args_view as trace_streamer 4.3.7
+// exports them, then tracestreamer's own tables and views. Tables in omit are
+// left out.
+func (ts *Tables) DDL(omit ...*Table) []string {
+	var ddl []string
+	add := func(tables []*Table) {
+		for _, t := range tables {
+			if !slices.Contains(omit, t) {
+				ddl = append(ddl, t.CreateSQL())
+			}
+		}
+	}
+	add(ts.reference)
+	ddl = append(ddl, argsView)
+	add(ts.own)
+	return append(ddl, ownViews()...)
+}
+
+// argsView is the reference's view of arguments with their key names and types,
+// word for word as its export has it.
+const argsView = `CREATE VIEW args_view AS select A.argset, V2.data as keyName, A.id, D.desc, ` +
+	`(case when A.datatype==1 then V.data else A.value end) as strValue from args as A ` +
+	`left join data_type as D on (D.typeId = A.datatype) left join data_dict as V on V.id = A.value ` +
+	`left join data_dict as V2 on V2.id = A.key`
+
+// ownViews returns the CREATE VIEW statements of tracestreamer's derived views.
+func ownViews() []string {
 	return []string{
-		// The reference's view of arguments with their key names and types.
-		`CREATE VIEW args_view AS
-SELECT A.argset, V2.data AS keyName, A.id, D.desc,
-  (CASE WHEN A.datatype = 1 THEN V.data ELSE A.value END) AS strValue
-FROM args AS A
-LEFT JOIN data_type AS D ON D.typeId = A.datatype
-LEFT JOIN data_dict AS V ON V.id = A.value
-LEFT JOIN data_dict AS V2 ON V2.id = A.key`,
 		// Per function (name, url, line) of each CPU profile: self time, and total
 		// time counted once per stack (frames below a frame of the same function
 		// are not added again).

@@ -12,7 +12,7 @@ import (
 // through the Async sink (rows/s is reported as a metric).
 func BenchmarkInsertNodes(b *testing.B) {
 	ts := schema.New()
-	db, err := Create(filepath.Join(b.TempDir(), "bench.db"), ts.All())
+	db, err := Create(filepath.Join(b.TempDir(), "bench.db"), ts.DDL())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func BenchmarkInsertNodes(b *testing.B) {
 // BenchmarkInsertStrings measures js_heap_string rows (two ints and a text).
 func BenchmarkInsertStrings(b *testing.B) {
 	ts := schema.New()
-	db, err := Create(filepath.Join(b.TempDir(), "bench.db"), ts.All())
+	db, err := Create(filepath.Join(b.TempDir(), "bench.db"), ts.DDL())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -45,9 +45,9 @@ type inserter struct {
 	rowsPerR    int
 }
 
-// Create starts a database that Commit will place at dest, creating tables and
-// then views.
-func Create(dest string, tables []*schema.Table, views ...string) (*DB, error) {
+// Create starts a database that Commit will place at dest, running the
+// statements of ddl (schema.Tables.DDL) in order to create its tables and views.
+func Create(dest string, ddl []string) (*DB, error) {
 	dir, base := filepath.Split(dest)
 	if dir == "" {
 		dir = "."
@@ -66,14 +66,14 @@ func Create(dest string, tables []*schema.Table, views ...string) (*DB, error) {
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
 		counts: map[*schema.Table]int64{}, maxRow: map[*schema.Table]int64{}}
 	d.text.tls = c.tls
-	if err := d.init(tables, views); err != nil {
+	if err := d.init(ddl); err != nil {
 		d.Abort()
 		return nil, err
 	}
 	return d, nil
 }
 
-func (d *DB) init(tables []*schema.Table, views []string) error {
+func (d *DB) init(ddl []string) error {
 	// The file is private until Commit renames it, so it needs no journal, locks
 	// shared with others, or fsyncs: a crash leaves only a temp file behind.
 	err := d.c.exec(`PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
@@ -82,13 +82,8 @@ func (d *DB) init(tables []*schema.Table, views []string) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range tables {
-		if err := d.c.exec(t.CreateSQL()); err != nil {
-			return err
-		}
-	}
-	for _, v := range views {
-		if err := d.c.exec(v); err != nil {
+	for _, stmt := range ddl {
+		if err := d.c.exec(stmt); err != nil {
 			return err
 		}
 	}

@@ -30,7 +30,7 @@ func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
 	t.Helper()
 	ts := schema.New()
 	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.All())
+	db, err := Create(dest, ts.DDL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
 func TestInsertCommitReadBack(t *testing.T) {
 	ts := schema.New()
 	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.All())
+	db, err := Create(dest, ts.DDL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestRollbackAndAbort(t *testing.T) {
 	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := Create(dest, ts.All())
+	db, err := Create(dest, ts.DDL())
 	if err != nil {
 		t.Fatal(err)
 	}

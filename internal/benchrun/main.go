@@ -186,7 +186,7 @@ func tableCounts(path string) ([]tableCount, error) {
 func bareInsert(counts []tableCount, path string) (time.Duration, error) {
 	ts := schema.New()
 	start := time.Now()
-	db, err := store.Create(path, ts.All())
+	db, err := store.Create(path, ts.DDL())
 	if err != nil {
 		return 0, err
 	}
