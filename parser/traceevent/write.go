@@ -512,6 +512,7 @@ func (im *Importer) Finish() {
 	st.add("json_stack_frames", stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
 	im.stats.flush(im.env.Log, im.lastPath)
+	im.countMarkers()
 
 	im.writeFrames()
 	im.writeTracks()
@@ -525,6 +526,26 @@ func (im *Importer) Finish() {
 		ap.meta, ap.dump, ap.value, ap.edge, ap.clock, ap.context, ap.link, ap.config, ap.system} {
 		a.Flush()
 	}
+}
+
+// markerEvents are the stat rows of the phases that are the JSON form of
+// user-space trace markers: slices, async slices, instants and counters, the
+// events trace_streamer turns into callstack and measure rows.
+var markerEvents = [...]string{"json_begin", "json_end", "json_complete", "json_instant", "json_mark",
+	"json_counter", "json_nestable_begin", "json_nestable_instant", "json_nestable_end", "json_async_start",
+	"json_async_step_into", "json_async_step_past", "json_async_finish"}
+
+// countMarkers counts those events once more under tracing_mark_write/received,
+// as trace_streamer counts every user-space trace marker it reads, valid or
+// not (docs/compat.md). SmartPerf-Host draws no process or thread rows unless
+// that count (or print's or sched_switch's) is above zero. Their problems stay
+// counted once, in the json_* rows.
+func (im *Importer) countMarkers() {
+	var n int64
+	for _, e := range markerEvents {
+		n += im.env.Log.Count(e, stat.Received) + im.env.Log.Count(e, stat.InvalidData)
+	}
+	im.env.Log.Add("tracing_mark_write", stat.Received, n)
 }
 
 func (im *Importer) writeFrames() {
