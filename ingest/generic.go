@@ -25,6 +25,8 @@ func (r *run) generic() {
 		thr.Flush()
 	}
 
+	r.standaloneConfig()
+
 	dt := rows.NewAppender(r.sink, t.DataType)
 	for i, d := range []string{"int32_t", "string", "double", "boolean"} {
 		dt.Row([]int64{int64(i), int64(i)}, d)
@@ -92,6 +94,39 @@ func (r *run) generic() {
 		}
 		m.Flush()
 	}
+}
+
+// standaloneConfig writes the js_config row of a run whose heap files or CPU
+// profiles all come from standalone files (no htrace config record).
+// SmartPerf-Host reads the first js_config row before it draws any ArkTS row
+// (and stops loading without one), taking type to choose between the snapshot
+// and the timeline row and enable_cpu_profiler to show the profile. The row says
+// what the files hold: pid 0 (unknown), type 1 if a timeline was read, else 0
+// with heap files, else -1; trace_allocation 1 with a timeline; the intervals
+// and capture_numeric_value, which no file records, are NULL.
+func (r *run) standaloneConfig() {
+	sa := r.standalone
+	if r.arkts.ConfigSeen() || sa.snapshots+sa.timelines+sa.profiles == 0 {
+		return
+	}
+	typ := int64(-1)
+	switch {
+	case sa.timelines > 0:
+		typ = 1
+	case sa.snapshots > 0:
+		typ = 0
+	}
+	flag := func(n int) int64 { return int64(min(n, 1)) }
+	a := rows.NewAppender(r.sink, r.tables.JSConfig)
+	a.I(0)                  // pid
+	a.I(typ)                // type
+	a.Null()                // interval
+	a.Null()                // capture_numeric_value
+	a.I(flag(sa.timelines)) // trace_allocation
+	a.I(flag(sa.profiles))  // enable_cpu_profiler
+	a.Null()                // cpu_profiler_interval
+	a.End()
+	a.Flush()
 }
 
 // joinIDs renders ids as "0,1,2".

@@ -80,6 +80,9 @@ type run struct {
 	clocks []clockRow
 	// sources describes each input (table source).
 	sources []source
+	// standalone counts the heap files and CPU profiles read from standalone
+	// files (outside an htrace capture).
+	standalone struct{ snapshots, timelines, profiles int }
 }
 
 // source is a row of table source.

@@ -11,14 +11,22 @@ import (
 	"tracestreamer/stat"
 )
 
-// heapFile reads a standalone .heapsnapshot or .heaptimeline. Such a file has
-// no capture time: its js_heap_files start_time and end_time are the file's
-// modification time (ns since the Unix epoch, CLOCK_REALTIME).
-func (r *run) heapFile(in io.Reader, path string) error {
-	var when int64
-	if info, err := os.Stat(path); err == nil {
-		when = info.ModTime().UnixNano()
+// modTime returns a file's modification time in ns since the Unix epoch
+// (CLOCK_REALTIME), or 0 if it has none.
+func modTime(path string) int64 {
+	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+		return info.ModTime().UnixNano()
 	}
+	return 0
+}
+
+// heapFile reads a standalone .heapsnapshot or .heaptimeline. Such a file
+// records no capture time, so it is placed on the wall clock (CLOCK_REALTIME, ns
+// since the Unix epoch) ending at the file's modification time: a timeline
+// lasts as long as its samples say, a snapshot 1 ns, the least that
+// SmartPerf-Host draws (it skips heap files whose start and end are equal).
+func (r *run) heapFile(in io.Reader, path string) error {
+	end := modTime(path)
 	id := r.heap.NextID()
 	mark := r.heap.Begin()
 	res, err := heapsnapshot.Decode(in, id, &r.heap.Out, func(format string, args ...any) {
@@ -32,18 +40,26 @@ func (r *run) heapFile(in io.Reader, path string) error {
 	}
 	r.heap.Out.Flush()
 	name := heapsnapshot.SnapshotName(id)
+	start := end - 1
 	if res.IsTimeline() {
 		name = heapsnapshot.TimelineName
+		start = end - max(1, res.LastSampleUs*1000)
+		r.standalone.timelines++
+	} else {
+		r.standalone.snapshots++
 	}
-	r.heap.Add(name, when, when, res)
-	r.rng.Add(when)
+	r.heap.Add(name, start, end, res)
+	r.rng.Add(start)
+	r.rng.Add(end)
 	r.log.Add(stat.JSMemory, stat.Received, 1)
 	return nil
 }
 
-// cpuFile reads a standalone .cpuprofile. Its times are stored on the
-// profile's own clock (V8: a monotonic clock, µs converted to ns), as there is
-// no clock snapshot to convert them with.
+// cpuFile reads a standalone .cpuprofile. Its times (V8: a monotonic clock of
+// the capturing machine, µs) have no clock snapshot to convert them with; like
+// a standalone heap file it is placed on the wall clock, shifted so that it
+// ends at the file's modification time (its own clock when the file has none),
+// so that the heap files and profiles of a run share one timeline.
 func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 	b, err := io.ReadAll(in)
 	if err != nil {
@@ -62,7 +78,12 @@ func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 		r.log.Warn(stat.JSCPUProfiler, stat.NotMatch, path, "%s", pr)
 	}
 	r.log.Add(stat.JSCPUProfiler, stat.Received, 1)
-	r.cpu.Write(p, source, r.opts.CompatTiming, func(t int64) int64 { return t })
+	var shift int64
+	if mtime := modTime(path); mtime != 0 {
+		shift = mtime - p.End()
+	}
+	r.cpu.Write(p, source, r.opts.CompatTiming, func(t int64) int64 { return t + shift })
+	r.standalone.profiles++
 	return nil
 }
 

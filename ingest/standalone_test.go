@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/arkts/arktstest"
@@ -109,7 +111,9 @@ func TestLegacyMatchesCurrent(t *testing.T) {
 	old, _, _ := convertAll(t, writeFile(t, dir, "l.cpuprofile", testutil.Fixture(t, "node/profile.legacy.cpuprofile")))
 	for _, q := range []string{
 		"SELECT n.function_id, f.data, n.script_id, u.data, n.line_number, n.column_number, n.hit_count, n.children, n.parent_id FROM js_cpu_profiler_node n JOIN data_dict f ON f.id = n.function_index JOIN data_dict u ON u.id = n.url_index ORDER BY n.rowid",
-		"SELECT * FROM js_cpu_profiler_sample",
+		// Both end at their file's modification time, but the legacy endTime is
+		// rounded to ms: compare times from the first sample on.
+		"SELECT id, function_id, start_time - (SELECT min(start_time) FROM js_cpu_profiler_sample), dur FROM js_cpu_profiler_sample",
 	} {
 		a, b := testutil.Query(t, testutil.OpenDB(t, cur), q), testutil.Query(t, testutil.OpenDB(t, old), q)
 		if !reflect.DeepEqual(a, b) {
@@ -169,7 +173,10 @@ func TestSameRowsStandaloneAndHTrace(t *testing.T) {
 		must(t, s.CPUProfile(prof))
 	})
 	viaHTrace, _, _ := convertAll(t, in)
-	standalone, _, _ := convertAll(t, writeFile(t, dir, "s.heapsnapshot", snapText), writeFile(t, dir, "p.cpuprofile", prof))
+	profPath := writeFile(t, dir, "p.cpuprofile", prof)
+	const mtime = 1_800_000_000_123_456_789 // ns, CLOCK_REALTIME
+	must(t, os.Chtimes(profPath, time.Unix(0, mtime), time.Unix(0, mtime)))
+	standalone, _, _ := convertAll(t, writeFile(t, dir, "s.heapsnapshot", snapText), profPath)
 	a, b := testutil.OpenDB(t, viaHTrace), testutil.OpenDB(t, standalone)
 	for _, q := range []string{
 		"SELECT id, file_name, self_size FROM js_heap_files",
@@ -183,9 +190,58 @@ func TestSameRowsStandaloneAndHTrace(t *testing.T) {
 			t.Errorf("%s: %d rows via htrace, %d standalone, or different", q, len(ra), len(rb))
 		}
 	}
-	// Standalone times: the profile's own clock, unconverted.
-	if got := testutil.Query(t, b, "SELECT start_time FROM js_cpu_profiler_sample WHERE id = 0"); got[0] != "172772623000" {
-		t.Errorf("standalone first sample at %v, want the profile's startTime + timeDeltas[0] in ns", got)
+	// Standalone times: the profile is shifted onto the wall clock so that its
+	// endTime (173023620 µs) is the file's modification time; its first sample
+	// (startTime 172766915 µs + timeDeltas[0] 5708 µs) lies 250.997 ms before.
+	if got := testutil.Query(t, b, "SELECT start_time FROM js_cpu_profiler_sample WHERE id = 0"); got[0] != strconv.FormatInt(mtime-250_997_000, 10) {
+		t.Errorf("standalone first sample at %v, want the file's mtime - 250997000 ns", got)
+	}
+}
+
+// TestStandalonePlacement: standalone heap files and profiles end at their
+// file's modification time (a snapshot lasts 1 ns, a timeline as long as its
+// samples), and a run of standalone files gets the js_config row SmartPerf-Host
+// needs to draw them.
+func TestStandalonePlacement(t *testing.T) {
+	dir := t.TempDir()
+	const t1, t2, t3 = 1_800_000_000_000_000_000, 1_800_000_010_000_000_000, 1_800_000_020_000_000_000
+	file := func(name, fixture string, mtime int64) string {
+		p := writeFile(t, dir, name, testutil.Fixture(t, fixture))
+		must(t, os.Chtimes(p, time.Unix(0, mtime), time.Unix(0, mtime)))
+		return p
+	}
+	snap := file("a.heapsnapshot", "node/snapshot.heapsnapshot.gz", t1)
+	timeline := file("b.heaptimeline", "node/timeline.heaptimeline.gz", t2)
+	prof := file("c.cpuprofile", "node/profile.cpuprofile", t3)
+	tests := []struct {
+		name             string
+		inputs           []string
+		files, config    []string
+		rangeStart, rEnd int64
+	}{
+		// The timeline's last sample is at 313916 µs.
+		{"all three", []string{snap, timeline, prof},
+			[]string{"0|Snapshot0|1799999999999999999|1800000000000000000", "1|Timeline|1800000009686084000|1800000010000000000"},
+			[]string{"0|1|NULL|NULL|1|1|NULL"}, t1 - 1, t3 - 149_000}, // the last sample run ends 149 µs before endTime
+		{"snapshot only", []string{snap}, []string{"0|Snapshot0|1799999999999999999|1800000000000000000"},
+			[]string{"0|0|NULL|NULL|0|0|NULL"}, t1 - 1, t1},
+		{"profile only", []string{prof}, nil, []string{"0|-1|NULL|NULL|0|1|NULL"}, t3 - 250_997_000, t3 - 149_000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, _ := convertAll(t, tt.inputs...)
+			db := testutil.OpenDB(t, out)
+			if got := testutil.Query(t, db, "SELECT id, file_name, start_time, end_time FROM js_heap_files"); !reflect.DeepEqual(got, tt.files) && len(got)+len(tt.files) > 0 {
+				t.Errorf("heap files %v, want %v", got, tt.files)
+			}
+			if got := testutil.Query(t, db, "SELECT * FROM js_config"); !reflect.DeepEqual(got, tt.config) {
+				t.Errorf("js_config %v, want %v", got, tt.config)
+			}
+			want := fmt.Sprintf("%d|%d", tt.rangeStart, tt.rEnd)
+			if got := testutil.Query(t, db, "SELECT * FROM trace_range"); got[0] != want {
+				t.Errorf("trace_range %v, want %s", got, want)
+			}
+		})
 	}
 }
 
@@ -233,6 +289,8 @@ func TestStandaloneProblems(t *testing.T) {
 	prof := writeFile(t, dir, "p.cpuprofile", []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},`+
 		`{"id":2,"callFrame":{"functionName":"f","scriptId":"1","url":"a.js","lineNumber":3,"columnNumber":4}}],`+
 		`"startTime":100,"endTime":200,"samples":[2,2,7,2],"timeDeltas":[10,-5,20,10]}`))
+	// Modified at its endTime (200 µs after the epoch), the profile keeps its times.
+	must(t, os.Chtimes(prof, time.Unix(0, 200_000), time.Unix(0, 200_000)))
 	out, sum, warn := convertAll(t, cut, good, prof)
 	db := testutil.OpenDB(t, out)
 	if got := testutil.Query(t, db, "SELECT id, file_name FROM js_heap_files"); !reflect.DeepEqual(got, []string{"0|Snapshot0"}) {

@@ -375,6 +375,18 @@ func (p *Profile) Interval() int64 {
 	return pos[len(pos)/2]
 }
 
+// End returns the profile's end time: its endTime, or without one the end of
+// its last sample run (the start time when it has no samples).
+func (p *Profile) End() int64 {
+	if p.HasEndTime {
+		return p.EndTime
+	}
+	if runs := p.Runs(); len(runs) > 0 {
+		return runs[len(runs)-1].End
+	}
+	return p.StartTime
+}
+
 // Runs merges consecutive equal samples into runs. Samples are taken in time
 // order (a stable sort when deltas are negative, as DevTools does). A run ends
 // where the next one starts; the last ends one sampling interval after its last

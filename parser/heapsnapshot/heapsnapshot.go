@@ -53,7 +53,9 @@ type Result struct {
 	// Samples, FunctionInfos and TraceNodes are the rows of the allocation
 	// tracking sections; a document with any is a heap timeline.
 	Samples, FunctionInfos, TraceNodes int64
-	SelfSize                           int64 // sum of node self sizes
+	// LastSampleUs is the largest sample timestamp (µs since tracking began).
+	LastSampleUs int64
+	SelfSize     int64 // sum of node self sizes
 	// Objects lists the objects by id and class, for comparisons (analysis only).
 	Objects *heapgraph.Objects
 	// MetaNodeCount and MetaEdgeCount are the counts the snapshot header states.
@@ -429,7 +431,9 @@ func (d *decoder) functionInfo(l layout, t []int64) {
 }
 
 func (d *decoder) sample(l layout, t []int64) {
-	d.out.Sample.Ints(d.fileID, l.get(t, 0), l.get(t, 1))
+	ts := l.get(t, 0)
+	d.out.Sample.Ints(d.fileID, ts, l.get(t, 1))
+	d.res.LastSampleUs = max(d.res.LastSampleUs, ts)
 	d.res.Samples++
 }
 
