@@ -149,6 +149,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if cerr := r.sink.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
+	if err == nil && r.db.Count(r.tables.Flow) > 0 {
+		if err = r.db.Exec(schema.FlowChains); err != nil {
+			err = fmt.Errorf("linking the slices of flows: %w", err)
+		}
+	}
 	if err == nil && r.heap.NextID() == 0 && r.cpu.NextID() == 0 && r.db.Count(r.tables.JSConfig) == 0 &&
 		r.trace == nil {
 		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile, trace or ArkTS config record could be read",
