@@ -123,7 +123,7 @@ func detect(head []byte) format {
 
 // detectJSON recognises the JSON inputs. An array, or an object with a
 // "traceEvents", "systemTraceEvents" or "displayTimeUnit" member anywhere in
-// the head, is a Trace Event file (spec trace-event.md §4.1). Otherwise the
+// the head, is a Trace Event file (docs/format/traceevent.md#detection). Otherwise the
 // members of the top-level object tell a heap snapshot from a CPU profile:
 // "snapshot" (or "nodes" holding numbers) is a heap snapshot; "nodes" holding
 // objects, "head", "samples", "timeDeltas", "timestamps" or "startTime" is a

@@ -10,7 +10,7 @@ import (
 	"tracestreamer/stat"
 )
 
-// Plugin names of hiprofiler records (htrace-format.md §4.2).
+// Plugin names of hiprofiler records (docs/format/htrace.md#plugin-names).
 const (
 	pluginArkTS       = "arkts-plugin"
 	pluginArkTSConfig = "arkts-plugin_config"

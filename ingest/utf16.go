@@ -8,7 +8,7 @@ import (
 )
 
 // utf16Reader transcodes UTF-16 text (after its byte order mark) to UTF-8, as
-// a stream (Trace Event files may come as UTF-16, spec trace-event.md §4.1).
+// a stream (Trace Event files may come as UTF-16, docs/format/traceevent.md#detection).
 // Lone surrogates become U+FFFD; an odd last byte is dropped.
 type utf16Reader struct {
 	r         *bufio.Reader

@@ -161,10 +161,10 @@ type Tables struct {
 	JSCPUProfilerNodeTime *Table
 
 	// Reference tables filled by the Trace Event (Chrome JSON) importer
-	// (shared/spec/trace-event.md §1.2).
+	// (docs/format/traceevent.md#tables).
 	Callstack, Instant, Measure, ProcessMeasure, MeasureFilter, ProcessMeasureFilter *Table
 
-	// The importer's own tables (trace-event.md §1.3).
+	// The importer's own tables (docs/format/traceevent.md#tables).
 	CallstackExtra, AsyncTrack, InstantExtra, Flow, ObjectInstance, ObjectSnapshot,
 	MemoryDump, MemoryDumpValue, MemoryDumpEdge, ClockSyncMarker, ContextEvent, LinkedID,
 	StackFrame, CPUProfile, StackSample, MetadataEvent, SystemTraceEvents *Table

@@ -83,7 +83,7 @@ func ReferenceEvents() []string {
 func ExtraEvents() []string { return []string{HTraceRecord, JSCPUProfiler} }
 
 // JSONEvents returns the event names of Trace Event (Chrome JSON) input, in
-// table order (shared/spec/trace-event.md §4.9). They follow the reference's
+// table order (docs/format/stat.md#json-rows). They follow the reference's
 // rows in runs that read such input.
 func JSONEvents() []string {
 	return []string{

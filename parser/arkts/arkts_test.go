@@ -71,7 +71,7 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 // noConfig makes feed send no config record.
 const noConfig hiprofpb.ArkTSConfig_HeapType = -99
 
-// Snapshot text of the reference heap tests (reference-tests.md §0).
+// Snapshot text of the reference heap tests (docs/format/heapsnapshot.md#snapshot-and-meta).
 const refMeta = `{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count","trace_node_id","detachedness"],` +
 	`"node_types":[["hidden","array","string","object","code","closure","regexp","number","native","synthetic","concatenated string","slicedstring","symbol","bigint"],"string","number","number","number","number","number"],` +
 	`"edge_fields":["type","name_or_index","to_node"],"edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"],` +
@@ -110,7 +110,8 @@ func filesRows(h *harness) []string {
 	return out
 }
 
-// TestReferenceSnapshot is reference-tests.md §1.1 (snapshotParserNodesByJsmemory).
+// TestReferenceSnapshot repeats the reference's test snapshotParserNodesByJsmemory
+// (docs/format/arkts.md#markers).
 func TestReferenceSnapshot(t *testing.T) {
 	c1, c2 := split(t, refSnapshot(`"node_count":32837,"edge_count":152856,"trace_function_count":0`, nodesA, "[]", emptyRst), "9949,40")
 	h := feed(t, hiprofpb.ArkTSConfig_SNAPSHOT, Options{},
@@ -135,7 +136,7 @@ func TestReferenceSnapshot(t *testing.T) {
 	}
 }
 
-// TestReferenceEdges is reference-tests.md §1.2 and §1.4 with the corrected
+// TestReferenceEdges repeats the reference's edge tests (docs/format/heapsnapshot.md#from_node_id) with the corrected
 // expectation: from_node_id 1, 3, 3, 3, 9949 in both modes.
 func TestReferenceEdges(t *testing.T) {
 	text := refSnapshot(`"node_count":3,"edge_count":5,"trace_function_count":0`, nodesB, edges5, emptyRst)
@@ -157,7 +158,8 @@ func TestReferenceEdges(t *testing.T) {
 	}
 }
 
-// TestReferenceTimeline is reference-tests.md §1.3, §1.5 and §1.8.
+// TestReferenceTimeline repeats the reference's timeline tests (docs/format/arkts.md#markers,
+// docs/format/heapsnapshot.md#samples, docs/format/heapsnapshot.md#trace_tree).
 func TestReferenceTimeline(t *testing.T) {
 	samples := "[0,42570\n, 200631,42571\n, 401040,42572\n, 601899,42573\n, 804764,42574\n, 1006866,42575\n, 1207797,42576]"
 	tree := `[1,0,53,996,[2,1,571,26580,[],3,2,5,248,[4,3,27,2684,[5,4,1352,68984,[6,5,20,920,[]],` +
@@ -185,7 +187,7 @@ func TestReferenceTimeline(t *testing.T) {
 	}
 }
 
-// refProfile is the CPU profile of reference-tests.md §2.
+// refProfile is the CPU profile of the reference's CPU tests (docs/format/cpuprofile.md#current-format).
 const refProfile = `{"tid":1394,"startTime":8013755173,"endTime":8034596087,"gcTime":0,"cInterpreterTime":0,"asmInterpreterTime":0,"aotTime":0,"builtinTime":0,"napiTime":0,"arkuiEngineTime":0,"runtimeTime":0,"otherTime":20840914,` +
 	`"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3,4]},` +
 	`{"id":2,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":113097,"children":[]},` +
@@ -193,7 +195,8 @@ const refProfile = `{"tid":1394,"startTime":8013755173,"endTime":8034596087,"gcT
 	`{"id":4,"callFrame":{"functionName":"anonymous","scriptId":"1","url":"D:/workspace_ohos_system/Music/entry/build/default/intermediates/assets_jsbundle/default/ets/pages/index_.js","lineNumber":2922,"columnNumber":36},"hitCount":1,"children":[]}],` +
 	`"samples":[2,3,4,2,2,2,2,3,3,3,3,4,4,4],"timeDeltas":[99,72,215,637,96,288,36,89,94,54,26,598,784,522]}`
 
-// TestReferenceCPUProfile is reference-tests.md §2.1–2.2.
+// TestReferenceCPUProfile repeats the reference's CPU profile tests
+// (docs/format/cpuprofile.md#js_cpu_profiler_node, docs/format/cpuprofile.md#compat-timing).
 func TestReferenceCPUProfile(t *testing.T) {
 	msgs := []msg{{10000, `{"id":3,"result":{}}`}, {13000, `{"id":3,"result":{"profile":` + refProfile + `}}`}}
 	h := feed(t, hiprofpb.ArkTSConfig_INVALID, Options{}, msgs...)
@@ -264,7 +267,7 @@ func TestReferenceCPUProfile(t *testing.T) {
 	}
 }
 
-// TestCPUProfileRouting: reference-tests.md §2.3 (no "profile" key → nothing),
+// TestCPUProfileRouting (docs/format/arkts.md#message-routing): no "profile" key → nothing,
 // and messages the reference misroutes by substring.
 func TestCPUProfileRouting(t *testing.T) {
 	tests := []struct {

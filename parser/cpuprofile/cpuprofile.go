@@ -1,7 +1,7 @@
 // Package cpuprofile decodes V8 and ArkTS CPU profiles (the .cpuprofile JSON that
 // DevTools, node --cpu-prof and the ArkTS runtime's Profiler.stop write) and turns
 // their samples into runs of equal samples, as js_cpu_profiler_sample stores them
-// (shared/spec/arkts.md §6).
+// (docs/format/cpuprofile.md#cpu-profiles).
 package cpuprofile
 
 import (
@@ -422,7 +422,7 @@ func (p *Profile) Runs() []Run {
 	return runs
 }
 
-// CompatRuns reproduces the reference trace_streamer's timing (arkts.md §6.2):
+// CompatRuns reproduces the reference trace_streamer's timing (docs/format/cpuprofile.md#compat-timing):
 // timeDeltas[0] is ignored, deltas are read as uint32, and the last run ends at
 // the last sample's time.
 func (p *Profile) CompatRuns() []Run {

@@ -9,7 +9,7 @@ import (
 	"tracestreamer/internal/testutil"
 )
 
-// refProfile is the profile of the reference's CPU tests (reference-tests.md §2).
+// refProfile is the profile of the reference's CPU tests (docs/format/cpuprofile.md#current-format).
 const refProfile = `{"tid":1394,"startTime":8013755173,"endTime":8034596087,"gcTime":0,"cInterpreterTime":0,` +
 	`"asmInterpreterTime":0,"aotTime":0,"builtinTime":0,"napiTime":0,"arkuiEngineTime":0,"runtimeTime":0,"otherTime":20840914,` +
 	`"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3,4]},` +
@@ -49,7 +49,7 @@ func TestReferenceProfileNodes(t *testing.T) {
 
 func TestRuns(t *testing.T) {
 	p := mustParse(t, refProfile)
-	// The reference's timing (reference-tests.md §2.2): timeDeltas[0] ignored,
+	// The reference's timing (docs/format/cpuprofile.md#compat-timing): timeDeltas[0] ignored,
 	// the last run ends at the last sample.
 	compat := []Run{
 		{2, 8013755173000, 8013755245000},

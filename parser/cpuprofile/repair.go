@@ -6,7 +6,7 @@ import (
 
 // The ArkTS runtime writes callFrame.functionName and callFrame.moduleName
 // without JSON escaping, so a name containing '"' or '\' makes the profile
-// invalid JSON (shared/spec/arkts.md §11.2). Its call frame layout is fixed:
+// invalid JSON (docs/format/cpuprofile.md#name-repair). Its call frame layout is fixed:
 //
 //	"functionName":"…",["moduleName":"…",]"scriptId":"…"
 //

@@ -2,7 +2,7 @@
 // and .heaptimeline with allocation traces) into the js_heap_* tables, streaming:
 // the document is read once through a fixed buffer and rows are emitted as the
 // arrays are read. Only the node ids and edge counts are kept in memory, to derive
-// each edge's from_node_id and to_node_id (shared/spec/arkts.md §5).
+// each edge's from_node_id and to_node_id (docs/format/heapsnapshot.md#edges).
 package heapsnapshot
 
 import (

@@ -25,7 +25,7 @@ const refMeta = `"meta":{"node_fields":["type","name","id","self_size","edge_cou
 	`"sample_fields":["timestamp_us","last_assigned_id"],` +
 	`"location_fields":["object_index","script_id","line","column"]}`
 
-// Node and edge arrays of the reference tests (shared/spec/reference-tests.md §0).
+// Node and edge arrays of the reference tests (docs/format/heapsnapshot.md#nodes, docs/format/heapsnapshot.md#edges).
 const (
 	nodesA = `[9,25571,1,0,3575,0,0,1,3,3,432,52,0,0,8,9,9949,40,1,0,0]`
 	nodesB = `[9,25571,1,0,1,0,0,1,3,3,432,3,0,0,8,9,9949,40,1,0,0]`
@@ -114,7 +114,7 @@ func TestReferenceNodes(t *testing.T) {
 }
 
 // TestEdgeIDs re-expresses the reference's edge tests with the correct,
-// per-snapshot expectations (reference-tests.md §1.2): node 1 owns 1 edge,
+// per-snapshot expectations (docs/format/heapsnapshot.md#from_node_id): node 1 owns 1 edge,
 // node 3 owns 3, node 9949 owns 1. to_node 1 is not a node offset (stride 7),
 // so to_node_id is NULL and a warning is given per edge.
 func TestEdgeIDs(t *testing.T) {
@@ -196,7 +196,7 @@ func TestTraceTree(t *testing.T) {
 		`[13,12,21,632,[14,14,0,0,[15,13,2,28,[]],16,15,5,188,[17,16,7,196,[]]]]],` +
 		`18,17,10,560,[19,9,2,28,[],20,18,172,7896,[21,19,4,3196,[]]]]]`
 	m, _, warns := decode(t, doc{nodes: nodesB, tree: tree}.String(), 0)
-	want := [][]int64{ // id, function_info_index, count, size, parent (reference-tests.md §1.8)
+	want := [][]int64{ // id, function_info_index, count, size, parent (docs/format/heapsnapshot.md#trace_tree)
 		{1, 0, 53, 996, -1}, {2, 1, 571, 26580, 1}, {3, 2, 5, 248, 1}, {4, 3, 27, 2684, 3},
 		{5, 4, 1352, 68984, 4}, {6, 5, 20, 920, 5}, {7, 6, 5, 144, 4}, {8, 7, 18, 636, 4},
 		{9, 8, 5, 120, 8}, {10, 9, 1, 28, 9}, {11, 10, 10, 348, 1}, {12, 11, 11, 576, 11},

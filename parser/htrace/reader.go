@@ -329,7 +329,7 @@ func (r *Reader) resync() bool {
 }
 
 // KnownPlugin reports whether name is a plugin name hiprofiler writes
-// (htrace-format.md §4.2, with the ArkTS names).
+// (docs/format/htrace.md#plugin-names, with the ArkTS names).
 func KnownPlugin(name string) bool {
 	switch name {
 	case "arkts-plugin", "arkts-plugin_config",

@@ -147,7 +147,7 @@ func TestFieldOrderAndRepeats(t *testing.T) {
 	}
 }
 
-// TestDamagedInput covers the container faults of htrace-format.md §8.
+// TestDamagedInput covers the container faults of docs/format/htrace.md#damaged-input.
 func TestDamagedInput(t *testing.T) {
 	good := build(t, [NumClocks]uint64{}, rec("a", 1, 0), rec("b", 2, 0), rec("c", 3, 0))
 	recLen := func(i int) int { // length of record i's payload

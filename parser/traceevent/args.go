@@ -18,7 +18,7 @@ const (
 // text value.
 const MaxArgDepth = 64
 
-// Arg is one flattened argument (spec §2.10).
+// Arg is one flattened argument (docs/format/traceevent.md#arguments).
 type Arg struct {
 	Key   string
 	Type  int

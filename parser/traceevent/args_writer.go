@@ -4,7 +4,7 @@ import (
 	"tracestreamer/rows"
 )
 
-// argSets writes arg sets into table args (spec §2.10): set ids are
+// argSets writes arg sets into table args (docs/format/traceevent.md#arguments): set ids are
 // allocated in processing order at first need, rows carry the flattened
 // arguments in JSON order, keys and string values go to data_dict.
 type argSets struct {

@@ -4,7 +4,7 @@ import (
 	"tracestreamer/parser/jsonscan"
 )
 
-// Track is one async_track row: one async key (spec §2.7).
+// Track is one async_track row: one async key (docs/format/traceevent.md#async-slices).
 type Track struct {
 	ID     int
 	Kind   string // "nestable" (b/n/e) or "legacy" (S/T/p/F)
@@ -32,7 +32,7 @@ type Tracks struct {
 func NewTracks() *Tracks { return &Tracks{byKey: map[trackKey]int{}} }
 
 // eventID resolves the id of an async event: plain id (global), or id2 with
-// global or local (process-local) member (spec §2.8). both tells that id and
+// global or local (process-local) member (docs/format/traceevent.md#ids-and-scopes). both tells that id and
 // id2 were both given (id is used).
 func eventID(ev *Event) (kind, id string, local, both, ok bool) {
 	if ev.ID != nil {

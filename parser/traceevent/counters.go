@@ -6,7 +6,7 @@ import (
 	"tracestreamer/parser/jsonscan"
 )
 
-// NormaliseID gives the text form of an id value (spec §2.8): a string as it
+// NormaliseID gives the text form of an id value (docs/format/traceevent.md#ids-and-scopes): a string as it
 // is, an integer as its decimal text, a float as its shortest round-trip text;
 // ok is false for other JSON values.
 func NormaliseID(raw []byte) (string, bool) {
@@ -47,7 +47,7 @@ type CounterFilter struct {
 	Ipid int
 }
 
-// Counters builds process counter series from C events (spec §2.6).
+// Counters builds process counter series from C events (docs/format/traceevent.md#counters).
 type Counters struct {
 	Filters []CounterFilter
 	Samples []CounterSample
@@ -114,7 +114,7 @@ func (c *Counters) Add(ipid int, ev *Event) {
 	}
 }
 
-// counterValue accepts a JSON number or a numeric string (spec §4.5).
+// counterValue accepts a JSON number or a numeric string (docs/format/traceevent.md#numbers-given-as-strings).
 func counterValue(raw []byte) ([]byte, bool) {
 	if len(raw) == 0 {
 		return nil, false

@@ -27,7 +27,7 @@ type Time struct {
 	Valid   bool // and decoded to a value in [0, 2^63)
 }
 
-// Event is the decoded common fields of one traceEvents element (spec §2.1).
+// Event is the decoded common fields of one traceEvents element (docs/format/traceevent.md#element-fields).
 type Event struct {
 	Seq    int64
 	Offset int64
@@ -247,7 +247,7 @@ func (ev *Event) str(raw []byte) (string, bool) {
 }
 
 // number returns the text of a number given as a JSON number or as a numeric
-// string (spec §4.5).
+// string (docs/format/traceevent.md#numbers-given-as-strings).
 func (ev *Event) number(raw []byte) ([]byte, bool) {
 	if len(raw) == 0 {
 		return nil, false

@@ -1,6 +1,6 @@
 package traceevent
 
-// Flow is one flow arrow (spec §2.9).
+// Flow is one flow arrow (docs/format/traceevent.md#flows).
 type Flow struct {
 	ID      int
 	Version int // 1: s/t/f; 2: bind_id

@@ -6,7 +6,7 @@ import (
 	"tracestreamer/parser/jsonscan"
 )
 
-// Frame is one stack_frame row (spec §1.3, §2.11, §2.13, §2.16).
+// Frame is one stack_frame row (docs/format/traceevent.md#samples-and-stack-frames).
 type Frame struct {
 	ID           int
 	Source       string // "stackFrames", "metadata" or "v8_profile"

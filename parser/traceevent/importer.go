@@ -25,7 +25,7 @@ type Env struct {
 // Options configure an Importer.
 type Options struct {
 	// SortBudget is the number of bytes of events sorted in memory before
-	// sorted runs are spilled to temporary files (spec §3.3); 0 means
+	// sorted runs are spilled to temporary files (docs/format/traceevent.md#sorting-large-inputs); 0 means
 	// DefaultSortBudget.
 	SortBudget int64
 }
@@ -212,7 +212,7 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// phaseStat gives the stat event name of a phase (spec §4.9); "" for phases
+// phaseStat gives the stat event name of a phase (docs/format/stat.md#json-rows); "" for phases
 // that are not supported.
 func phaseStat(ph byte) string {
 	switch ph {
@@ -275,7 +275,7 @@ func phaseStat(ph byte) string {
 }
 
 // tokenize counts what the element-level rules count for a decoded element
-// (spec §2.1, §4), in file order, and tells whether the event is kept for
+// (docs/format/traceevent.md#element-fields, docs/format/traceevent.md#tolerant-reading), in file order, and tells whether the event is kept for
 // processing. invalid tells that the element did not decode.
 func (im *Importer) tokenize(ev *Event, invalid bool) bool {
 	st := &im.stats

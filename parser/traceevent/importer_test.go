@@ -412,7 +412,7 @@ func TestWorkedExamples(t *testing.T) {
 			rng: "1000 2000",
 		},
 		{
-			name: "resync after an element whose brackets do not match (spec §4.4)",
+			name: "resync after an element whose brackets do not match (docs/format/traceevent.md#resynchronisation)",
 			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},
 {"ph":"X","pid":1,"tid":1,"ts":2,"dur":1,"name":"broken","args":{"x":[1,2}},
 {"ph":"X","pid":1,"tid":1,"ts":3,"dur":1,"name":"c"}]`,
@@ -421,7 +421,7 @@ func TestWorkedExamples(t *testing.T) {
 				"json_complete/received=2"},
 		},
 		{
-			name: "an element whose brace never closes ends at the next member that is no key (spec §4.4)",
+			name: "an element whose brace never closes ends at the next member that is no key (docs/format/traceevent.md#resynchronisation)",
 			input: `[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},
 {"ph":"X","pid":1,"tid":1,"ts":2,"dur":1,"name":"unclosed",
 {"ph":"X","pid":1,"tid":1,"ts":3,"dur":1,"name":"lost to the resync"},
@@ -472,7 +472,7 @@ func TestWorkedExamples(t *testing.T) {
 }
 
 // TestArgsMerge checks argument flattening, types, and the merge of E
-// arguments into their B (spec §2.4.3, §2.10).
+// arguments into their B (docs/format/traceevent.md#b-and-e, docs/format/traceevent.md#arguments).
 func TestArgsMerge(t *testing.T) {
 	r := importText(t, lines(
 		`{"ph":"B","pid":1,"tid":1,"ts":1,"name":"a","args":{"k":1,"s":"x","o":{"f":1.5,"b":true,"n":null},"l":[7]}}`,

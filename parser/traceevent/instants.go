@@ -1,7 +1,7 @@
 package traceevent
 
 // InstantScope classifies an instant event (i, I, R) by its s field (spec
-// §2.4.5, §2.5): 't' for thread scope (also when s is missing), 'p' for
+// docs/format/traceevent.md#thread-instants, docs/format/traceevent.md#process-and-global-instants): 't' for thread scope (also when s is missing), 'p' for
 // process, 'g' for global. known is false for any other s, which is then
 // treated as thread scope and counted not_supported.
 func InstantScope(ev *Event) (scope byte, known bool) {
@@ -17,7 +17,7 @@ func InstantScope(ev *Event) (scope byte, known bool) {
 }
 
 // Instant is one process- or global-scoped instant: an instant row plus its
-// instant_extra row (spec §2.5). Thread-scoped instants are slices instead.
+// instant_extra row (docs/format/traceevent.md#process-and-global-instants). Thread-scoped instants are slices instead.
 type Instant struct {
 	RowID   int // 1-based rowid of the instant row
 	TS      int64
@@ -81,7 +81,7 @@ func (is *Instants) Add(ipid, itid int, ev *Event) bool {
 	return true
 }
 
-// MetadataEvent is one metadata_event row (spec §1.3, §2.13): every M event,
+// MetadataEvent is one metadata_event row (docs/format/traceevent.md#metadata): every M event,
 // verbatim.
 type MetadataEvent struct {
 	ID         int

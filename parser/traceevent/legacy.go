@@ -17,7 +17,7 @@ type legacyState struct {
 	sawT, sawP bool
 }
 
-// Legacy builds the slices of legacy async events S, T, p and F (spec §2.7):
+// Legacy builds the slices of legacy async events S, T, p and F (docs/format/traceevent.md#legacy-async):
 // one slice from S to F on the key's track, and step slices below it.
 type Legacy struct {
 	Counts LegacyCounts

@@ -1,6 +1,6 @@
 package traceevent
 
-// ClockSyncMarker is one clock_sync_marker row (spec §2.15).
+// ClockSyncMarker is one clock_sync_marker row (docs/format/traceevent.md#clock-sync).
 type ClockSyncMarker struct {
 	ID       int
 	SyncID   string
@@ -11,7 +11,7 @@ type ClockSyncMarker struct {
 	Source   string // "c" or "legacy_async"
 }
 
-// ContextEvent is one context_event row (spec §2.16).
+// ContextEvent is one context_event row (docs/format/traceevent.md#contexts-and-linked-ids).
 type ContextEvent struct {
 	ID            int
 	TS            int64
@@ -22,7 +22,7 @@ type ContextEvent struct {
 	IDKind, RawID string
 }
 
-// LinkedID is one linked_id row (spec §2.16): recorded, not applied.
+// LinkedID is one linked_id row (docs/format/traceevent.md#contexts-and-linked-ids): recorded, not applied.
 type LinkedID struct {
 	ID               int
 	TS               int64

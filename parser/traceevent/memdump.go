@@ -6,7 +6,7 @@ import (
 	"tracestreamer/parser/jsonscan"
 )
 
-// MemoryDump is one memory_dump row (spec §2.14).
+// MemoryDump is one memory_dump row (docs/format/traceevent.md#memory-dumps).
 type MemoryDump struct {
 	ID            int
 	DumpID        string

@@ -2,7 +2,7 @@ package traceevent
 
 import "tracestreamer/parser/jsonscan"
 
-// Instance is one object_instance row (spec §2.12).
+// Instance is one object_instance row (docs/format/traceevent.md#objects).
 type Instance struct {
 	ID             int
 	Ipid           int

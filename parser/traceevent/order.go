@@ -2,7 +2,7 @@ package traceevent
 
 import "cmp"
 
-// Key orders events for processing (spec §3.2): by ts, then rank (0 for an E
+// Key orders events for processing (docs/format/traceevent.md#event-order): by ts, then rank (0 for an E
 // that is not glued to its B, 1 for X, 2 for everything else), then −dur for X
 // (longer first), then position in the file.
 type Key struct {

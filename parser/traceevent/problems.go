@@ -7,7 +7,7 @@ import (
 )
 
 // problems counts stat cells of one input with the byte offset of each
-// cell's first occurrence, for the stderr report (spec §4.9).
+// cell's first occurrence, for the stderr report (docs/format/stat.md#warnings-on-stderr).
 type problems struct {
 	cells map[cellKey]*cell
 }

@@ -372,7 +372,7 @@ func (r *Reader) value() ([]byte, error) {
 				// In an element's own members, a comma is followed by a key
 				// (or, tolerated, the closing brace). An opening brace there
 				// means the element's brace never closed and the next
-				// element began (spec §4.4); other syntax errors are left to
+				// element began (docs/format/traceevent.md#resynchronisation); other syntax errors are left to
 				// the decoder, and nested ones are caught at their closing
 				// bracket.
 				if len(stack) == 1 && stack[0] == '{' {
@@ -427,7 +427,7 @@ func (r *Reader) value() ([]byte, error) {
 const MaxElement = 256 << 20
 
 // resyncWindow is how far the reader looks for the next element after a
-// syntax error (spec §4.4).
+// syntax error (docs/format/traceevent.md#resynchronisation).
 const resyncWindow = 1 << 20
 
 // errBroken reports an element whose brackets do not match.

@@ -8,7 +8,7 @@ import (
 )
 
 // CPUProfile is one cpu_profile row: a V8 CPU profile carried by Profile and
-// ProfileChunk events (spec §2.11).
+// ProfileChunk events (docs/format/traceevent.md#samples-and-stack-frames).
 type CPUProfile struct {
 	ID      int
 	Ipid    int

@@ -63,7 +63,7 @@ type entry struct {
 	end     int64
 }
 
-// Slices builds the synchronous slices of all threads (spec §2.4) from events
+// Slices builds the synchronous slices of all threads (docs/format/traceevent.md#synchronous-slices) from events
 // in processing order. It keeps only the rows that may still change; a row
 // that became final is handed out by Take.
 type Slices struct {
@@ -169,7 +169,7 @@ func (s *Slices) effectiveEnd(st []entry, i int) int64 {
 // trackStack is the stack key of an async track (thread stacks use the itid).
 func trackStack(track int) int { return -(track + 1) }
 
-// closeAt pops what has ended by time t on a stack (spec §2.4.1).
+// closeAt pops what has ended by time t on a stack (docs/format/traceevent.md#closing-a-stack).
 func (s *Slices) closeAt(key int, t int64) {
 	st := s.stacks[key]
 	for {

@@ -12,7 +12,7 @@ import (
 )
 
 // Sorter puts events, as opaque records of bytes, into processing order
-// (spec §3.3): in memory up to a budget of bytes, beyond it as sorted runs in
+// (docs/format/traceevent.md#sorting-large-inputs): in memory up to a budget of bytes, beyond it as sorted runs in
 // temporary files that are merged at the end, so that inputs larger than
 // memory work.
 //

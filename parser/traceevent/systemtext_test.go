@@ -51,7 +51,7 @@ func quote(s string) string {
 }
 
 // TestSystemTraceEventsStreamed reads systemTraceEvents strings as the reader
-// streams them: the chunks of spec §1.3 are the same as those of the value
+// streams them: the chunks (docs/format/traceevent.md#system_trace_events) are the same as those of the value
 // read whole, before and after traceEvents, and a cut or malformed string
 // keeps what came before the fault.
 func TestSystemTraceEventsStreamed(t *testing.T) {

@@ -1,7 +1,7 @@
 package traceevent
 
 // Synthetic is the first number given to a pid or tid that is a non-numeric
-// string (spec §2.2): 4294967296 + k, k in order of first appearance, one map
+// string (docs/format/traceevent.md#processes-and-threads): 4294967296 + k, k in order of first appearance, one map
 // for pids and tids.
 const Synthetic = 4294967296
 
@@ -103,7 +103,7 @@ func (t *Threads) thread(ipid int, pid, tid int64, str string) int {
 	return itid
 }
 
-// Metadata applies an M event's effect on names (spec §2.13): process_name and
+// Metadata applies an M event's effect on names (docs/format/traceevent.md#metadata): process_name and
 // thread_name set the name of the event's process or thread. It reports
 // whether the metadata name is one the importer knows, and whether its
 // argument was usable.
@@ -144,7 +144,7 @@ func argString(args []byte, key string) (string, bool) {
 	return "", false
 }
 
-// ProcessName is the name a process row gets (spec §2.3): its last
+// ProcessName is the name a process row gets (docs/format/traceevent.md#names): its last
 // process_name, else its string pid, else its main thread's thread_name.
 func (t *Threads) ProcessName(ipid int) (string, bool) {
 	p := t.Processes[ipid]
@@ -160,7 +160,7 @@ func (t *Threads) ProcessName(ipid int) (string, bool) {
 	return "", false
 }
 
-// ThreadName is the name a thread row gets (spec §2.3): its last thread_name,
+// ThreadName is the name a thread row gets (docs/format/traceevent.md#names): its last thread_name,
 // else for the main thread the process name, else its string tid.
 func (t *Threads) ThreadName(itid int) (string, bool) {
 	th := t.Threads[itid]
@@ -189,7 +189,7 @@ func (t *Threads) MainThread(ipid int) int {
 }
 
 // ByTid returns the thread with tid that has the lowest itid, creating a
-// process with pid = tid and its main thread when none exists (spec §2.2, for
+// process with pid = tid and its main thread when none exists (docs/format/traceevent.md#samples-and-stack-frames, for
 // the top-level samples, which carry only a tid).
 func (t *Threads) ByTid(tid Ident) int {
 	n, str := int64(0), ""

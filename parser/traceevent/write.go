@@ -283,7 +283,7 @@ func (im *Importer) drainSamples() {
 }
 
 // topLevelFirst handles the top-level members needed before the events: the
-// stackFrames object (spec §2.16) and a traceEvents that is not an array.
+// stackFrames object (docs/format/traceevent.md#samples-and-stack-frames, docs/format/traceevent.md#containers) and a traceEvents that is not an array.
 func (im *Importer) topLevelFirst(rd *Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
 		n := len(im.frames.Rows)
@@ -296,7 +296,7 @@ func (im *Importer) topLevelFirst(rd *Reader) {
 }
 
 // topLevelLast handles the other top-level members after the events: the
-// samples array and the trace_config rows (spec §2.17).
+// samples array and the trace_config rows (docs/format/traceevent.md#top-level-keys).
 func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 	if raw, ok := rd.Other["samples"]; ok {
 		c := im.samples.Counts
@@ -375,7 +375,7 @@ func (im *Importer) configRow(key, value string) {
 }
 
 // configLeaves flattens a JSON value into key/value text pairs with the
-// argument key rules (spec §2.10, §2.17): numbers in their JSON spelling,
+// argument key rules (docs/format/traceevent.md#top-level-keys): numbers in their JSON spelling,
 // strings decoded, booleans and null as their literals.
 func configLeaves(raw []byte, key string, depth int, emit func(key, value string)) {
 	raw = bytes.TrimSpace(raw)
@@ -418,7 +418,7 @@ func isEmptyContainer(raw []byte) bool {
 	return len(bytes.TrimSpace(raw[1:len(raw)-1])) == 0 && len(raw) >= 2
 }
 
-// systemChunk is the largest system_trace_events data value (spec §1.3).
+// systemChunk is the largest system_trace_events data value (docs/format/traceevent.md#system_trace_events).
 const systemChunk = 64 << 20
 
 // systemText cuts systemTraceEvents values into system_trace_events rows.
@@ -452,7 +452,7 @@ func (im *Importer) systemPart(part []byte, end bool) {
 
 // systemRows writes data as rows of kind, in chunks of at most st.chunk
 // bytes split after a newline in a chunk's last MiB when there is one, and
-// never inside a UTF-8 sequence (spec §1.3). Unless end is set, it returns
+// never inside a UTF-8 sequence (docs/format/traceevent.md#system_trace_events). Unless end is set, it returns
 // the data after the last full chunk unwritten, to be continued; a value
 // gets one row even when empty.
 func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
@@ -671,7 +671,7 @@ func (im *Importer) writeProfiles() {
 }
 
 // writeThreads writes the process and thread tables with their names (spec
-// §2.3) and the counts the UI uses to show a process.
+// docs/format/traceevent.md#names) and the counts the UI uses to show a process.
 func (im *Importer) writeThreads() {
 	th := im.threads
 	threadCount := make([]int64, len(th.Processes))

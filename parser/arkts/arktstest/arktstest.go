@@ -1,5 +1,5 @@
 // Package arktstest writes .htrace files the way OpenHarmony's ArkTS profiler
-// plugin does (shared/spec/arkts.md §3, §11.3): a config record, then one
+// plugin does (docs/format/arkts.md#what-the-plugin-writes): a config record, then one
 // "arkts-plugin" record per inspector message — CPU profiler responses, heap
 // snapshot or timeline markers, progress events and addHeapSnapshotChunk events
 // carrying the snapshot text in pieces. Tests and benchmarks use it to wrap real
