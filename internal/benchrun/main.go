@@ -42,7 +42,16 @@ func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
 	cache := flag.String("cache", ".cache/bench", "directory for generated inputs")
 	only := flag.String("only", "", "run only the cases whose name contains this")
+	genOnly := flag.String("gentrace", "", "only write the generated Chrome trace to this file (size: -trace-mb)")
+	traceMB := flag.Int("trace-mb", 500, "size of the generated Chrome trace in MB")
 	flag.Parse()
+	if *genOnly != "" {
+		if err := genTrace(*genOnly, int64(*traceMB)*1e6); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*bin, *cache, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
