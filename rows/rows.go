@@ -7,6 +7,7 @@
 package rows
 
 import (
+	"fmt"
 	"math"
 
 	"tracestreamer/schema"
@@ -68,11 +69,13 @@ type Appender struct {
 	b     *Batch
 	max   int
 	count int64
+	// nInt and nText are the table's INT and TEXT columns: the values of a row.
+	nInt, nText int
 }
 
 // NewAppender returns an appender of rows of t to sink.
 func NewAppender(sink Sink, t *schema.Table) *Appender {
-	return &Appender{sink: sink, table: t, max: DefaultBatchRows}
+	return &Appender{sink: sink, table: t, max: DefaultBatchRows, nInt: t.NumInt(), nText: t.NumText()}
 }
 
 func (a *Appender) batch() *Batch {
@@ -179,12 +182,23 @@ func (a *Appender) RowID(id int64) {
 // End finishes the row built with I, Null, Real, T and TNull.
 func (a *Appender) End() { a.endRow(a.batch()) }
 
+// endRow counts the row just built. A row whose INT, TEXT or rowid values
+// do not fill exactly the table's columns is a programming error that would
+// shift every later value into the wrong column: it panics, naming the table.
 func (a *Appender) endRow(b *Batch) {
 	b.N++
+	if len(b.Ints) != b.N*a.nInt || len(b.Texts) != b.N*a.nText || (len(b.RowIDs) != 0 && len(b.RowIDs) != b.N) {
+		a.badRow(b)
+	}
 	a.count++
 	if b.N >= a.max {
 		a.Flush()
 	}
+}
+
+func (a *Appender) badRow(b *Batch) {
+	panic(fmt.Sprintf("rows: row %d of table %s has %d INT and %d TEXT values, want %d and %d",
+		a.count, a.table.Name, len(b.Ints)-(b.N-1)*a.nInt, len(b.Texts)-(b.N-1)*a.nText, a.nInt, a.nText))
 }
 
 // Count returns the number of rows appended so far.
