@@ -149,6 +149,17 @@ func run(snaps []string, timeline, cpu, out string, chunk int, noClock bool) err
 		if err != nil {
 			return err
 		}
+		// Tracking ran at least as long as the samples say (µs since it began),
+		// as in a real capture: the snapshot is taken when it stops.
+		var samples struct {
+			Samples []int64 `json:"samples"`
+		}
+		if err := json.Unmarshal(text, &samples); err != nil {
+			return fmt.Errorf("%s: %w", timeline, err)
+		}
+		for i := 0; i < len(samples.Samples); i += 2 {
+			s.Tracking = max(s.Tracking, uint64(samples.Samples[i])*1000)
+		}
 		if err := s.Timeline(text, nil); err != nil {
 			return err
 		}

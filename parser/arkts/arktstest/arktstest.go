@@ -23,6 +23,9 @@ type Session struct {
 	// Time is the CLOCK_REALTIME ns stamped on the next record; Step is added
 	// after each record.
 	Time, Step uint64
+	// Tracking is how long a timeline's allocation tracking runs: the time
+	// added after its start marker and events, before the snapshot is taken.
+	Tracking uint64
 	// ChunkSize is the number of snapshot text bytes per chunk (default 64 KiB);
 	// ChunkSizes, if set, gives the size of chunk i instead.
 	ChunkSize  int
@@ -159,6 +162,7 @@ func (s *Session) Timeline(text []byte, events []string) error {
 			return err
 		}
 	}
+	s.Time += s.Tracking
 	if err := s.progress(100, 100, true); err != nil {
 		return err
 	}
