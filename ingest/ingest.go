@@ -11,11 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"tracestreamer/internal/outfile"
 	"tracestreamer/parser/arkts"
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
@@ -109,7 +109,8 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if len(inputs) == 0 {
 		return nil, errors.New("no input given")
 	}
-	if err := checkPaths(inputs, opts.Output); err != nil {
+	dest, err := outfile.Target(opts.Output, inputs...)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Progress == nil {
@@ -125,7 +126,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if opts.NoMeta {
 		omit = append(omit, r.tables.Meta)
 	}
-	db, err := store.Create(opts.Output, r.tables.DDL(omit...))
+	db, err := store.Create(dest, r.tables.DDL(omit...))
 	if err != nil {
 		return nil, err
 	}
@@ -177,25 +178,6 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.log.Summary()
 	sum.Elapsed = time.Since(start)
 	return sum, nil
-}
-
-// checkPaths refuses an output that is one of the inputs.
-func checkPaths(inputs []string, output string) error {
-	outInfo, err := os.Stat(output)
-	if err != nil {
-		return nil // does not exist yet
-	}
-	for _, in := range inputs {
-		if info, err := os.Stat(in); err == nil && os.SameFile(info, outInfo) {
-			return fmt.Errorf("output %s is the input %s; refusing to overwrite it", output, in)
-		}
-		if abs1, err1 := filepath.Abs(in); err1 == nil {
-			if abs2, err2 := filepath.Abs(output); err2 == nil && abs1 == abs2 {
-				return fmt.Errorf("output %s is the input %s; refusing to overwrite it", output, in)
-			}
-		}
-	}
-	return nil
 }
 
 // inputs reads every input in order. All are recognised first, so that an

@@ -29,6 +29,7 @@ import (
 
 	"tracestreamer/export/pprofexport"
 	"tracestreamer/ingest"
+	"tracestreamer/internal/outfile"
 )
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
@@ -192,6 +193,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stop := showProgress(stderr, c.opts.Progress)
 		defer stop()
 	}
+	// The profiles of the run may not replace an input, the output database
+	// or anything but a regular file.
+	for _, p := range []*string{&c.cpuProfile, &c.memProfile} {
+		if *p == "" {
+			continue
+		}
+		target, err := outfile.Target(*p, c.inputs...)
+		if err == nil && outfile.NotAnInput(*p, target, c.opts.Output) != nil {
+			err = fmt.Errorf("profile %s is the output database; refusing to overwrite it", *p)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		*p = target
+	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err != nil {
@@ -265,7 +282,12 @@ func runExport(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 		return 1
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
+	target, err := outfile.Target(*out, db)
+	if err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)
+		return 1
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 		return 1
@@ -279,7 +301,7 @@ func runExport(args []string, stderr io.Writer) int {
 		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), *out)
+		err = os.Rename(tmp.Name(), target)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)

@@ -99,6 +99,11 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{in}, 2, "no output database given"},
 		{[]string{"-h"}, 0, ""},
 		{[]string{in, "-o", in}, 1, "refusing to overwrite it"},
+		{[]string{in, "-o", dir}, 1, "is a directory, not a regular file; refusing to replace it"},
+		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--cpuprofile", in}, 1, "is the input " + in},
+		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--memprofile", filepath.Join(dir, "x.db")}, 1,
+			"is the output database; refusing to overwrite it"},
+		{[]string{"export", "-pprof", out, out}, 1, "export: output " + out + " is the input " + out},
 	} {
 		stdout.Reset()
 		stderr.Reset()
@@ -108,6 +113,13 @@ func TestRunExitCodes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.db")); !os.IsNotExist(err) {
 		t.Errorf("failed run left an output: %v", err)
+	}
+	// Neither the input nor the database was touched by the refused runs.
+	if b, err := os.ReadFile(in); err != nil || !bytes.HasPrefix(b, []byte("OHOSPROF")) {
+		t.Errorf("input changed: %v", err)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.HasPrefix(b, []byte("SQLite format 3")) {
+		t.Errorf("database changed: %v", err)
 	}
 }
 

@@ -1,0 +1,57 @@
+//go:build unix
+
+package ingest
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+// TestOutputNotARegularFile: an output that is, or links to, a named pipe or a
+// directory is refused before anything is read, and left as it was; an output
+// that links to a regular file replaces that file and keeps the link.
+func TestOutputNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "trace.json", testutil.Fixture(t, "node/trace.json"))
+	fifo := filepath.Join(dir, "fifo")
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	must(t, os.Symlink("fifo", filepath.Join(dir, "to-fifo.db")))
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	tests := []struct{ out, want string }{
+		{fifo, "fifo is a named pipe, not a regular file; refusing to replace it"},
+		{filepath.Join(dir, "to-fifo.db"), "fifo is a named pipe, not a regular file"},
+		{filepath.Join(dir, "sub"), "sub is a directory, not a regular file"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), []string{in}, Options{Output: tt.out, Warnings: io.Discard})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("output %s: error %v, want %q", tt.out, err, tt.want)
+		}
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO changed: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "sub")); len(entries) != 0 {
+		t.Errorf("files written into the directory: %v", entries)
+	}
+
+	old := writeFile(t, dir, "old.db", []byte("old"))
+	link := filepath.Join(dir, "link.db")
+	must(t, os.Symlink("old.db", link))
+	if _, err := Run(context.Background(), []string{in}, Options{Output: link, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if dest, err := os.Readlink(link); err != nil || dest != "old.db" {
+		t.Errorf("link now %q, %v", dest, err)
+	}
+	if got := testutil.Query(t, testutil.OpenDB(t, old), "SELECT count(*) FROM callstack"); got[0] != "59" {
+		t.Errorf("the linked file holds %v callstack rows, want 59", got)
+	}
+}
