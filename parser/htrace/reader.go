@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -155,37 +156,50 @@ func (r *Reader) start() error {
 	return nil
 }
 
-// nextSection reads a section header. It returns io.EOF at a clean end of input.
+// nextSection reads section headers until one whose records are to be read.
+// It returns io.EOF at a clean end of input. (A loop: a file may hold millions
+// of sections to skip.)
 func (r *Reader) nextSection() error {
+	for {
+		skipped, err := r.section()
+		if err != nil || !skipped {
+			return err
+		}
+	}
+}
+
+// section reads one section header; skipped tells that the section was of
+// another data type and has been skipped.
+func (r *Reader) section() (skipped bool, err error) {
 	first := r.sections == 0
 	if first {
 		if err := r.start(); err != nil {
-			return err
+			return false, err
 		}
 	}
 	hoff := r.off
 	b, err := r.read(HeaderSize)
 	if len(b) == 0 && err == io.EOF && !first {
-		return io.EOF
+		return false, io.EOF
 	}
 	if first && len(b) >= 8 && binary.LittleEndian.Uint64(b) != Magic {
-		return fmt.Errorf("%s: %w: the file does not start with OHOSPROF", r.name, ErrNotHTrace)
+		return false, fmt.Errorf("%s: %w: the file does not start with OHOSPROF", r.name, ErrNotHTrace)
 	}
 	if err != nil {
 		if first {
 			if len(b) < 8 {
-				return fmt.Errorf("%s: %w: only %d bytes", r.name, ErrNotHTrace, len(b))
+				return false, fmt.Errorf("%s: %w: only %d bytes", r.name, ErrNotHTrace, len(b))
 			}
-			return fmt.Errorf("%s: header is %d bytes, want %d: the file is truncated", r.name, len(b), HeaderSize)
+			return false, fmt.Errorf("%s: header is %d bytes, want %d: the file is truncated", r.name, len(b), HeaderSize)
 		}
 		r.warn(stat.DataLost, hoff, "%d trailing bytes after the last section are not a section header", len(b))
-		return io.EOF
+		return false, io.EOF
 	}
 	h := parseHeader(b)
 	h.Offset = hoff
 	if h.Magic != Magic {
 		r.warn(stat.DataLost, hoff, "bytes after the section that ends here are not a section header; ignored")
-		return io.EOF
+		return false, io.EOF
 	}
 	r.sections++
 	if r.OnHeader != nil {
@@ -199,33 +213,38 @@ func (r *Reader) nextSection() error {
 	switch {
 	case h.Length < HeaderSize:
 		if first {
-			return fmt.Errorf("%s: header length %d is smaller than the header itself", r.name, h.Length)
+			return false, fmt.Errorf("%s: header length %d is smaller than the header itself", r.name, h.Length)
 		}
 		r.warn(stat.InvalidData, hoff, "section header length %d is smaller than the header; rest of file ignored", h.Length)
-		return io.EOF
+		return false, io.EOF
 	case h.Length == HeaderSize:
 		// The producer writes a placeholder header first and rewrites it at the end;
 		// an interrupted capture keeps the placeholder. Read the records until EOF.
 		if _, err := r.br.Peek(1); err != nil {
 			if first {
-				return fmt.Errorf("%s: the file holds no records", r.name)
+				return false, fmt.Errorf("%s: the file holds no records", r.name)
 			}
-			return io.EOF
+			return false, io.EOF
 		}
 		r.warn(stat.DataLost, hoff, "section header has length 1024 (capture not finished?); reading records until end of file")
 		r.untilEOF = true
 	}
-	r.sectionEnd = hoff + int64(h.Length)
+	// A length past what an int64 offset can reach (2^63 and more, which
+	// would wrap negative) only says the section runs to the end of the file.
+	r.sectionEnd = math.MaxInt64
+	if h.Length <= uint64(math.MaxInt64-hoff) {
+		r.sectionEnd = hoff + int64(h.Length)
+	}
 	if h.DataType != DataProtobuf && h.DataType != DataUnknown && !r.untilEOF {
 		r.log.Add(stat.Other, stat.NotSupported, 1)
-		if n, err := r.skip(int64(h.Length) - HeaderSize); err != nil {
+		if n, err := r.skip(r.sectionEnd - hoff - HeaderSize); err != nil {
 			r.warn(stat.DataLost, r.off, "section of data type %d ends after %d of %d bytes", h.DataType, n, h.Length-HeaderSize)
-			return io.EOF
+			return false, io.EOF
 		}
-		return r.nextSection()
+		return true, nil
 	}
 	r.inSection = true
-	return nil
+	return false, nil
 }
 
 // Next returns the next record, or io.EOF at the end of the input. A returned

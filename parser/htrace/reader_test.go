@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -186,6 +188,12 @@ func TestDamagedInput(t *testing.T) {
 		{"empty", nil, "", "", "not an htrace file: only 0 bytes"},
 		{"header length below 1024", withLength(good, 12), "", "", "header length 12 is smaller"},
 		{"mark position line", append([]byte("MarkPositionJSON->{\"a\":1}\n"), good...), "a,b,c", "", ""},
+		// Lengths an int64 offset cannot hold: the section runs to the end of the file.
+		{"header length 2^63", withLength(good, 1<<63), "a,b,c", "before the end of the section declared by its header", ""},
+		{"header length 2^64-1", withLength(good, math.MaxUint64), "a,b,c", "before the end of the section declared by its header", ""},
+		{"header length 2^63-1", withLength(good, math.MaxInt64), "a,b,c", "before the end of the section declared by its header", ""},
+		{"perf section of length 2^63 last", append(bytes.Clone(good), withLength(perf, 1<<63)...), "a,b,c",
+			"section of data type 1 ends after 5 of", ""},
 	}
 	for _, tt := range tests {
 		g := readAll(bytes.NewReader(tt.in))
@@ -201,6 +209,23 @@ func TestDamagedInput(t *testing.T) {
 		if tt.warn != "" && !strings.Contains(g.warn, "in.htrace: offset ") {
 			t.Errorf("%s: warning does not name the file and offset: %q", tt.name, g.warn)
 		}
+	}
+}
+
+// TestManySections: a file of many sections of another data type is read in
+// constant stack space (the section reader once called itself per skipped
+// section, and millions of sections overflowed the goroutine stack).
+func TestManySections(t *testing.T) {
+	perf := AppendHeader(nil, Header{Magic: Magic, Length: HeaderSize + 1, DataType: DataHiperf})
+	perf = append(perf, '!')
+	good := build(t, [NumClocks]uint64{}, rec("a", 1, 0))
+	const n = 20_000
+	in := append(append(bytes.Clone(good), bytes.Repeat(perf, n)...), good...)
+	// 256 KiB of stack: far less than n nested calls need.
+	defer debug.SetMaxStack(debug.SetMaxStack(256 << 10))
+	g := readAll(bytes.NewReader(in))
+	if strings.Join(g.names, ",") != "a,a" || g.log.Count(stat.Other, stat.NotSupported) != n {
+		t.Errorf("records %v, skipped sections %d", g.names, g.log.Count(stat.Other, stat.NotSupported))
 	}
 }
 
