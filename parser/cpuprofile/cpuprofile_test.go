@@ -3,6 +3,7 @@ package cpuprofile
 import (
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -142,6 +143,33 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.json, err, tt.want)
 		}
+	}
+}
+
+// TestDeepLegacyTree: a legacy call tree nested past the limit (65 538 levels,
+// as in a 182 KB .gz that once took over 6 GB) fails with a short error in
+// memory proportional to its depth.
+func TestDeepLegacyTree(t *testing.T) {
+	const depth = 1<<16 + 2
+	var b strings.Builder
+	b.WriteString(`{"startTime":0,"endTime":1,"head":`)
+	for range depth {
+		b.WriteString(`{"functionName":"f","children":[`)
+	}
+	b.WriteString(strings.Repeat("]}", depth))
+	b.WriteString(`,"timestamps":[],"samples":[]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse([]byte(b.String()))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "call tree nested too deeply") || len(err.Error()) > 300 {
+		t.Errorf("error %.300v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "head: children: children: children: … 65530 more: children: children: children: children: call tree") {
+		t.Errorf("error %.300v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
+		t.Errorf("parsing allocated %d MB", alloc>>20)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -183,9 +184,50 @@ func (d *Decoder) Object(fn func(key []byte) error) error {
 		}
 		key = k
 		if err := fn(k); err != nil {
-			return fmt.Errorf("%s: %w", k, err)
+			return inMember(string(k), err)
 		}
 	}
+}
+
+// MemberError is an error inside nested objects, with the names of the
+// members that lead to it. Each level adds its name to Path instead of
+// formatting the message again, so that an error 65 536 objects deep costs
+// memory in proportion to the depth, not to its square.
+type MemberError struct {
+	Path []string // member names, innermost first
+	Err  error
+}
+
+// maxShownPath bounds the member names an error message shows.
+const maxShownPath = 8
+
+// Error gives the path outermost first ("a: b: c: err"), eliding the middle
+// of a long one.
+func (e *MemberError) Error() string {
+	var b strings.Builder
+	n := len(e.Path)
+	for i := n - 1; i >= 0; i-- {
+		if n > maxShownPath && i == n-maxShownPath/2-1 {
+			fmt.Fprintf(&b, "… %d more: ", n-maxShownPath)
+			i = maxShownPath/2 - 1
+		}
+		b.WriteString(e.Path[i])
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *MemberError) Unwrap() error { return e.Err }
+
+// inMember puts err inside member name: a MemberError returned by an inner
+// Object gets the name appended to its path.
+func inMember(name string, err error) error {
+	if me, ok := err.(*MemberError); ok {
+		me.Path = append(me.Path, name)
+		return me
+	}
+	return &MemberError{Path: []string{name}, Err: err}
 }
 
 // Array reads an array, calling fn for each element with its position; fn must

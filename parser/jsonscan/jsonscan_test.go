@@ -207,3 +207,30 @@ func readParts(d *Decoder, size int) (string, error) {
 	}
 	return strings.Join(parts, ""), err
 }
+
+// TestMemberError: an error inside nested objects names the members leading to
+// it, outermost first, eliding the middle of a long path.
+func TestMemberError(t *testing.T) {
+	tests := []struct{ json, want string }{
+		{`{"a":{"b":{"c":x}}}`, "a: b: c: "},
+		{strings.Repeat(`{"k":`, 12) + "x", "k: k: k: k: … 4 more: k: k: k: k: "},
+	}
+	for _, tt := range tests {
+		d := NewBytes([]byte(tt.json))
+		var read func() error
+		read = func() error {
+			return d.Object(func([]byte) error {
+				if b, err := d.Peek(); err == nil && b == '{' {
+					return read()
+				}
+				_, err := d.ReadInt()
+				return err
+			})
+		}
+		err := read()
+		var me *MemberError
+		if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want prefix %q", tt.json, err, tt.want)
+		}
+	}
+}
