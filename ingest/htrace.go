@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"tracestreamer/parser/htrace"
 	"tracestreamer/stat"
@@ -22,6 +24,7 @@ func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int6
 	r.arkts.SetInput(name, source)
 	defer r.arkts.Finish()
 	clockInstalled := false
+	var skipped skippedPlugins
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -53,14 +56,53 @@ func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int6
 		case pluginArkTS:
 			r.arkts.Result(rec.Data, recordTime(rec, rd.Clock()), rd.Clock(), where)
 		default:
-			if htrace.KnownPlugin(plugin) {
-				r.log.Add(stat.Other, stat.NotSupported, 1)
-			} else {
-				r.log.Add(stat.Other, stat.InvalidData, 1)
-			}
+			skipped.add(plugin)
 		}
 	}
+	skipped.report(r.log, name)
 	return nil
+}
+
+// maxPluginNames bounds the distinct plugin names counted one by one.
+const maxPluginNames = 64
+
+// skippedPlugins counts the records of plugins tracestreamer does not read,
+// per plugin name, to report each name once at the end of an input.
+type skippedPlugins struct {
+	n          map[string]int64
+	otherNames int64 // distinct names beyond maxPluginNames
+	other      int64 // their records
+}
+
+func (s *skippedPlugins) add(plugin string) {
+	if s.n == nil {
+		s.n = map[string]int64{}
+	}
+	if _, ok := s.n[plugin]; ok || len(s.n) < maxPluginNames {
+		s.n[plugin]++
+		return
+	}
+	s.other++
+}
+
+// report counts the records in stat, (other, not_supported) for known
+// hiprofiler plugins and (other, invalid_data) for unknown names, and prints
+// one warning per plugin name.
+func (s *skippedPlugins) report(log *stat.Log, where string) {
+	for _, plugin := range slices.Sorted(maps.Keys(s.n)) {
+		n := s.n[plugin]
+		if htrace.KnownPlugin(plugin) {
+			log.Report(stat.Other, stat.NotSupported, n, where,
+				fmt.Sprintf("%d records of the hiprofiler plugin %q skipped: not supported yet", n, plugin))
+		} else {
+			log.Report(stat.Other, stat.InvalidData, n, where,
+				fmt.Sprintf("%d records of an unknown plugin %q skipped", n, plugin))
+		}
+	}
+	if s.other > 0 {
+		log.Report(stat.Other, stat.InvalidData, s.other, where,
+			fmt.Sprintf("%d more records of other plugins skipped (more than %d plugin names)", s.other, maxPluginNames))
+	}
 }
 
 // recordTime returns a record's time on the primary clock. ArkTS records are

@@ -368,3 +368,36 @@ func TestCancelLeavesNoFile(t *testing.T) {
 		t.Errorf("files left: %v", entries)
 	}
 }
+
+// TestSkippedPlugins: records of plugins tracestreamer does not read are
+// counted in stat and reported once per plugin name on stderr.
+func TestSkippedPlugins(t *testing.T) {
+	in := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) {
+		must(t, s.Config(&hiprofpb.ArkTSConfig{Pid: 1, Type: hiprofpb.ArkTSConfig_SNAPSHOT}))
+		for range 3 {
+			must(t, s.Raw(&hiprofpb.ProfilerPluginData{Name: "cpu-plugin", Data: []byte{1}}))
+		}
+		for i := range 70 {
+			must(t, s.Raw(&hiprofpb.ProfilerPluginData{Name: fmt.Sprintf("custom-%02d", i), Data: []byte{1}}))
+		}
+	})
+	out := filepath.Join(t.TempDir(), "out.db")
+	var warn strings.Builder
+	if _, err := Run(context.Background(), []string{in}, Options{Output: out, Warnings: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	db := testutil.OpenDB(t, out)
+	if got := testutil.Query(t, db, "SELECT stat_type, count FROM stat WHERE event_name = 'other' AND count > 0"); !reflect.DeepEqual(got,
+		[]string{"not_supported|3", "invalid_data|70"}) {
+		t.Errorf("stat %v", got)
+	}
+	for _, want := range []string{
+		in + `: 3 records of the hiprofiler plugin "cpu-plugin" skipped: not supported yet`,
+		in + `: 1 records of an unknown plugin "custom-00" skipped`,
+		"tracestreamer: warning: 59 more other/invalid_data warnings not shown (see table stat)",
+	} {
+		if !strings.Contains(warn.String(), want) {
+			t.Errorf("warnings lack %q:\n%s", want, warn.String())
+		}
+	}
+}
