@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"tracestreamer/internal/outfile"
+	"tracestreamer/internal/scratch"
 	"tracestreamer/parser/arkts"
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
@@ -112,6 +114,15 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	dest, err := outfile.Target(opts.Output, inputs...)
 	if err != nil {
 		return nil, err
+	}
+	// Temporary files and spill folders of runs that were killed (their
+	// process is gone) are removed from the two places runs make them.
+	for _, dir := range []string{filepath.Dir(dest), os.TempDir()} {
+		for _, p := range scratch.Clean(dir) {
+			if opts.Warnings != nil {
+				fmt.Fprintf(opts.Warnings, "tracestreamer: removed %s, left behind by a run that was killed\n", p)
+			}
+		}
 	}
 	if opts.Progress == nil {
 		opts.Progress = &Progress{}

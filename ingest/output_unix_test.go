@@ -4,8 +4,10 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -53,5 +55,33 @@ func TestOutputNotARegularFile(t *testing.T) {
 	}
 	if got := testutil.Query(t, testutil.OpenDB(t, old), "SELECT count(*) FROM callstack"); got[0] != "59" {
 		t.Errorf("the linked file holds %v callstack rows, want 59", got)
+	}
+}
+
+// TestStaleTemporaryFiles: a run removes the temporary database a killed run
+// left beside the output (its process is gone) and says so; a file of a live
+// process and files not made by tracestreamer stay.
+func TestStaleTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, dir, "trace.json", testutil.Fixture(t, "node/trace.json"))
+	cmd := exec.Command("true")
+	must(t, cmd.Run())
+	stale := filepath.Join(dir, fmt.Sprintf(".out.db.tracestreamer-%d-00000001.tmp", cmd.ProcessState.Pid()))
+	live := filepath.Join(dir, fmt.Sprintf(".out.db.tracestreamer-%d-00000001.tmp", os.Getppid()))
+	other := filepath.Join(dir, ".out.db.tmp-1")
+	for _, p := range []string{stale, live, other} {
+		must(t, os.WriteFile(p, []byte("partial"), 0o644))
+	}
+	var warn strings.Builder
+	if _, err := Run(context.Background(), []string{in}, Options{Output: filepath.Join(dir, "out.db"), Warnings: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) || !strings.Contains(warn.String(), "removed "+stale+", left behind by a run that was killed") {
+		t.Errorf("stale file: %v; warnings %q", err, warn.String())
+	}
+	for _, p := range []string{live, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
 	}
 }

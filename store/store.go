@@ -1,7 +1,8 @@
 // Package store writes row batches into a SQLite database file.
 //
-// A DB is built in a temporary file beside its destination inside one transaction,
-// without journal or fsyncs, and renamed into place by Commit; Abort removes it.
+// A DB is built in a temporary file beside its destination (internal/scratch)
+// inside one transaction, without journal or fsyncs, then synced and renamed
+// into place by Commit; Abort removes it.
 // A failed or interrupted run therefore never leaves a half-written database under
 // the destination name, and never touches an existing file there.
 package store
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"tracestreamer/internal/scratch"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -52,7 +54,7 @@ func Create(dest string, ddl []string) (*DB, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := scratch.File(dir, base)
 	if err != nil {
 		return nil, fmt.Errorf("create output %s: %w", dest, err)
 	}
@@ -317,14 +319,19 @@ func (d *DB) Commit() error {
 		return err
 	}
 	d.c.close()
-	// CreateTemp made the file private; give it the mode of a normal new file.
-	if err := os.Chmod(d.tmp, 0o644); err != nil {
+	// The data reaches the disk before the name does, and the name before
+	// Commit returns: after a crash the destination holds the old file or the
+	// whole new one, never a torn one.
+	if err := scratch.Sync(d.tmp); err != nil {
 		os.Remove(d.tmp)
-		return fmt.Errorf("output permissions: %w", err)
+		return fmt.Errorf("write output %s: %w", d.dest, err)
 	}
 	if err := os.Rename(d.tmp, d.dest); err != nil {
 		os.Remove(d.tmp)
 		return fmt.Errorf("move output into place: %w", err)
+	}
+	if err := scratch.SyncDir(filepath.Dir(d.dest)); err != nil {
+		return fmt.Errorf("write output %s: %w", d.dest, err)
 	}
 	return nil
 }

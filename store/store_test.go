@@ -129,7 +129,7 @@ func TestInsertCommitReadBack(t *testing.T) {
 	if ddl != wantDDL {
 		t.Errorf("schema:\n%s\nwant:\n%s", ddl, wantDDL)
 	}
-	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".out.db.tmp-*"))
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(dest), ".out.db.tracestreamer-*.tmp"))
 	if len(matches) != 0 {
 		t.Errorf("temporary files left: %v", matches)
 	}

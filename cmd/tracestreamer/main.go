@@ -30,6 +30,7 @@ import (
 	"tracestreamer/export/pprofexport"
 	"tracestreamer/ingest"
 	"tracestreamer/internal/outfile"
+	"tracestreamer/internal/scratch"
 )
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
@@ -287,7 +288,7 @@ func runExport(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)
 		return 1
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	tmp, err := scratch.File(filepath.Dir(target), filepath.Base(target))
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 		return 1
@@ -298,10 +299,13 @@ func runExport(args []string, stderr io.Writer) int {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = scratch.Sync(tmp.Name())
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), target)
+	}
+	if err == nil {
+		err = scratch.SyncDir(filepath.Dir(target))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)

@@ -170,7 +170,7 @@ func TestInterrupt(t *testing.T) {
 	// Wait until the temporary database exists, so the signal lands mid-run.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if m, _ := filepath.Glob(filepath.Join(outDir, ".out.db.tmp-*")); len(m) > 0 || time.Now().After(deadline) {
+		if m, _ := filepath.Glob(filepath.Join(outDir, ".out.db.tracestreamer-*.tmp")); len(m) > 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(2 * time.Millisecond)

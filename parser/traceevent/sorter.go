@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"unsafe"
+
+	"tracestreamer/internal/scratch"
 )
 
 // Sorter puts events, as opaque records of bytes, into processing order
@@ -105,7 +107,7 @@ func (s *Sorter) spill() error {
 		return err
 	}
 	if s.dir == "" {
-		d, err := os.MkdirTemp("", "tracestreamer-sort-")
+		d, err := scratch.Dir("")
 		if err != nil {
 			return fmt.Errorf("sort: %w", err)
 		}
