@@ -9,6 +9,7 @@
 package heapgraph
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 )
@@ -34,7 +35,14 @@ type Graph struct {
 	NodeTypes []string
 	EdgeTypes []string
 	Root      uint32 // root ordinal (0 unless snapshot.root_index says otherwise)
+
+	// tooManyEdges is set when the nodes' edge counts add up past what the
+	// uint32 edge positions can address (FirstEdge then stops growing).
+	tooManyEdges bool
 }
+
+// maxEdges is the most edges a graph can address (NoNode is reserved).
+const maxEdges = 1<<32 - 2
 
 // NoNode marks an edge whose target is not a node of the snapshot.
 const NoNode = ^uint32(0)
@@ -70,7 +78,26 @@ func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, 
 	g.ID = append(g.ID, id)
 	g.Self = append(g.Self, uint32(self))
 	g.Detachedness = append(g.Detachedness, uint8(detachedness))
-	g.FirstEdge = append(g.FirstEdge, g.FirstEdge[len(g.FirstEdge)-1]+uint32(max(0, edgeCount)))
+	next := uint64(g.FirstEdge[len(g.FirstEdge)-1]) + uint64(max(0, edgeCount))
+	if next > maxEdges {
+		g.tooManyEdges, next = true, maxEdges
+	}
+	g.FirstEdge = append(g.FirstEdge, uint32(next))
+}
+
+// Check reports a graph the analysis cannot work on: edge counts that add up
+// past 2^32-2, more edges than that, or more nodes than an ordinal holds. The
+// caller skips the analysis of such a snapshot (its tables are still written).
+func (g *Graph) Check() error {
+	switch {
+	case g.tooManyEdges:
+		return fmt.Errorf("the nodes' edge counts add up to more than %d", uint64(maxEdges))
+	case len(g.To) > maxEdges:
+		return fmt.Errorf("%d edges, more than %d", len(g.To), uint64(maxEdges))
+	case len(g.ID) > maxEdges:
+		return fmt.Errorf("%d nodes, more than %d", len(g.ID), uint64(maxEdges))
+	}
+	return nil
 }
 
 // AddEdge appends an edge; to is the target ordinal or NoNode.

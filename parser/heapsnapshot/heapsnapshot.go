@@ -460,6 +460,11 @@ func (d *decoder) analyse() {
 		g.HasDetachedness = d.nodes.pos[nDetachedness] >= 0
 	}
 	d.ecs = nil // not needed any more; free it before the analysis peaks
+	if err := g.Check(); err != nil {
+		d.warn("heap analysis skipped: %v", err)
+		d.graph = nil
+		return
+	}
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		d.out.Stats.Ints(d.fileID, int64(v), g.ID[v], g.ID[r.Dominator[v]], int64(r.Retained[v]),

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -386,4 +387,28 @@ func countTraceNodes(list []any) int {
 		n += 1 + countTraceNodes(children)
 	}
 	return n
+}
+
+// TestAnalysisOfImpossibleGraph: edge counts that add up past 2^32 (the
+// analysis addresses edges with uint32) once panicked in the dominators. The
+// snapshot's tables are written, the analysis is skipped with a warning.
+func TestAnalysisOfImpossibleGraph(t *testing.T) {
+	m := rows.NewMemory()
+	out := newOutput(m)
+	ts := schema.New()
+	out.Stats, out.Classes = rows.NewAppender(m, ts.JSHeapNodeStats), rows.NewAppender(m, ts.JSHeapClass)
+	in := doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
+		nodes: `[9,0,1,0,4294967295,0,0,1,1,3,432,4294967295,0,0,8,1,5,40,1,0,0]`, edges: edges5}.String()
+	var warns []string
+	res, err := Decode(strings.NewReader(in), 0, out, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+	out.Flush()
+	if err != nil || res.Nodes != 3 || len(m.Rows["js_heap_nodes"]) != 3 {
+		t.Fatalf("nodes %d, error %v", res.Nodes, err)
+	}
+	if len(m.Rows["js_heap_node_stats"]) != 0 || len(m.Rows["js_heap_class"]) != 0 {
+		t.Errorf("analysis rows written: %d stats, %d classes", len(m.Rows["js_heap_node_stats"]), len(m.Rows["js_heap_class"]))
+	}
+	if !slices.Contains(warns, "heap analysis skipped: the nodes' edge counts add up to more than 4294967294") {
+		t.Errorf("warnings %q", warns)
+	}
 }
