@@ -1,0 +1,78 @@
+// Package archtest checks the dependency rules of docs/architecture.md.
+package archtest
+
+import (
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+)
+
+const module = "tracestreamer/"
+
+// imports returns every package of the module (by path inside it) with the
+// imports of its non-test files.
+func imports(t *testing.T) map[string][]string {
+	root := testutil.Root()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		out[filepath.ToSlash(rel)] = p.Imports
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestDependencyRules(t *testing.T) {
+	pkgs := imports(t)
+	if len(pkgs) < 15 {
+		t.Fatalf("found only %d packages", len(pkgs))
+	}
+	for pkg, imps := range pkgs {
+		for _, imp := range imps {
+			inModule := strings.HasPrefix(imp, module)
+			dep := strings.TrimPrefix(imp, module)
+			switch {
+			// Leaf packages: nothing of the module.
+			case slices.Contains([]string{"schema", "stat", "parser/jsonscan", "analysis/heapgraph",
+				"internal/outfile", "internal/scratch"}, pkg) && inModule:
+				t.Errorf("%s imports %s: it must import nothing of the module", pkg, dep)
+			// Parsers and analyses never write SQL or run conversions.
+			case (strings.HasPrefix(pkg, "parser/") || strings.HasPrefix(pkg, "analysis/")) &&
+				(dep == "store" || dep == "ingest" || imp == "database/sql" || strings.HasPrefix(imp, "modernc.org/")):
+				t.Errorf("%s imports %s: parsers know no SQL and no conversion", pkg, imp)
+			// Only the store writes SQLite; exports read databases back.
+			case strings.HasPrefix(imp, "modernc.org/sqlite") && pkg != "store" &&
+				!strings.HasPrefix(pkg, "export/") && !strings.HasPrefix(pkg, "internal/"):
+				t.Errorf("%s imports %s: only store writes SQLite", pkg, imp)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(testutil.Root(), "docs", "architecture.md")); err != nil {
+		t.Error(err)
+	}
+}
