@@ -38,14 +38,27 @@ type opened struct {
 	close       func()
 }
 
-// open opens path, unwraps gzip, zlib or a single-entry zip archive, and
-// detects the format of the content. Bytes read from the file itself are
-// counted by count.
-func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
+// open opens path ("-": stdin), unwraps gzip, zlib or a single-entry zip
+// archive, and detects the format of the content. Bytes read from the file
+// itself are counted by count.
+func open(path string, stdin io.Reader, count func(io.Reader) io.Reader) (*opened, error) {
+	if path == "-" {
+		if stdin == nil {
+			return nil, errors.New("open input: no standard input")
+		}
+		return openReader(io.NopCloser(stdin), nil, path, count)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open input: %w", err)
 	}
+	return openReader(f, f, path, count)
+}
+
+// openReader is open on an opened stream; file, if not nil, allows random
+// access (a zip archive needs it).
+func openReader(in io.ReadCloser, file *os.File, path string, count func(io.Reader) io.Reader) (*opened, error) {
+	f := in
 	o := &opened{compression: "none", close: func() { f.Close() }}
 	raw := bufio.NewReaderSize(count(f), 1<<20)
 	magic, _ := raw.Peek(4)
@@ -66,7 +79,11 @@ func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
 		}
 		content, o.compression = zr, "zlib"
 	case bytes.Equal(magic, []byte("PK\x03\x04")):
-		r, err := openZip(f, path)
+		if file == nil || !isRegular(file) {
+			o.close()
+			return nil, fmt.Errorf("%s: a zip archive can only be read from a regular file, not a pipe", path)
+		}
+		r, err := openZip(file, path)
 		if err != nil {
 			o.close()
 			return nil, err
@@ -80,6 +97,9 @@ func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
 		br.Discard(2)
 		br = bufio.NewReaderSize(newUTF16Reader(br, big), 1<<20)
 	}
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3) // a UTF-8 byte order mark says nothing the decoders need
+	}
 	head, err := br.Peek(sniffSize)
 	// A damaged compressed stream still yields what came before the damage;
 	// its parser reports the error when it gets there.
@@ -89,6 +109,12 @@ func open(path string, count func(io.Reader) io.Reader) (*opened, error) {
 	}
 	o.r, o.head, o.format = br, head, detect(head)
 	return o, nil
+}
+
+// isRegular reports whether f is a regular file (not a pipe, socket or device).
+func isRegular(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode().IsRegular()
 }
 
 // openZip returns the content of the only file in a zip archive.

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,6 +41,8 @@ type Options struct {
 	NoMeta       bool   // omit the meta table (-nm)
 	CompatTiming bool   // reference CPU sample timing
 	NoAnalysis   bool   // skip the heap graph analysis (js_heap_node_stats, js_heap_class, …)
+	// Stdin is read for the input "-" (the command passes os.Stdin).
+	Stdin io.Reader
 	// SortBudget is the memory, in bytes, for sorting the events of a Trace
 	// Event file before they spill to temporary files (0: the default).
 	SortBudget int64
@@ -193,37 +196,79 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 
 // inputs reads every input in order. All are recognised first, so that an
 // input of an unknown kind stops the run before anything is converted.
+//
+// Every input is read once: a regular file is opened again to be converted,
+// but a pipe, a device or standard input ("-") cannot give its bytes twice, so
+// it stays open from recognition to conversion.
 func (r *run) inputs(ctx context.Context, inputs []string) error {
-	for _, in := range inputs {
-		o, err := open(in, func(f io.Reader) io.Reader { return f })
+	kept := make([]*counted, len(inputs))
+	defer func() {
+		for _, c := range kept {
+			if c != nil {
+				c.o.close()
+			}
+		}
+	}()
+	for i, in := range inputs {
+		c, err := r.open(ctx, in)
 		if err != nil {
 			return err
 		}
-		o.close()
-		if o.format == formatUnknown {
+		if c.o.format == formatUnknown {
+			c.o.close()
 			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with %q)",
-				in, printable(o.head, 16))
+				in, printable(c.o.head, 16))
+		}
+		if reopenable(in) {
+			c.o.close()
+		} else {
+			kept[i] = c
 		}
 	}
-	for _, in := range inputs {
-		if err := r.input(ctx, in); err != nil {
+	for i, in := range inputs {
+		c := kept[i]
+		if c == nil {
+			var err error
+			if c, err = r.open(ctx, in); err != nil {
+				return err
+			}
+		}
+		kept[i] = nil
+		err := r.input(ctx, in, c)
+		c.o.close()
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// input reads one input file.
-func (r *run) input(ctx context.Context, path string) error {
-	h := sha256.New()
-	var n int64
-	o, err := open(path, func(f io.Reader) io.Reader {
-		return countingReader{r: io.TeeReader(ctxReader{ctx, f}, h), p: r.opts.Progress, n: &n}
+// reopenable reports whether path is a regular file, which gives the same
+// bytes when opened again.
+func reopenable(path string) bool {
+	info, err := os.Stat(path)
+	return path != "-" && err == nil && info.Mode().IsRegular()
+}
+
+// counted is an opened input whose bytes are hashed and counted as they are read.
+type counted struct {
+	o    *opened
+	hash hash.Hash
+	n    int64
+}
+
+func (r *run) open(ctx context.Context, path string) (*counted, error) {
+	c := &counted{hash: sha256.New()}
+	o, err := open(path, r.opts.Stdin, func(f io.Reader) io.Reader {
+		return countingReader{r: io.TeeReader(ctxReader{ctx, f}, c.hash), p: r.opts.Progress, n: &c.n}
 	})
-	if err != nil {
-		return err
-	}
-	defer o.close()
+	c.o = o
+	return c, err
+}
+
+// input converts one opened input.
+func (r *run) input(ctx context.Context, path string, c *counted) error {
+	o, h := c.o, c.hash
 	src := source{path: path, format: string(o.format), compression: o.compression}
 	if r.opts.BeforeInput != nil {
 		r.opts.BeforeInput(string(o.format))
@@ -231,6 +276,7 @@ func (r *run) input(ctx context.Context, path string) error {
 	id := int64(len(r.sources))
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
 	r.heap.BeginInput()
+	var err error
 	switch o.format {
 	case formatHTrace:
 		err = r.htrace(ctx, o.r, path, id)
@@ -252,14 +298,14 @@ func (r *run) input(ctx context.Context, path string) error {
 			return err
 		}
 		if info, err := os.Stat(path); err == nil {
-			n = info.Size()
+			c.n = info.Size()
 		}
 	} else {
 		io.Copy(io.Discard, o.r) // hash what the parser left unread
 		src.sha256 = hex.EncodeToString(h.Sum(nil))
 	}
-	src.bytes = n
-	r.bytes += n
+	src.bytes = c.n
+	r.bytes += c.n
 	for f := heap0; f < r.heap.NextID(); f++ {
 		src.heapFiles = append(src.heapFiles, f)
 	}

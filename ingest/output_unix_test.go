@@ -3,15 +3,19 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"tracestreamer/internal/testutil"
 )
@@ -83,5 +87,48 @@ func TestStaleTemporaryFiles(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s removed: %v", p, err)
 		}
+	}
+}
+
+// TestPipesAndStdin: a named pipe, and "-" with standard input, are read in
+// one pass (recognition and conversion share the one stream), and their bytes
+// are hashed like a file's.
+func TestPipesAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	trace := testutil.Fixture(t, "node/trace.json")
+	prof := testutil.Fixture(t, "node/profile.cpuprofile")
+	fifo := filepath.Join(dir, "trace.fifo")
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	go func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Write(trace)
+			f.Close()
+		}
+	}()
+	out := filepath.Join(dir, "out.db")
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), []string{fifo, "-"}, Options{Output: out, Warnings: io.Discard,
+			Stdin: bytes.NewReader(prof)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("reading a named pipe did not finish")
+	}
+	db := testutil.OpenDB(t, out)
+	want := []string{
+		fmt.Sprintf("0|%s|traceevent|%d|%x", fifo, len(trace), sha256.Sum256(trace)),
+		fmt.Sprintf("1|-|cpuprofile|%d|%x", len(prof), sha256.Sum256(prof)),
+	}
+	if got := testutil.Query(t, db, "SELECT id, path, format, bytes, sha256 FROM source"); !reflect.DeepEqual(got, want) {
+		t.Errorf("source %v, want %v", got, want)
+	}
+	if got := testutil.Query(t, db, "SELECT (SELECT count(*) FROM callstack), (SELECT count(*) FROM js_cpu_profiler_sample)"); got[0] != "59|333" {
+		t.Errorf("rows %v", got)
 	}
 }

@@ -318,3 +318,15 @@ func TestStandaloneProblems(t *testing.T) {
 		t.Errorf("problems %d", sum.Problems)
 	}
 }
+
+// TestUTF8ByteOrderMark: a standalone file that starts with a UTF-8 byte order
+// mark (as some Windows editors save JSON) is recognised and read.
+func TestUTF8ByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	bom := []byte("\xef\xbb\xbf")
+	prof := writeFile(t, dir, "p.cpuprofile", append(bom, testutil.Fixture(t, "node/profile.cpuprofile")...))
+	_, sum, warn := convertAll(t, prof)
+	if sum.Rows["js_cpu_profiler_node"] != 24 || warn != "" {
+		t.Errorf("rows %v, warnings %q", sum.Rows, warn)
+	}
+}

@@ -39,7 +39,7 @@ const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
 files and Chrome Trace Event JSON files into a SQLite database with
-trace_streamer's tables.
+trace_streamer's tables. An INPUT may be a named pipe or - (standard input).
 
 flags:
   -o, -e PATH       output database (written to a temporary file, renamed on success)
@@ -118,8 +118,8 @@ func parseArgs(args []string) (*config, error) {
 			return nil, errHelp
 		case "-v", "--version":
 			return nil, errVersion
-		case "-", "--":
-			return nil, usageError{"reading standard input is not supported; name a file"}
+		case "-":
+			c.inputs = append(c.inputs, a) // standard input
 		default:
 			if strings.HasPrefix(a, "-") {
 				return nil, usageError{"unknown flag " + a}
@@ -189,6 +189,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	c.opts.Warnings = stderr
+	c.opts.Stdin = os.Stdin
 	if !c.quiet && isTerminal(stderr) {
 		c.opts.Progress = &ingest.Progress{}
 		stop := showProgress(stderr, c.opts.Progress)

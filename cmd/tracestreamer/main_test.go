@@ -30,6 +30,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"in.htrace", "-o", "x.db", "--bogus"}, "", "", "unknown flag --bogus"},
 		{[]string{"t.json", "-o", "x.db", "--sort-mem", "0"}, "", "", "--sort-mem needs a positive number of MB, not 0"},
 		{[]string{"t.json", "-o", "x.db", "--sort-mem"}, "", "", "--sort-mem needs a size in MB"},
+		{[]string{"-", "-o", "x.db"}, "-", "x.db", ""},
+		{[]string{"--", "-o", "x.db"}, "", "", "unknown flag --"},
 	}
 	for _, tt := range tests {
 		c, err := parseArgs(tt.args)
