@@ -285,7 +285,7 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 	case formatCPUProfile:
 		err = r.cpuFile(o.r, path, id)
 	case formatTraceEvent:
-		err = r.traceFile(o.r, path, o.compression)
+		err = r.traceFile(ctx, o.r, path, o.compression)
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -90,10 +91,10 @@ func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 // traceFile reads a Chrome Trace Event Format file (JSON array or object
 // form). All such files of a run share one importer: processes, threads and
 // ids continue from one file to the next.
-func (r *run) traceFile(in io.Reader, path, compression string) error {
+func (r *run) traceFile(ctx context.Context, in io.Reader, path, compression string) error {
 	if r.trace == nil {
 		r.trace = traceevent.New(traceevent.Env{Sink: r.sink, Tables: r.tables, Dict: r.dict, Range: &r.rng, Log: r.log},
 			traceevent.Options{SortBudget: r.opts.SortBudget})
 	}
-	return r.trace.Read(in, traceevent.Input{Path: path, Compression: compression})
+	return r.trace.Read(ctx, in, traceevent.Input{Path: path, Compression: compression})
 }

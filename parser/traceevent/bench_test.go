@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 
@@ -67,7 +68,7 @@ func BenchmarkImport(b *testing.B) {
 		ts := schema.New()
 		im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{},
 			Log: stat.NewLog(nil)}, Options{SortBudget: 4 << 20})
-		if err := im.Read(bytes.NewReader(data), Input{Path: "bench"}); err != nil {
+		if err := im.Read(context.Background(), bytes.NewReader(data), Input{Path: "bench"}); err != nil {
 			b.Fatal(err)
 		}
 		im.Finish()

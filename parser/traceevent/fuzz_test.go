@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"reflect"
@@ -75,7 +76,7 @@ func FuzzImport(f *testing.F) {
 		dict := rows.NewDict(mem, ts.DataDict)
 		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)},
 			Options{SortBudget: 256})
-		if err := im.Read(bytes.NewReader(data), Input{Path: "fuzz"}); err != nil {
+		if err := im.Read(context.Background(), bytes.NewReader(data), Input{Path: "fuzz"}); err != nil {
 			return
 		}
 		im.Finish()

@@ -125,7 +125,7 @@ type Input struct {
 // processes them in order. Problems with the content are counted in stat;
 // the error is for input that could not be read at all (not a trace, I/O
 // errors).
-func (im *Importer) Read(r io.Reader, in Input) error {
+func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	counted := &countReader{r: r}
 	rd, err := NewReaderText(counted, im.systemPart)
 	if err != nil {
@@ -143,6 +143,9 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	p := newPipe()
 	go readElements(rd, p)
 	err = p.decoded(2, elements).consume(func(b *batch) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for i := range b.items {
 			it := &b.items[i]
 			if it.text != 0 {
@@ -178,6 +181,9 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 	p = newPipe()
 	go readSorted(sorter, p)
 	err = p.decoded(2, records).consume(func(b *batch) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {
@@ -187,6 +193,9 @@ func (im *Importer) Read(r io.Reader, in Input) error {
 		}
 		return nil
 	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}

@@ -1,7 +1,10 @@
 package traceevent
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,7 +31,7 @@ func importText(t *testing.T, text string, opts Options) *imported {
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
 	dict := rows.NewDict(mem, ts.DataDict)
 	im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: res.rng, Log: res.log}, opts)
-	if err := im.Read(strings.NewReader(text), Input{Path: "test.json"}); err != nil {
+	if err := im.Read(context.Background(), strings.NewReader(text), Input{Path: "test.json"}); err != nil {
 		t.Fatal(err)
 	}
 	im.Finish()
@@ -488,5 +491,44 @@ func TestArgsMerge(t *testing.T) {
 	}
 	if got := r.table("callstack", "name", "argsetid"); strings.Join(got, ",") != "a 0,b 1,c -" {
 		t.Errorf("callstack argsetid %q", got)
+	}
+}
+
+// cancelAtEOF cancels a context when its reader reaches the end of input:
+// reading and sorting finish, and the cancellation lands in the merge phase.
+type cancelAtEOF struct {
+	r      io.Reader
+	cancel func()
+}
+
+func (c cancelAtEOF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		c.cancel()
+	}
+	return n, err
+}
+
+// TestCancelInMergePhase: a cancellation after the whole file was read (the
+// sorted events being merged and turned into rows) stops the import: Read
+// returns context.Canceled and no event is processed. It once ran to the end
+// (105 s on a 4.6 GB file after Ctrl-C).
+func TestCancelInMergePhase(t *testing.T) {
+	var events []string
+	for i := range 20000 {
+		events = append(events, fmt.Sprintf(`{"ph":"X","name":"s%d","pid":1,"tid":1,"ts":%d,"dur":1}`, i%7, 20000-i))
+	}
+	mem := rows.NewMemory()
+	ts := schema.New()
+	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{}, Log: stat.NewLog(nil)},
+		Options{SortBudget: 64 << 10}) // spills: the merge reads runs back
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := im.Read(ctx, cancelAtEOF{strings.NewReader(lines(events...)), cancel}, Input{Path: "t.json"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if n := im.slices.Next(); n != 0 {
+		t.Errorf("%d slices made after the cancellation", n)
 	}
 }

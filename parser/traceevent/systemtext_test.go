@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -21,7 +22,7 @@ func systemRun(t *testing.T, text string, chunk int) ([][3]string, *imported) {
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
 	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: res.rng, Log: res.log}, Options{})
 	im.system.chunk = chunk
-	if err := im.Read(strings.NewReader(text), Input{Path: "test.json"}); err != nil {
+	if err := im.Read(context.Background(), strings.NewReader(text), Input{Path: "test.json"}); err != nil {
 		t.Fatal(err)
 	}
 	im.Finish()
