@@ -152,7 +152,9 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.arkts = arkts.New(arkts.Env{Sink: r.sink, Tables: r.tables, Range: &r.rng, Log: r.log, Heap: r.heap, CPU: r.cpu},
 		arkts.Options{CompatTiming: opts.CompatTiming})
 
+	opts.Progress.setPhase(PhaseReading)
 	err = r.inputs(ctx, inputs)
+	opts.Progress.setPhase(PhaseProcessing)
 	if err == nil && r.trace != nil {
 		r.trace.Finish()
 	}
@@ -161,6 +163,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		r.cpu.Flush()
 		r.generic()
 	}
+	opts.Progress.setPhase(PhaseWriting)
 	if cerr := r.sink.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -186,6 +189,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		sum.Tables = append(sum.Tables, t.Name)
 		sum.Rows[t.Name] = db.Count(t)
 	}
+	opts.Progress.setPhase(PhaseCommitting)
 	if err := db.Commit(); err != nil {
 		return nil, err
 	}
@@ -210,7 +214,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 		}
 	}()
 	for i, in := range inputs {
-		c, err := r.open(ctx, in)
+		c, err := r.open(ctx, in, !reopenable(in))
 		if err != nil {
 			return err
 		}
@@ -229,7 +233,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 		c := kept[i]
 		if c == nil {
 			var err error
-			if c, err = r.open(ctx, in); err != nil {
+			if c, err = r.open(ctx, in, true); err != nil {
 				return err
 			}
 		}
@@ -257,9 +261,14 @@ type counted struct {
 	n    int64
 }
 
-func (r *run) open(ctx context.Context, path string) (*counted, error) {
+// open opens an input; with convert unset it is only being recognised and
+// will be opened again, so its bytes are neither hashed nor counted as read.
+func (r *run) open(ctx context.Context, path string, convert bool) (*counted, error) {
 	c := &counted{hash: sha256.New()}
 	o, err := open(path, r.opts.Stdin, func(f io.Reader) io.Reader {
+		if !convert {
+			return ctxReader{ctx, f}
+		}
 		return countingReader{r: io.TeeReader(ctxReader{ctx, f}, c.hash), p: r.opts.Progress, n: &c.n}
 	})
 	c.o = o

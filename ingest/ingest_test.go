@@ -401,3 +401,21 @@ func TestSkippedPlugins(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressPhases: a run ends in the committing phase; reading with every
+// byte read counts as processing.
+func TestProgressPhases(t *testing.T) {
+	p := &Progress{}
+	in := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) { referenceSession(t, s) })
+	if _, err := Run(context.Background(), []string{in}, Options{Output: filepath.Join(t.TempDir(), "o.db"),
+		Warnings: io.Discard, Progress: p}); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Phase(); got != PhaseCommitting || p.Done() != p.Total() || p.Total() == 0 {
+		t.Errorf("phase %q, %d of %d bytes", got, p.Done(), p.Total())
+	}
+	p.setPhase(PhaseReading)
+	if got := p.Phase(); got != PhaseProcessing {
+		t.Errorf("reading with every byte read: phase %q", got)
+	}
+}

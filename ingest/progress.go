@@ -6,11 +6,36 @@ import (
 	"sync/atomic"
 )
 
-// Progress tells how many input bytes a run has read, out of how many. It is
-// updated by the run and may be read from any goroutine.
+// Progress tells how many input bytes a run has read, out of how many, and
+// what it is doing. It is updated by the run and may be read from any
+// goroutine.
 type Progress struct {
 	done, total atomic.Int64
+	phase       atomic.Pointer[string]
 }
+
+// Phases of a run, as Phase reports them.
+const (
+	PhaseReading    = "reading"    // inputs are read (bytes count up)
+	PhaseProcessing = "processing" // all bytes read; sorting, analysis, building rows
+	PhaseWriting    = "writing"    // the last rows are written to the database
+	PhaseCommitting = "committing" // the database is synced and moved into place
+)
+
+// Phase returns what the run is doing now ("" before it starts). While
+// reading, a run whose bytes are all read is processing them.
+func (p *Progress) Phase() string {
+	ph := p.phase.Load()
+	if ph == nil {
+		return ""
+	}
+	if *ph == PhaseReading && p.total.Load() > 0 && p.done.Load() >= p.total.Load() {
+		return PhaseProcessing
+	}
+	return *ph
+}
+
+func (p *Progress) setPhase(s string) { p.phase.Store(&s) }
 
 // Done returns the bytes read so far.
 func (p *Progress) Done() int64 { return p.done.Load() }

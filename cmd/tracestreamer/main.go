@@ -190,11 +190,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c.opts.Warnings = stderr
 	c.opts.Stdin = os.Stdin
+	// The progress line is ended before anything else is printed after it.
+	stopProgress := func() {}
 	if !c.quiet && isTerminal(stderr) {
 		c.opts.Progress = &ingest.Progress{}
-		stop := showProgress(stderr, c.opts.Progress)
-		defer stop()
+		c.opts.Warnings, stopProgress = showProgress(stderr, c.opts.Progress)
 	}
+	defer func() { stopProgress() }()
 	// The profiles of the run may not replace an input, the output database
 	// or anything but a regular file.
 	for _, p := range []*string{&c.cpuProfile, &c.memProfile} {
@@ -225,6 +227,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
+	stopProgress()
+	stopProgress = func() {}
 	if c.memProfile != "" {
 		if f, err := os.Create(c.memProfile); err == nil {
 			pprof.WriteHeapProfile(f)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"tracestreamer/ingest"
 	"tracestreamer/internal/testutil"
 )
 
@@ -127,18 +128,25 @@ func TestRunExitCodes(t *testing.T) {
 
 func TestProgressLine(t *testing.T) {
 	tests := []struct {
+		phase       string
 		done, total int64
 		elapsed     time.Duration
 		want        string
 	}{
-		{0, 100e6, time.Second, "[..............................] 0.0/100.0 MB  0.0 MB/s  ETA ?"},
-		{50e6, 100e6, 5 * time.Second, "[###############...............] 50.0/100.0 MB  10.0 MB/s  ETA 5s"},
-		{100e6, 100e6, 4 * time.Second, "[##############################] 100.0/100.0 MB  25.0 MB/s  ETA 0s"},
+		{"reading", 0, 100e6, time.Second, "[..............................] 0.0/100.0 MB  0.0 MB/s  ETA ?"},
+		{"reading", 50e6, 100e6, 5 * time.Second, "[###############...............] 50.0/100.0 MB  10.0 MB/s  ETA 5s"},
+		// Once every byte is read, the phase is shown instead of "100 % ETA 0s".
+		{"processing", 100e6, 100e6, 4 * time.Second, "read 100.0 MB · processing · 4s"},
+		{"writing", 100e6, 100e6, 6500 * time.Millisecond, "read 100.0 MB · writing · 7s"},
 	}
 	for _, tt := range tests {
-		if got := progressLine(tt.done, tt.total, tt.elapsed); got != tt.want {
-			t.Errorf("progressLine(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
+		if got := progressLine(tt.phase, tt.done, tt.total, tt.elapsed); got != tt.want {
+			t.Errorf("progressLine(%s, %d, %d, %v) = %q, want %q", tt.phase, tt.done, tt.total, tt.elapsed, got, tt.want)
 		}
+	}
+	p := &ingest.Progress{}
+	if got := p.Phase(); got != "" {
+		t.Errorf("phase before the run %q", got)
 	}
 	var buf bytes.Buffer
 	if isTerminal(&buf) {

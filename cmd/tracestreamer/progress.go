@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -18,10 +19,38 @@ func isTerminal(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-// showProgress redraws one status line on w every 200 ms: bytes read of the
-// total, throughput and time left. The returned function stops it and clears
-// the line.
-func showProgress(w io.Writer, p *ingest.Progress) (stop func()) {
+// statusLine is a terminal whose last line is a status line that other output
+// must not be glued to: every Write clears it first, and the next tick redraws
+// it below what was written.
+type statusLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	shown bool
+}
+
+func (s *statusLine) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown {
+		io.WriteString(s.w, "\r\033[K")
+		s.shown = false
+	}
+	return s.w.Write(b)
+}
+
+func (s *statusLine) draw(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	io.WriteString(s.w, "\r\033[K"+line)
+	s.shown = line != ""
+}
+
+// showProgress redraws one status line on w every 200 ms: while reading, bytes
+// read of the total, throughput and time left; then the phase. Warnings must go
+// through the returned writer, which clears the line before them. stop clears
+// the line for good.
+func showProgress(w io.Writer, p *ingest.Progress) (out io.Writer, stop func()) {
+	sl := &statusLine{w: w}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	start := time.Now()
@@ -32,21 +61,25 @@ func showProgress(w io.Writer, p *ingest.Progress) (stop func()) {
 		for {
 			select {
 			case <-done:
-				fmt.Fprint(w, "\r\033[K")
+				sl.draw("")
 				return
 			case <-tick.C:
-				fmt.Fprint(w, "\r\033[K"+progressLine(p.Done(), p.Total(), time.Since(start)))
+				sl.draw(progressLine(p.Phase(), p.Done(), p.Total(), time.Since(start)))
 			}
 		}
 	}()
-	return func() {
+	return sl, func() {
 		close(done)
 		<-finished
 	}
 }
 
-// progressLine renders the status: a bar, MB done / total, MB/s and ETA.
-func progressLine(done, total int64, elapsed time.Duration) string {
+// progressLine renders the status: while reading, a bar, MB done / total,
+// MB/s and ETA; after it, the phase the run is in and the time so far.
+func progressLine(phase string, done, total int64, elapsed time.Duration) string {
+	if phase != ingest.PhaseReading && phase != "" {
+		return fmt.Sprintf("read %.1f MB · %s · %s", float64(done)/1e6, phase, elapsed.Round(time.Second))
+	}
 	const width = 30
 	frac := 0.0
 	if total > 0 {
