@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/mattn/go-isatty v0.0.24
+	golang.org/x/text v0.43.0
 	google.golang.org/protobuf v1.36.12
 	modernc.org/libc v1.77.1
 	modernc.org/sqlite v1.60.1

@@ -17,7 +17,7 @@ func TestUTF16Reader(t *testing.T) {
 		{"lone high then ascii", []byte{0x3d, 0xd8, 'x', 0}, "\uFFFDx"},
 		{"lone low", []byte{0x00, 0xde, 'y', 0}, "\uFFFDy"},
 		{"high at the end", []byte{'z', 0, 0x3d, 0xd8}, "z\uFFFD"},
-		{"odd last byte", []byte{'a', 0, 'b'}, "a"},
+		{"odd last byte", []byte{'a', 0, 'b'}, "a\uFFFD"},
 	}
 	for _, tt := range tests {
 		got, err := io.ReadAll(newUTF16Reader(bytes.NewReader(tt.in), false))
