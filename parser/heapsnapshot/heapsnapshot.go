@@ -215,8 +215,10 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	}
 	buf := d.ibuf[:len(d.ibuf)/l.stride*l.stride]
 	first := true
+	var bad jsonscan.NonIntegers
+	defer d.warnNonIntegers(&bad)
 	for {
-		n, done, err := js.ReadInts(buf, &first)
+		n, done, err := js.ReadIntsLenient(buf, &first, &bad)
 		if err != nil {
 			return err
 		}
@@ -233,6 +235,14 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	}
 }
 
+// warnNonIntegers reports the values of an array that were not integers: one
+// such value must not cost a snapshot of millions of nodes its every row.
+func (d *decoder) warnNonIntegers(bad *jsonscan.NonIntegers) {
+	if bad.N > 0 {
+		d.warn("%d values that are not integers were read as 0 (the first at offset %d)", bad.N, bad.First)
+	}
+}
+
 // readAll reads a whole integer array into memory (used only when the data it
 // depends on comes later in the document).
 func (d *decoder) readAll() ([]int64, error) {
@@ -241,8 +251,10 @@ func (d *decoder) readAll() ([]int64, error) {
 	}
 	all := []int64{}
 	first := true
+	var bad jsonscan.NonIntegers
+	defer d.warnNonIntegers(&bad)
 	for {
-		n, done, err := d.js.ReadInts(d.ibuf, &first)
+		n, done, err := d.js.ReadIntsLenient(d.ibuf, &first, &bad)
 		if err != nil {
 			return nil, err
 		}

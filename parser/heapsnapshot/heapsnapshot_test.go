@@ -412,3 +412,36 @@ func TestAnalysisOfImpossibleGraph(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 }
+
+// TestNonIntegerValues: a value in the nodes or edges arrays that is valid JSON
+// but not an integer is read as 0 and reported; the snapshot is kept (one such
+// value once dropped the whole snapshot).
+func TestNonIntegerValues(t *testing.T) {
+	m := rows.NewMemory()
+	in := doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
+		nodes: `[9,25571,1,0,3575,0,0,1,3,3,432.5,52,0,0,8,9,9949,40,1,null,0]`,
+		edges: `[5,25572,1,5,"x",1,5,25572,1,5,25572,1,5,25572,1]`}.String()
+	var warns []string
+	out := newOutput(m)
+	res, err := Decode(strings.NewReader(in), 0, out, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+	out.Flush()
+	if err != nil || res.Nodes != 3 || res.Edges != 5 {
+		t.Fatalf("nodes %d, edges %d, error %v", res.Nodes, res.Edges, err)
+	}
+	var nonInt []string // the reference edges also point between nodes: other warnings
+	for _, w := range warns {
+		if strings.Contains(w, "not integers") {
+			nonInt = append(nonInt, w)
+		}
+	}
+	if !slices.Equal(nonInt, []string{"2 values that are not integers were read as 0 (the first at offset 868)",
+		"1 values that are not integers were read as 0 (the first at offset 925)"}) {
+		t.Errorf("warnings %q", warns)
+	}
+	if !strings.HasPrefix(in[868:], "432.5,") || !strings.HasPrefix(in[925:], `"x",`) {
+		t.Errorf("offsets 868 and 925 hold %q and %q", in[868:874], in[925:929])
+	}
+	if got := testutil.Ints(m, "js_heap_nodes", 5, -1); !slices.Equal(got, []int64{0, 0, 40}) { // self_size: 432.5 → 0
+		t.Errorf("self sizes %v", got)
+	}
+}

@@ -481,6 +481,24 @@ func (d *Decoder) ReadNumber() ([]byte, error) {
 // dst is full or the array ends. first tells whether no element was read yet and
 // is updated. done is true when the closing bracket was consumed.
 func (d *Decoder) ReadInts(dst []int64, first *bool) (n int, done bool, err error) {
+	return d.readInts(dst, first, nil)
+}
+
+// NonIntegers counts the elements ReadIntsLenient read as 0.
+type NonIntegers struct {
+	N     int64 // how many
+	First int64 // input offset of the first
+}
+
+// ReadIntsLenient is ReadInts for arrays where one bad element must not cost
+// the rest: an element that is valid JSON but not an integer (1.5, null, a
+// string, an array) is read as 0 and counted in bad. Invalid JSON is still an
+// error.
+func (d *Decoder) ReadIntsLenient(dst []int64, first *bool, bad *NonIntegers) (n int, done bool, err error) {
+	return d.readInts(dst, first, bad)
+}
+
+func (d *Decoder) readInts(dst []int64, first *bool, bad *NonIntegers) (n int, done bool, err error) {
 	for n < len(dst) {
 		more, err := d.More(*first)
 		if err != nil || !more {
@@ -514,12 +532,42 @@ func (d *Decoder) ReadInts(dst []int64, first *bool) (n int, done bool, err erro
 				continue
 			}
 		}
-		if dst[n], err = d.ReadInt(); err != nil {
+		if bad != nil {
+			if dst[n], err = d.lenientInt(bad); err != nil {
+				return n, false, err
+			}
+		} else if dst[n], err = d.ReadInt(); err != nil {
 			return n, false, err
 		}
 		n++
 	}
 	return n, false, nil
+}
+
+// lenientInt reads one value: an integer, or any other valid value counted in
+// bad and read as 0.
+func (d *Decoder) lenientInt(bad *NonIntegers) (int64, error) {
+	c, err := d.Peek()
+	if err != nil {
+		return 0, err
+	}
+	start := d.Offset()
+	if c == '-' || c >= '0' && c <= '9' {
+		b, err := d.number()
+		if err != nil {
+			return 0, err
+		}
+		if v, err := ParseInt(b); err == nil {
+			return v, nil
+		}
+	} else if err := d.SkipValue(); err != nil {
+		return 0, err
+	}
+	if bad.N == 0 {
+		bad.First = start
+	}
+	bad.N++
+	return 0, nil
 }
 
 // SkipValue consumes one value of any kind, checking its syntax.
