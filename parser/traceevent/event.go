@@ -291,6 +291,10 @@ func (ev *Event) ident(raw []byte) Ident {
 			id.Num = int64(f) // truncated toward zero
 			return id
 		}
+		// A number no int64 holds is kept by its text, like a string id (it
+		// used to become 0, merging its events into the placeholder process).
+		id.Str, id.IsStr = string(b), true
+		return id
 	}
 	if s, ok := ev.str(raw); ok {
 		id.Str, id.IsStr = s, true

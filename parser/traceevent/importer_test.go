@@ -532,3 +532,22 @@ func TestCancelInMergePhase(t *testing.T) {
 		t.Errorf("%d slices made after the cancellation", n)
 	}
 }
+
+// TestOutOfRangeIDs: a pid or tid too large for an int64 keeps its identity
+// (a synthetic number and its text, like a string id) instead of becoming 0.
+func TestOutOfRangeIDs(t *testing.T) {
+	r := importText(t, lines(
+		`{"ph":"X","name":"a","pid":99999999999999999999,"tid":1e30,"ts":1,"dur":1}`,
+		`{"ph":"X","name":"b","pid":99999999999999999999,"tid":1e30,"ts":3,"dur":1}`,
+		`{"ph":"X","name":"c","pid":7,"tid":7,"ts":5,"dur":1}`), Options{})
+	if got := r.table("process", "id", "pid", "name"); strings.Join(got, ",") != "0 0 swapper,1 4294967296 99999999999999999999,2 7 -" {
+		t.Errorf("process %q", got)
+	}
+	// Thread 1 is the process's main thread, thread 2 the one named 1e30.
+	if got := r.table("thread", "id", "tid", "ipid"); strings.Join(got, ",") != "0 0 0,1 4294967296 1,2 4294967297 1,3 7 2" {
+		t.Errorf("thread %q", got)
+	}
+	if got := r.log.Count("json_pid_tid", stat.Received); got != 2 {
+		t.Errorf("json_pid_tid received %d", got)
+	}
+}
