@@ -27,6 +27,9 @@ type Decoder struct {
 	pos, end int
 	base     int64 // document offset of buf[0]
 	rerr     error // sticky read error
+	// LoneSurrogates counts the \uD800-\uDFFF escapes without their other
+	// half that strings read so far held (each became U+FFFD).
+	LoneSurrogates int64
 }
 
 // NewReader returns a Decoder reading r through a buffer of size bytes.
@@ -380,6 +383,7 @@ func (d *Decoder) unicode() (r rune, n int, err error) {
 			}
 		}
 	}
+	d.LoneSurrogates++
 	return utf8.RuneError, 6, nil
 }
 

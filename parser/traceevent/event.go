@@ -225,13 +225,16 @@ func (ev *Event) str(raw []byte) (string, bool) {
 		return "", false
 	}
 	var b []byte
+	replaced := false // a lone surrogate escape or invalid UTF-8, replaced by U+FFFD
 	if i := bytes.IndexByte(raw[1:], '"'); i >= 0 && bytes.IndexByte(raw[1:i+1], '\\') < 0 {
 		b = raw[1 : i+1] // no escapes: the text itself
 	} else {
 		var err error
-		if b, err = jsonscan.NewBytes(raw).ReadString(nil); err != nil {
+		d := jsonscan.NewBytes(raw)
+		if b, err = d.ReadString(nil); err != nil {
 			return "", false
 		}
+		replaced = d.LoneSurrogates > 0
 	}
 	var s string
 	if ev.dec != nil {
@@ -240,8 +243,11 @@ func (ev *Event) str(raw []byte) (string, bool) {
 		s = string(b)
 	}
 	if !utf8.ValidString(s) {
-		ev.BadStrings++
+		replaced = true
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if replaced {
+		ev.BadStrings++ // counted once per string, whatever was replaced
 	}
 	return s, s != ""
 }

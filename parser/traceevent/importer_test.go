@@ -551,3 +551,19 @@ func TestOutOfRangeIDs(t *testing.T) {
 		t.Errorf("json_pid_tid received %d", got)
 	}
 }
+
+// TestLoneSurrogates: a \u escape of half a surrogate pair becomes U+FFFD and
+// is counted in json_string/invalid_data, as invalid UTF-8 is; a whole pair
+// is not.
+func TestLoneSurrogates(t *testing.T) {
+	r := importText(t, lines(
+		`{"ph":"X","name":"a\ud800b","pid":1,"tid":1,"ts":1,"dur":1}`,
+		`{"ph":"X","name":"\udc00","pid":1,"tid":1,"ts":3,"dur":1}`,
+		`{"ph":"X","name":"\ud83d\ude00","pid":1,"tid":1,"ts":5,"dur":1}`), Options{})
+	if got := r.table("callstack", "name"); strings.Join(got, ",") != "a\uFFFDb,\uFFFD,😀" {
+		t.Errorf("names %q", got)
+	}
+	if got := r.log.Count("json_string", stat.InvalidData); got != 2 {
+		t.Errorf("json_string invalid_data %d, want 2", got)
+	}
+}
