@@ -334,9 +334,8 @@ func (im *Importer) tokenize(ev *Event, invalid bool) bool {
 func (im *Importer) readerProblems(rd *Reader) {
 	p := rd.Problems
 	st := &im.stats
-	st.add("json_trailing_comma", stat.Received, p.TrailingCommas, rd.Offset())
-	st.add("json_empty_event", stat.Received, p.EmptyEvents, rd.Offset())
-	st.add("json_event", stat.InvalidData, p.NotObjects, rd.Offset())
+	st.add("json_trailing_comma", stat.Received, p.TrailingCommas, p.First.TrailingComma)
+	st.add("json_empty_event", stat.Received, p.EmptyEvents, p.First.EmptyEvent)
 	if p.Unclosed {
 		st.add("json_file", stat.NotMatch, 1, rd.Offset())
 	}
@@ -346,8 +345,8 @@ func (im *Importer) readerProblems(rd *Reader) {
 	if p.Garbage || p.Stopped {
 		st.add("json_file", stat.InvalidData, 1, rd.Offset())
 	}
-	st.add("json_event", stat.Received, p.Broken, rd.Offset())
-	st.add("json_event", stat.InvalidData, p.Broken, rd.Offset())
+	st.add("json_event", stat.Received, p.Broken, p.First.Broken)
+	st.add("json_event", stat.InvalidData, p.Broken, p.First.Broken)
 	if p.BadText {
 		st.add("json_system_trace_events", stat.InvalidData, 1, rd.Offset())
 	}

@@ -32,7 +32,6 @@ const (
 type Problems struct {
 	TrailingCommas int64 // tolerated trailing commas
 	EmptyEvents    int64 // {} elements skipped
-	NotObjects     int64 // elements that are not objects
 	Unclosed       bool  // the container was not closed
 	CutElement     bool  // an element was cut by the end of input
 	Garbage        bool  // non-white-space after the top-level value
@@ -44,6 +43,21 @@ type Problems struct {
 	// BadText tells that a systemTraceEvents string read by SystemText was
 	// malformed.
 	BadText bool
+	// First holds the input offset of the first trailing comma, empty element
+	// and broken element, for the warnings.
+	First FirstOffsets
+}
+
+// FirstOffsets are the input offsets of the first occurrence of each problem
+// the reader counts.
+type FirstOffsets struct{ TrailingComma, EmptyEvent, Broken int64 }
+
+// count adds one to *n, noting off in *first when it is the first.
+func count(n, first *int64, off int64) {
+	if *n == 0 {
+		*first = off
+	}
+	*n++
 }
 
 // Element is one element of traceEvents.
@@ -162,9 +176,10 @@ func (r *Reader) toEvents(first bool) error {
 				r.done = true
 				return nil
 			}
+			comma := r.off
 			r.discard(1)
 			if c2, err := r.peekNonSpace(); err == nil && c2 == '}' {
-				r.Problems.TrailingCommas++
+				count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
 				continue
 			}
 		}
@@ -488,17 +503,18 @@ func (r *Reader) Next() (*Element, error) {
 				// Two elements without a comma: take it as a missing separator.
 				r.Problems.Garbage = true
 			} else {
+				comma := r.off
 				r.discard(1)
 				c, err = r.peekNonSpace()
 				if err != nil {
 					// A trailing comma at the end of an unclosed array.
-					r.Problems.TrailingCommas++
+					count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
 					r.Problems.Unclosed = true
 					r.done = true
 					return nil, io.EOF
 				}
 				if c == ']' {
-					r.Problems.TrailingCommas++
+					count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
 					continue
 				}
 			}
@@ -507,7 +523,7 @@ func (r *Reader) Next() (*Element, error) {
 		off := r.off
 		raw, err := r.value()
 		if errors.Is(err, errBroken) {
-			r.Problems.Broken++
+			count(&r.Problems.Broken, &r.Problems.First.Broken, off)
 			r.seq++
 			if !r.resync() {
 				r.Problems.Stopped = true
@@ -526,7 +542,7 @@ func (r *Reader) Next() (*Element, error) {
 		seq := r.seq
 		r.seq++
 		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && isEmptyObject(t) {
-			r.Problems.EmptyEvents++
+			count(&r.Problems.EmptyEvents, &r.Problems.First.EmptyEvent, off)
 			continue
 		}
 		r.el = Element{Seq: seq, Offset: off, Raw: raw}

@@ -37,9 +37,9 @@ func TestContainers(t *testing.T) {
 	}{
 		{"array", `[{"ph":"B"},{"ph":"E"}]`, []string{`{"ph":"B"}`, `{"ph":"E"}`}, Problems{}, nil},
 		{"array without closing bracket", "[{\"ph\":\"B\"},\n{\"ph\":\"E\"},\n", []string{`{"ph":"B"}`, `{"ph":"E"}`},
-			Problems{TrailingCommas: 1, Unclosed: true}, nil},
+			Problems{TrailingCommas: 1, Unclosed: true, First: FirstOffsets{TrailingComma: 23}}, nil},
 		{"trailing comma and empty elements", `[{"a":1},{},{ },{"b":2},]`, []string{`{"a":1}`, `{"b":2}`},
-			Problems{TrailingCommas: 1, EmptyEvents: 2}, nil},
+			Problems{TrailingCommas: 1, EmptyEvents: 2, First: FirstOffsets{TrailingComma: 23, EmptyEvent: 9}}, nil},
 		{"element cut by the end", `[{"a":1},{"b":"x`, []string{`{"a":1}`}, Problems{Unclosed: true, CutElement: true}, nil},
 		{"object, metadata first", `{"metadata":{"x":[1,"}"]},"traceEvents":[{"a":1}],"displayTimeUnit":"ns"}`,
 			[]string{`{"a":1}`}, Problems{}, []string{"displayTimeUnit", "metadata"}},
@@ -47,6 +47,9 @@ func TestContainers(t *testing.T) {
 		{"garbage after", `[{"a":1}] xyz`, []string{`{"a":1}`}, Problems{Garbage: true}, nil},
 		{"BOM, strings with brackets", "\xef\xbb\xbf[{\"name\":\"a]}\\\"{\"}]", []string{`{"name":"a]}\"{"}`}, Problems{}, nil},
 		{"non-object elements are returned", `[1,"s",[2],null]`, []string{"1", `"s"`, "[2]", "null"}, Problems{}, nil},
+		// The warning names the broken element's offset, not where reading ended.
+		{"broken element", `[{"a":1},{"b":[}]},{"c":2},{"d":3}]`, []string{`{"a":1}`, `{"c":2}`, `{"d":3}`},
+			Problems{Broken: 1, First: FirstOffsets{Broken: 9}}, nil},
 	}
 	for _, tt := range tests {
 		got, r := readAll(t, tt.in)
