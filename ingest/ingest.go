@@ -247,6 +247,23 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 	return nil
 }
 
+// guard runs the parser of one input. A panic there (a bug, whatever the
+// input) becomes a warning naming the input and how far it was read, counted
+// in stat under the format's event; the rows written before it are kept and
+// the run goes on with the next input.
+func (r *run) guard(path string, f format, read *int64, parse func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			event := map[format]string{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
+				formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: "json_file"}[f]
+			r.log.Warn(event, stat.InvalidData, path,
+				"internal error after %d bytes (please report it); the rest of this input is skipped: %v", *read, p)
+			err = nil
+		}
+	}()
+	return parse()
+}
+
 // reopenable reports whether path is a regular file, which gives the same
 // bytes when opened again.
 func reopenable(path string) bool {
@@ -285,17 +302,19 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 	id := int64(len(r.sources))
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
 	r.heap.BeginInput()
-	var err error
-	switch o.format {
-	case formatHTrace:
-		err = r.htrace(ctx, o.r, path, id)
-	case formatHeapSnapshot:
-		err = r.heapFile(o.r, path)
-	case formatCPUProfile:
-		err = r.cpuFile(o.r, path, id)
-	case formatTraceEvent:
-		err = r.traceFile(ctx, o.r, path, o.compression)
-	}
+	err := r.guard(path, o.format, &c.n, func() error {
+		switch o.format {
+		case formatHTrace:
+			return r.htrace(ctx, o.r, path, id)
+		case formatHeapSnapshot:
+			return r.heapFile(o.r, path)
+		case formatCPUProfile:
+			return r.cpuFile(o.r, path, id)
+		case formatTraceEvent:
+			return r.traceFile(ctx, o.r, path, o.compression)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}

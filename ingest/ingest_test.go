@@ -18,6 +18,7 @@ import (
 	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
+	"tracestreamer/stat"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -417,5 +418,22 @@ func TestProgressPhases(t *testing.T) {
 	p.setPhase(PhaseReading)
 	if got := p.Phase(); got != PhaseProcessing {
 		t.Errorf("reading with every byte read: phase %q", got)
+	}
+}
+
+// TestGuard: a panic in an input's parser becomes a counted warning naming the
+// input and how far it was read, and the run goes on.
+func TestGuard(t *testing.T) {
+	var warn strings.Builder
+	r := &run{log: stat.NewLog(&warn)}
+	read := int64(1234)
+	err := r.guard("x.json", formatTraceEvent, &read, func() error { panic("index out of range [7] with length 3") })
+	if err != nil || r.log.Count("json_file", stat.InvalidData) != 1 ||
+		warn.String() != "tracestreamer: warning: x.json: internal error after 1234 bytes (please report it); "+
+			"the rest of this input is skipped: index out of range [7] with length 3\n" {
+		t.Errorf("error %v, warnings %q", err, warn.String())
+	}
+	if err := r.guard("y", formatHTrace, &read, func() error { return io.ErrUnexpectedEOF }); err != io.ErrUnexpectedEOF {
+		t.Errorf("an error is passed on: %v", err)
 	}
 }

@@ -48,8 +48,15 @@ type Profile struct {
 }
 
 // Parse decodes a profile object.
-func Parse(b []byte) (*Profile, error) {
+//
+// A panic while decoding (a bug, whatever the input) is returned as an error.
+func Parse(b []byte) (_ *Profile, err error) {
 	js := jsonscan.NewBytes(b)
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error at offset %d (please report it): %v", js.Offset(), r)
+		}
+	}()
 	p := &Profile{}
 	if err := p.decode(js); err != nil {
 		return nil, err

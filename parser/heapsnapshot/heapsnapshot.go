@@ -7,6 +7,7 @@ package heapsnapshot
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -92,12 +93,20 @@ type decoder struct {
 // Decode reads one heap snapshot document from r and writes its rows with the
 // given file id. On error, rows already handed to out may be incomplete; the
 // caller discards them (rows.Sink.Rollback).
-func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (Result, error) {
+//
+// A panic while decoding or analysing (a bug, whatever the input) is returned
+// as an error, so that the caller drops this snapshot and goes on.
+func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (_ Result, err error) {
 	if warn == nil {
 		warn = func(string, ...any) {}
 	}
 	d := &decoder{js: jsonscan.NewReader(r, 256<<10), fileID: fileID, out: out, warn: warn,
 		ibuf: make([]int64, 3*4096)}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
+		}
+	}()
 	if out.Stats != nil {
 		d.graph = &heapgraph.Graph{}
 	}

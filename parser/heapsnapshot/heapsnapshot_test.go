@@ -445,3 +445,16 @@ func TestNonIntegerValues(t *testing.T) {
 		t.Errorf("self sizes %v", got)
 	}
 }
+
+// TestDecodePanicIsAnError: a panic inside the decoder (here forced by an
+// output without a nodes appender, a bug of the caller) is returned as an
+// error naming the offset, so that the caller drops the snapshot and goes on.
+func TestDecodePanicIsAnError(t *testing.T) {
+	out := newOutput(rows.NewMemory())
+	out.Nodes = nil
+	in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
+	_, err := Decode(strings.NewReader(in), 0, out, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "internal error at offset ") || !strings.Contains(err.Error(), "(please report it): runtime error") {
+		t.Errorf("error %v", err)
+	}
+}
