@@ -4,7 +4,6 @@ package scratch
 
 import (
 	"errors"
-	"os"
 	"syscall"
 )
 
@@ -15,14 +14,4 @@ func alive(pid int) bool {
 }
 
 // SyncDir makes a rename in dir durable.
-func SyncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func SyncDir(dir string) error { return Sync(dir) }
