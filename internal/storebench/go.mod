@@ -1,0 +1,23 @@
+module tracestreamer/internal/storebench
+
+go 1.26.0
+
+require (
+	modernc.org/sqlite v1.60.1
+	tracestreamer v0.0.0
+	zombiezen.com/go/sqlite v1.4.2
+)
+
+require (
+	github.com/dustin/go-humanize v1.1.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/ncruces/go-strftime v1.1.0 // indirect
+	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	modernc.org/libc v1.77.1 // indirect
+	modernc.org/mathutil v1.7.1 // indirect
+	modernc.org/memory v1.12.1 // indirect
+)
+
+replace tracestreamer => ../..
