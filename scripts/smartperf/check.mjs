@@ -512,7 +512,10 @@ function printReport(r) {
   for (const e of ok) p(`  allowed [${e.error}]: ${trunc(e.sql, 120)}`);
   if (r.failedRequests.length) p(`failed requests: ${dedupe(r.failedRequests).join('; ')}`);
   p(`views: ${r.views.length ? r.views.map((v) => `${v} (${r.viewSeconds[v].toFixed(1)} s)`).join(', ') : '-'}`);
-  if (r.memory) p(`browser memory: peak ${r.memory.peakRssMB} MB RSS / ${r.memory.peakPssMB} MB PSS (all chromium processes, sampled every 0.5 s; ${r.memory.loadedPssMB} MB PSS when loaded); page JS heap ${r.memory.jsHeapMB ?? '?'} MB`);
+  if (r.memory) {
+    p(`browser memory: peak ${r.memory.peakRssMB} MB RSS / ${r.memory.peakPssMB} MB PSS (all chromium processes, sampled every 0.5 s` +
+      `${r.memory.loadedPssMB !== undefined ? `; ${r.memory.loadedPssMB} MB PSS when loaded` : ''}); page JS heap ${r.memory.jsHeapMB ?? '?'} MB`);
+  }
   for (const v of r.viewProblems) p(`  view problem: ${v}`);
   for (const n of r.notes) p(`  note: ${n}`);
   p(`time: ${r.seconds.toFixed(1)} s in all; screenshots: ${r.screenshots.length} in ${r.screenshots.length ? path.dirname(r.screenshots[0]) : '-'}`);
