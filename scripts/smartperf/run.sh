@@ -19,6 +19,7 @@
 #   --no-views       only load each database (no clicks, one screenshot)
 #   --timeout S      give up loading after S seconds (default 300)
 #   --stall S        call loading stalled when nothing changed for S seconds (default 45)
+#   --view-timeout S wait up to S seconds for a view's rows (default 15; more for big DBs)
 #   --json FILE      also write the full report as JSON (default .cache/smartperf/report.json)
 #   --shots DIR      screenshots go to DIR/<db name>/NN-view.png (default .cache/smartperf/shots)
 #
@@ -30,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache="$root/.cache/smartperf"
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 mk=()
 chk=()
 src=${SMARTPERF_DIST:-}
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
     --rev) mk+=(--rev "${2:?--rev needs a value}"); shift 2 ;;
     --patched) mk+=(--patched); shift ;;
     --no-views) chk+=(--no-views); shift ;;
-    --timeout|--stall|--shots) chk+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+    --timeout|--stall|--view-timeout|--shots) chk+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
     --json) json=${2:?--json needs a value}; shift 2 ;;
     -*) echo "run.sh: unknown option $1" >&2; usage ;;
     *) pos+=("$1"); shift ;;
