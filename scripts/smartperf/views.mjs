@@ -418,10 +418,21 @@ async function zoomTo(ctx, row, span, minPx) {
   throw new Error(`could not zoom to the span at ${span.rel} ns (${trail.join(' > ')} ns)`);
 }
 
+// The row's drawn items, waiting up to ms for the first ones: a row revealed by scrolling
+// asks for its data and draws it a few frames later (later still on a busy machine).
+async function drawnItems(ctx, tag, ms = 5000) {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await sph(ctx.page, 'items', tag);
+    if (r.items.length || Date.now() - t0 > ms) return r;
+    await ctx.sleep(200);
+  }
+}
+
 // An item of row `row` at least minPx wide to click: the widest drawn one, or else the
 // longest (a dense row draws slices narrower than a pixel) after zooming in on it.
 async function wideItem(ctx, row, minPx) {
-  const { items } = await sph(ctx.page, 'items', row.tag);
+  const { items } = await drawnItems(ctx, row.tag);
   if (!items.length) return null;
   const widest = items.slice().sort((a, b) => b.w - a.w)[0];
   if (widest.w >= minPx) return widest;
@@ -518,7 +529,7 @@ const arkts = [
       if (!snap) return false;
       await sph(ctx.page, 'reveal', snap.tag);
       await ctx.waitIdle();
-      const { items } = await sph(ctx.page, 'items', snap.tag);
+      const { items } = await drawnItems(ctx, snap.tag);
       if (!items.length) throw new Error('Heapsnapshot row has no drawn snapshot block');
       ctx.state.snapItems = items;
       // The last snapshot: with 2+ snapshots its Comparison tab has an earlier base.
@@ -554,7 +565,7 @@ const arkts = [
       // Sample times (HeapTimelineStruct.timestamp, µs from the trace start) and how many
       // are drawn (the UI draws none at exactly the range start: timestamp*1000 > startNS).
       const ts = (await sph(ctx.page, 'field', tl.tag, 'timestamp')).map((x) => (typeof x === 'number' ? (x / 1000).toFixed(1) : '?'));
-      const drawn = (await sph(ctx.page, 'items', tl.tag)).items.length;
+      const drawn = (await drawnItems(ctx, tl.tag)).items.length;
       const R = await sph(ctx.page, 'range');
       await dragRow(ctx, tl, true);
       const sel = await sph(ctx.page, 'selection');
@@ -573,7 +584,7 @@ const arkts = [
       if (!cpu) return false;
       const r = await sph(ctx.page, 'reveal', cpu.tag);
       await ctx.waitIdle();
-      const { items } = await sph(ctx.page, 'items', cpu.tag);
+      const { items } = await drawnItems(ctx, cpu.tag);
       ctx.state.cpu = { row: { ...cpu, ...r }, items };
       const depth = items.reduce((m, it) => Math.max(m, it.depth ?? 0), 0);
       record(ctx, 'cpu-flame', `CpuProfiler row ${Math.round(r.height)} px high, ${r.data} frames, ${items.length} drawn, max depth ${depth}`);
@@ -688,7 +699,7 @@ const traceEvent = [
       const a = asyncRows[0];
       await sph(ctx.page, 'reveal', a.tag);
       await ctx.waitIdle();
-      const { items } = await sph(ctx.page, 'items', a.tag);
+      const { items } = await drawnItems(ctx, a.tag);
       record(ctx, 'async-slices', `${asyncRows.length} async track row(s), e.g. "${a.name}" with ${items.length} drawn slice(s)` +
         (items[0] ? ` (first: "${items[0].name ?? ''}" dur ${items[0].dur})` : ''));
       await ctx.shot('async-slices');
@@ -733,7 +744,7 @@ const traceEvent = [
       for (const a of await sph(ctx.page, 'ancestors', pick.tag)) await expand(ctx, a);
       await sph(ctx.page, 'reveal', pick.tag);
       await ctx.waitIdle();
-      const { row, items } = await sph(ctx.page, 'items', pick.tag);
+      const { row, items } = await drawnItems(ctx, pick.tag);
       const t = bySamples.get(String(pick.rowId));
       record(ctx, 'counters', `${rows.length} counter row(s) (${[...new Set(rows.map((x) => x.name))].slice(0, 5).join(', ')}); ` +
         `"${row.name}" of process ${row.parentId}: ${items.length} drawn sample(s)${t ? ` of ${t.samples} in the database` : ''}`);
@@ -769,7 +780,7 @@ const traceEvent = [
       for (const f of kids) {
         await sph(ctx.page, 'reveal', f.tag);
         await ctx.waitIdle();
-        const { items } = await sph(ctx.page, 'items', f.tag);
+        const { items } = await drawnItems(ctx, f.tag, f.data ? 5000 : 1000);
         if (items.length) {
           best = { f, it: await wideItem(ctx, f, 4) };
           break;
