@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 )
 
@@ -121,20 +122,12 @@ func expected(g Gen, n int) string {
 }
 
 func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d (of %d, want %d):\n got  %q\n want %q", i+1, len(g), len(w), a, b)
-		}
+	line, g, w, ok := testutil.FirstDiff(got, want)
+	if !ok {
+		return "(no difference)"
 	}
-	return "(no difference)"
+	return fmt.Sprintf("line %d (of %d, want %d):\n got  %q\n want %q", line,
+		strings.Count(got, "\n")+1, strings.Count(want, "\n")+1, g, w)
 }
 
 // TestDistinctStrings checks that the text workload is what it claims:

@@ -98,19 +98,26 @@ func Golden(t testing.TB, name, got string, update bool) {
 	if err != nil {
 		t.Fatalf("%v (run the test with -update to create it)", err)
 	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(run with -update to accept)", name, i+1, g, w)
-			}
+	if line, g, w, ok := FirstDiff(got, string(want)); ok {
+		t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(run with -update to accept)", name, line, g, w)
+	}
+}
+
+// FirstDiff returns the first line (1-based) where got and want differ, with
+// both lines ("" past the end of one); ok is false when they are equal.
+func FirstDiff(got, want string) (line int, g, w string, ok bool) {
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(gl) || i < len(wl); i++ {
+		g, w = "", ""
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			return i + 1, g, w, true
 		}
 	}
+	return 0, "", "", false
 }
