@@ -47,6 +47,15 @@ func imports(t *testing.T) map[string][]string {
 	return out
 }
 
+// traceEventStages lists what of the module each stage of the Trace Event
+// importer may import.
+var traceEventStages = map[string][]string{
+	"parser/traceevent/tokenizer": {"parser/jsonscan"},
+	"parser/traceevent/extsort":   {"internal/scratch"},
+	"parser/traceevent/event":     {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/extsort"},
+	"parser/traceevent/tracker":   {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/event"},
+}
+
 func TestDependencyRules(t *testing.T) {
 	pkgs := imports(t)
 	if len(pkgs) < 15 {
@@ -65,6 +74,11 @@ func TestDependencyRules(t *testing.T) {
 			case (strings.HasPrefix(pkg, "parser/") || strings.HasPrefix(pkg, "analysis/")) &&
 				(dep == "store" || dep == "ingest" || imp == "database/sql" || strings.HasPrefix(imp, "modernc.org/")):
 				t.Errorf("%s imports %s: parsers know no SQL and no conversion", pkg, imp)
+			// The stages of the Trace Event importer below the importer itself
+			// know no rows, tables or stat rows, and each only the stages
+			// before it (docs/architecture.md).
+			case inModule && traceEventStages[pkg] != nil && !slices.Contains(traceEventStages[pkg], dep):
+				t.Errorf("%s imports %s: it may import only %v of the module", pkg, dep, traceEventStages[pkg])
 			// Only the store writes SQLite; exports read databases back.
 			case strings.HasPrefix(imp, "modernc.org/sqlite") && pkg != "store" &&
 				!strings.HasPrefix(pkg, "export/") && !strings.HasPrefix(pkg, "internal/"):

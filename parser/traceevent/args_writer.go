@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
 )
 
@@ -25,17 +26,17 @@ func (a *argSets) alloc() int64 {
 }
 
 // write writes the arguments of set id.
-func (a *argSets) write(id int64, list []Arg) {
+func (a *argSets) write(id int64, list []event.Arg) {
 	for _, arg := range list {
 		a.app.I(a.row)
 		a.app.I(a.dict.ID(arg.Key))
 		a.app.I(int64(arg.Type))
 		switch {
-		case arg.Type == ArgString && arg.Null:
+		case arg.Type == event.ArgString && arg.Null:
 			a.app.Null()
-		case arg.Type == ArgString:
+		case arg.Type == event.ArgString:
 			a.app.I(a.dict.ID(arg.Str))
-		case arg.Type == ArgDouble:
+		case arg.Type == event.ArgDouble:
 			a.app.Real(arg.Float)
 		default:
 			a.app.I(arg.Int)
@@ -52,7 +53,7 @@ func (a *argSets) add(raw []byte) int64 {
 	if raw == nil {
 		return none
 	}
-	list, err := FlattenArgs(raw)
+	list, err := event.FlattenArgs(raw)
 	if err != nil || len(list) == 0 {
 		return none
 	}
@@ -64,7 +65,7 @@ func (a *argSets) add(raw []byte) int64 {
 // mergeArgs returns base with the arguments of over merged in: a key already
 // in base keeps its position and takes the value from over; new keys are
 // appended in over's order.
-func mergeArgs(base, over []Arg) []Arg {
+func mergeArgs(base, over []event.Arg) []event.Arg {
 	if len(base) == 0 {
 		return over
 	}
@@ -81,21 +82,4 @@ func mergeArgs(base, over []Arg) []Arg {
 		base = append(base, a)
 	}
 	return base
-}
-
-// flattenOrNil flattens raw args, nil when there are none or they are not an
-// object.
-func flattenOrNil(raw []byte) []Arg { return flattenShared(raw, nil) }
-
-// flattenShared is flattenOrNil sharing repeated strings through d (nil: no
-// sharing).
-func flattenShared(raw []byte, d *Decoder) []Arg {
-	if raw == nil {
-		return nil
-	}
-	list, err := flattenArgs(raw, d)
-	if err != nil {
-		return nil
-	}
-	return list
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/tokenizer"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -34,7 +36,7 @@ func BenchmarkReader(b *testing.B) {
 	data := benchTrace(20000)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data))
+		r, err := tokenizer.NewReader(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,10 +51,10 @@ func BenchmarkReader(b *testing.B) {
 // BenchmarkDecode measures the element decoder on typical events.
 func BenchmarkDecode(b *testing.B) {
 	raw := []byte(`{"pid":1,"tid":3,"ts":123456.789,"ph":"X","cat":"blink","name":"Layout","dur":10.5,"tts":41152.263,"tdur":8.25,"args":{"data":{"frame":"0x7f3a12","nodes":431}}}`)
-	var d Decoder
+	var d event.Decoder
 	b.SetBytes(int64(len(raw)))
 	for b.Loop() {
-		if _, err := d.Decode(&Element{Raw: raw}); err != nil {
+		if _, err := d.Decode(&tokenizer.Element{Raw: raw}); err != nil {
 			b.Fatal(err)
 		}
 	}

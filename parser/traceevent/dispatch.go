@@ -1,9 +1,13 @@
 package traceevent
 
-import "tracestreamer/stat"
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/tracker"
+	"tracestreamer/stat"
+)
 
 // process handles one event in processing order.
-func (im *Importer) process(ev *Event) {
+func (im *Importer) process(ev *event.Event) {
 	strs := im.threads.StringIDs
 	ipid, itid := im.threads.Lookup(ev.Pid, ev.Tid)
 	im.stats.add("json_pid_tid", stat.Received, int64(im.threads.StringIDs-strs), ev.Offset)
@@ -29,11 +33,11 @@ func (im *Importer) accept(name string, off int64, invalid bool) bool {
 	return true
 }
 
-// dispatch hands an event to the builder of its phase and counts what
+// dispatch hands an event to the tracker of its phase and counts what
 // happens. It reports whether the event was accepted: it made, closed or
 // changed a row (events dropped as unmatched or invalid do not count toward
 // trace_range).
-func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
+func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 	name := phaseStat(ev.Ph)
 	off := ev.Offset
 	st := &im.stats
@@ -63,7 +67,7 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		im.ended(im.slices.Ended, itid, ev)
 	case 'i', 'I', 'R':
 		st.add(name, stat.Received, 1, off)
-		if _, known := InstantScope(ev); !known {
+		if _, known := tracker.InstantScope(ev); !known {
 			st.add(name, stat.NotSupported, 1, off)
 		}
 		if !im.instants.Add(ipid, itid, ev) {
@@ -140,7 +144,7 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		}
 		return im.legacyEvent(track, ipid, itid, ev)
 	case 's', 't', 'f':
-		if _, ok := NormaliseID(ev.ID); !im.accept(name, off, !ok) {
+		if _, ok := tracker.NormaliseID(ev.ID); !im.accept(name, off, !ok) {
 			return false
 		}
 		c := im.flows.Counts
@@ -170,7 +174,7 @@ func (im *Importer) dispatch(ev *Event, ipid, itid int) bool {
 		st.add(name, stat.NotSupported, im.meta.Counts.NotSupported-c.NotSupported, off)
 		st.add(name, stat.InvalidData, im.meta.Counts.InvalidData-c.InvalidData, off)
 		if ev.Name == "stackFrames" {
-			if raw, ok := argRaw(ev.Args, "stackFrames"); ok {
+			if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
 				n := len(im.frames.Rows)
 				im.frames.AddStackFrames(raw, "metadata", ipid)
 				st.add("json_stack_frames", stat.Received, int64(len(im.frames.Rows)-n), off)

@@ -7,6 +7,10 @@ import (
 	"io"
 	"slices"
 
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/extsort"
+	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/parser/traceevent/tracker"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -41,19 +45,19 @@ type Importer struct {
 	opts Options
 	t    *schema.Tables
 
-	threads  *Threads
-	slices   *Slices
-	flows    *Flows
-	tracks   *Tracks
-	legacy   *Legacy
-	counters *Counters
-	instants Instants
-	meta     Metadata
-	objects  *Objects
-	dumps    MemoryDumps
-	markers  *Markers
-	frames   *Frames
-	samples  *Samples
+	threads  *tracker.Threads
+	slices   *tracker.Slices
+	flows    *tracker.Flows
+	tracks   *tracker.Tracks
+	legacy   *tracker.Legacy
+	counters *tracker.Counters
+	instants tracker.Instants
+	meta     tracker.Metadata
+	objects  *tracker.Objects
+	dumps    tracker.MemoryDumps
+	markers  *tracker.Markers
+	frames   *tracker.Frames
+	samples  *tracker.Samples
 	args     argSets
 
 	stats problems
@@ -68,7 +72,7 @@ type Importer struct {
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
 	system       systemText
-	sampleTIDs   map[Ident]int
+	sampleTIDs   map[event.Ident]int
 
 	app struct {
 		callstack, extra, instant, instantExtra, flow, sample, meta, dump, value, edge,
@@ -82,12 +86,12 @@ func New(env Env, opts Options) *Importer {
 		opts.SortBudget = DefaultSortBudget
 	}
 	t := env.Tables
-	im := &Importer{env: env, opts: opts, t: t, threads: NewThreads(), slices: NewSlices(), tracks: NewTracks(),
-		counters: NewCounters(), objects: NewObjects(), markers: NewMarkers(), frames: NewFrames(),
+	im := &Importer{env: env, opts: opts, t: t, threads: tracker.NewThreads(), slices: tracker.NewSlices(), tracks: tracker.NewTracks(),
+		counters: tracker.NewCounters(), objects: tracker.NewObjects(), markers: tracker.NewMarkers(), frames: tracker.NewFrames(),
 		legacyStart: map[int]int64{}, sliceThreads: map[int]bool{}}
-	im.flows = NewFlows(im.slices)
-	im.legacy = NewLegacy(im.slices)
-	im.samples = NewSamples(im.frames)
+	im.flows = tracker.NewFlows(im.slices)
+	im.legacy = tracker.NewLegacy(im.slices)
+	im.samples = tracker.NewSamples(im.frames)
 	im.stats.init()
 	env.Log.UseJSON()
 	im.args = argSets{app: rows.NewAppender(env.Sink, t.Args), dict: env.Dict}
@@ -107,7 +111,7 @@ func New(env Env, opts Options) *Importer {
 	a.link = rows.NewAppender(env.Sink, t.LinkedID)
 	a.config = rows.NewAppender(env.Sink, t.TraceConfig)
 	a.system = rows.NewAppender(env.Sink, t.SystemTraceEvents)
-	im.sampleTIDs = map[Ident]int{}
+	im.sampleTIDs = map[event.Ident]int{}
 	im.system.chunk = systemChunk
 	return im
 }
@@ -127,7 +131,7 @@ type Input struct {
 // errors).
 func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	counted := &countReader{r: r}
-	rd, err := NewReaderText(counted, im.systemPart)
+	rd, err := tokenizer.NewReaderText(counted, im.systemPart)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
@@ -137,9 +141,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	if in.Compression == "gzip" {
 		im.stats.add("json_gzip", stat.Received, 1, 0)
 	}
-	sorter := NewSorter(im.opts.SortBudget)
+	sorter := extsort.NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
-	order := NewOrderer()
+	order := event.NewOrderer()
 	p := newPipe()
 	go readElements(rd, p)
 	err = p.decoded(2, elements).consume(func(b *batch) error {
@@ -187,7 +191,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {
-				return fmt.Errorf("event at offset %d: %w", it.ev.Offset, errRecord)
+				return fmt.Errorf("event at offset %d: %w", it.ev.Offset, event.ErrRecord)
 			}
 			im.process(&it.ev)
 		}
@@ -286,7 +290,7 @@ func phaseStat(ph byte) string {
 // tokenize counts what the element-level rules count for a decoded element
 // (docs/format/traceevent.md#element-fields, docs/format/traceevent.md#tolerant-reading), in file order, and tells whether the event is kept for
 // processing. invalid tells that the element did not decode.
-func (im *Importer) tokenize(ev *Event, invalid bool) bool {
+func (im *Importer) tokenize(ev *event.Event, invalid bool) bool {
 	st := &im.stats
 	off := ev.Offset
 	st.add("json_event", stat.Received, 1, off)
@@ -331,7 +335,7 @@ func (im *Importer) tokenize(ev *Event, invalid bool) bool {
 }
 
 // readerProblems counts what the container reader tolerated.
-func (im *Importer) readerProblems(rd *Reader) {
+func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 	p := rd.Problems
 	st := &im.stats
 	st.add("json_trailing_comma", stat.Received, p.TrailingCommas, p.First.TrailingComma)
@@ -355,12 +359,12 @@ func (im *Importer) readerProblems(rd *Reader) {
 // slicesMade fills the importer's data of the slice an event created (if it
 // created one): arguments, thread time, frames, colour, and v2 flows.
 // pending tells that an end event may still bring arguments.
-func (im *Importer) slicesMade(before int, ev *Event, pending bool) {
+func (im *Importer) slicesMade(before int, ev *event.Event, pending bool) {
 	if im.slices.Next() == before {
 		return
 	}
 	row := im.slices.Row(before)
-	if list := ev.flatArgs(); len(list) > 0 {
+	if list := ev.FlatArgs(); len(list) > 0 {
 		row.ArgSet, row.HasArgSet = im.args.alloc(), true
 		if pending {
 			row.PendArgs = slices.Clone(list) // list lives in a reused batch
@@ -393,7 +397,7 @@ func (im *Importer) frameRef(raw []byte) int32 {
 	if raw == nil {
 		return 0
 	}
-	key, ok := NormaliseID(raw)
+	key, ok := tracker.NormaliseID(raw)
 	if !ok {
 		return 0
 	}
@@ -406,9 +410,9 @@ func (im *Importer) frameRef(raw []byte) int32 {
 
 // ended completes the slice an E, e or F closed: its arguments merge with the
 // end event's, thread duration and end frame.
-func (im *Importer) ended(id, itid int, ev *Event) {
+func (im *Importer) ended(id, itid int, ev *event.Event) {
 	row := im.slices.Row(id)
-	if list := ev.flatArgs(); len(list) > 0 {
+	if list := ev.FlatArgs(); len(list) > 0 {
 		row.PendArgs = mergeArgs(row.PendArgs, list)
 		if !row.HasArgSet {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
@@ -427,7 +431,7 @@ func (im *Importer) ended(id, itid int, ev *Event) {
 }
 
 // legacyEvent handles S, T, p and F on a legacy async track.
-func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
+func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 	name := phaseStat(ev.Ph)
 	off := ev.Offset
 	st := &im.stats
@@ -442,7 +446,7 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
 	for id := before; id < im.slices.Next(); id++ {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
 		row := im.slices.Row(id)
-		if list := ev.flatArgs(); len(list) > 0 {
+		if list := ev.FlatArgs(); len(list) > 0 {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
 			if ev.Ph == 'S' {
 				row.PendArgs = slices.Clone(list) // list lives in a reused batch
@@ -467,7 +471,7 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *Event) bool {
 
 // flowCounts counts the flow problems since c and reports whether there
 // were any.
-func (im *Importer) flowCounts(c FlowCounts, off int64) bool {
+func (im *Importer) flowCounts(c tracker.FlowCounts, off int64) bool {
 	n := im.flows.Counts
 	st := &im.stats
 	st.add("json_flow_start", stat.NotMatch, n.StartNoSlice-c.StartNoSlice, off)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -108,7 +109,7 @@ func (r *imported) args() []string {
 	var out []string
 	for _, row := range r.mem.Rows["args"] {
 		v := render(row[3])
-		if row[2].Int == ArgString && !row[3].Null {
+		if row[2].Int == event.ArgString && !row[3].Null {
 			v = strconv.Quote(r.dict[row[3].Int])
 		}
 		out = append(out, fmt.Sprintf("%d %s=%s(%d)", row[4].Int, r.dict[row[1].Int], v, row[2].Int))

@@ -7,21 +7,25 @@ import (
 	"testing"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/extsort"
+	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/parser/traceevent/tracker"
 )
 
 // TestNodeTrace reads a real trace written by node --trace-events-enabled:
 // every element decodes, every B finds its E, the events sort, and the
 // process/thread names come from its metadata.
 func TestNodeTrace(t *testing.T) {
-	r, err := NewReader(bytes.NewReader(testutil.Fixture(t, "node/trace.json")))
+	r, err := tokenizer.NewReader(bytes.NewReader(testutil.Fixture(t, "node/trace.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Form() != ObjectForm {
+	if r.Form() != tokenizer.ObjectForm {
 		t.Fatalf("form %v", r.Form())
 	}
-	sorter := NewSorter(1 << 20)
-	o := NewOrderer()
+	sorter := extsort.NewSorter(1 << 20)
+	o := event.NewOrderer()
 	phases := map[byte]int{}
 	for {
 		el, err := r.Next()
@@ -31,7 +35,7 @@ func TestNodeTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := Decode(el)
+		ev, err := event.Decode(el)
 		if err != nil {
 			t.Fatalf("element %d at %d: %v", el.Seq, el.Offset, err)
 		}
@@ -40,18 +44,18 @@ func TestNodeTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r.Problems != (Problems{}) || phases['B'] == 0 || phases['B'] != phases['E'] || phases['X'] == 0 || phases['M'] == 0 {
+	if r.Problems != (tokenizer.Problems{}) || phases['B'] == 0 || phases['B'] != phases['E'] || phases['X'] == 0 || phases['M'] == 0 {
 		t.Fatalf("problems %+v, phases %v", r.Problems, phases)
 	}
-	th := NewThreads()
-	slices := NewSlices()
+	th := tracker.NewThreads()
+	slices := tracker.NewSlices()
 	last := int64(-1)
-	err = sorter.Sorted(func(k Key, off int64, raw []byte) error {
+	err = sorter.Sorted(func(k extsort.Key, off int64, raw []byte) error {
 		if k.TS < last {
 			t.Errorf("time goes back at offset %d", off)
 		}
 		last = k.TS
-		ev, err := Decode(&Element{Seq: k.Seq, Offset: off, Raw: raw})
+		ev, err := event.Decode(&tokenizer.Element{Seq: k.Seq, Offset: off, Raw: raw})
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,9 @@ package traceevent
 import (
 	"errors"
 	"io"
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/extsort"
+	"tracestreamer/parser/traceevent/tokenizer"
 )
 
 // The two passes over a file each run as three stages on three goroutines:
@@ -21,10 +24,10 @@ const (
 // item is one element or event record of a batch, and what it decodes to;
 // its byte fields point into the batch's buffers.
 type item struct {
-	ev      Event
-	key     Key // second pass: the sort key
-	pos, n  int // the element's (first pass) or record's bytes in buf
-	rec, rn int // first pass: the event's record in recs
+	ev      event.Event
+	key     extsort.Key // second pass: the sort key
+	pos, n  int         // the element's (first pass) or record's bytes in buf
+	rec, rn int         // first pass: the event's record in recs
 	invalid bool
 	text    byte // first pass: textPart or textEnd for systemTraceEvents text
 }
@@ -40,7 +43,7 @@ type batch struct {
 	items []item
 	buf   []byte
 	recs  []byte        // first pass: the records of the decoded events
-	args  []Arg         // second pass: the flattened arguments of the events
+	args  []event.Arg   // second pass: the flattened arguments of the events
 	err   error         // the producer's error, in its last batch
 	done  chan struct{} // closed when the batch is decoded
 }
@@ -51,7 +54,7 @@ func (b *batch) reset() {
 
 // push copies raw into the batch. It reports false, adding nothing, when the
 // batch has no room left for raw.
-func (b *batch) push(raw []byte, seq, off int64, key Key) bool {
+func (b *batch) push(raw []byte, seq, off int64, key extsort.Key) bool {
 	if len(b.items) > 0 && (len(b.buf)+len(raw) > cap(b.buf) || len(b.items) >= batchItems) {
 		return false
 	}
@@ -60,7 +63,7 @@ func (b *batch) push(raw []byte, seq, off int64, key Key) bool {
 	}
 	pos := len(b.buf)
 	b.buf = append(b.buf, raw...)
-	b.items = append(b.items, item{ev: Event{Seq: seq, Offset: off}, key: key, pos: pos, n: len(raw)})
+	b.items = append(b.items, item{ev: event.Event{Seq: seq, Offset: off}, key: key, pos: pos, n: len(raw)})
 	return true
 }
 
@@ -81,19 +84,19 @@ const (
 )
 
 // decode decodes every element or record of the batch with d.
-func (b *batch) decode(d *Decoder, st stage) {
+func (b *batch) decode(d *event.Decoder, st stage) {
 	for i := range b.items {
 		it := &b.items[i]
 		if it.text != 0 {
 			continue
 		}
 		own := b.buf[it.pos : it.pos+it.n : it.pos+it.n]
-		var ev *Event
+		var ev *event.Event
 		var err error
 		if st == elements {
-			ev, err = d.Decode(&Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
+			ev, err = d.Decode(&tokenizer.Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
 		} else {
-			ev, err = d.decodeRecord(own)
+			ev, err = d.DecodeRecord(own)
 		}
 		if err != nil {
 			it.invalid = true
@@ -103,18 +106,19 @@ func (b *batch) decode(d *Decoder, st stage) {
 		it.ev = *ev
 		if st == elements {
 			it.rec = len(b.recs)
-			b.recs = appendRecord(b.recs, ev)
+			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
 		} else if ev.Args != nil {
 			// The arguments of a batch share one slice; the importer copies
 			// what it keeps beyond the event.
 			n := len(b.args)
-			list, err := appendArgs(b.args, ev.Args, d)
-			it.ev.hasFlat = true
+			list, err := event.AppendArgs(b.args, ev.Args, d)
 			if err != nil {
 				b.args = list[:n]
-			} else if b.args = list; len(list) > n {
-				it.ev.flat = list[n:len(list):len(list)]
+				it.ev.SetFlatArgs(nil)
+			} else {
+				b.args = list
+				it.ev.SetFlatArgs(list[n:len(list):len(list)])
 			}
 		}
 	}
@@ -152,7 +156,7 @@ func (p *pipe) decoded(workers int, st stage) *pipe {
 	}()
 	for range workers {
 		go func() {
-			var d Decoder
+			var d event.Decoder
 			for b := range work {
 				if b.err == nil {
 					b.decode(&d, st)
@@ -207,7 +211,7 @@ type feeder struct {
 func newFeeder(p *pipe) *feeder { return &feeder{p: p, b: p.get()} }
 
 // add queues raw and returns its item, or nil when the consumer quit.
-func (f *feeder) add(raw []byte, seq, off int64, k Key) *item {
+func (f *feeder) add(raw []byte, seq, off int64, k extsort.Key) *item {
 	if f.b == nil {
 		return nil
 	}
@@ -235,11 +239,11 @@ func (f *feeder) end(err error) {
 
 // readElements is the producer of the first pass: it reads the elements of
 // rd, and the parts of a systemTraceEvents string it streams.
-func readElements(rd *Reader, p *pipe) {
+func readElements(rd *tokenizer.Reader, p *pipe) {
 	defer close(p.full)
 	f := newFeeder(p)
 	rd.SystemText = func(part []byte, end bool) {
-		if it := f.add(part, 0, rd.Offset(), Key{}); it != nil {
+		if it := f.add(part, 0, rd.Offset(), extsort.Key{}); it != nil {
 			it.text = textPart
 			if end {
 				it.text = textEnd
@@ -255,16 +259,16 @@ func readElements(rd *Reader, p *pipe) {
 			f.end(err)
 			return
 		}
-		f.add(el.Raw, el.Seq, el.Offset, Key{})
+		f.add(el.Raw, el.Seq, el.Offset, extsort.Key{})
 	}
 }
 
 // readSorted is the producer of the second pass: it merges the sorted runs
 // of event records.
-func readSorted(s *Sorter, p *pipe) {
+func readSorted(s *extsort.Sorter, p *pipe) {
 	defer close(p.full)
 	f := newFeeder(p)
-	err := s.Sorted(func(k Key, off int64, raw []byte) error {
+	err := s.Sorted(func(k extsort.Key, off int64, raw []byte) error {
 		if f.add(raw, k.Seq, off, k) == nil {
 			return errConsumerQuit
 		}

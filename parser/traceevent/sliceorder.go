@@ -1,6 +1,9 @@
 package traceevent
 
-import "container/heap"
+import (
+	"container/heap"
+	"tracestreamer/parser/traceevent/tracker"
+)
 
 // sliceOrder holds closed slices until every slice with a lower id is
 // written, so that callstack rows reach the database in rowid order, which
@@ -20,7 +23,7 @@ const maxHeld = 1 << 15
 
 // push adds a closed slice and calls write for every slice that may now go
 // out, in id order.
-func (o *sliceOrder) push(r *Slice, write func(*Slice)) {
+func (o *sliceOrder) push(r *tracker.Slice, write func(*tracker.Slice)) {
 	if r.ID == o.next && len(o.held) == 0 {
 		o.next++
 		write(r)
@@ -37,26 +40,26 @@ func (o *sliceOrder) push(r *Slice, write func(*Slice)) {
 }
 
 // flush writes every held slice in id order.
-func (o *sliceOrder) flush(write func(*Slice)) {
+func (o *sliceOrder) flush(write func(*tracker.Slice)) {
 	for len(o.held) > 0 {
 		o.pop(write)
 	}
 }
 
 // pop writes the lowest held slice.
-func (o *sliceOrder) pop(write func(*Slice)) {
-	r := heap.Pop(&o.held).(*Slice)
+func (o *sliceOrder) pop(write func(*tracker.Slice)) {
+	r := heap.Pop(&o.held).(*tracker.Slice)
 	o.next = max(o.next, r.ID+1)
 	write(r)
 }
 
 // slicesByID is a min-heap of slices on ID (container/heap).
-type slicesByID []*Slice
+type slicesByID []*tracker.Slice
 
 func (h slicesByID) Len() int           { return len(h) }
 func (h slicesByID) Less(i, j int) bool { return h[i].ID < h[j].ID }
 func (h slicesByID) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *slicesByID) Push(x any)        { *h = append(*h, x.(*Slice)) }
+func (h *slicesByID) Push(x any)        { *h = append(*h, x.(*tracker.Slice)) }
 func (h *slicesByID) Pop() any {
 	old := *h
 	x := old[len(old)-1]

@@ -3,6 +3,7 @@ package traceevent
 import (
 	"slices"
 	"testing"
+	"tracestreamer/parser/traceevent/tracker"
 )
 
 func TestSliceOrder(t *testing.T) {
@@ -24,13 +25,13 @@ func TestSliceOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := sliceOrder{max: tt.max}
 			var got []int64
-			write := func(r *Slice) { got = append(got, r.ID) }
+			write := func(r *tracker.Slice) { got = append(got, r.ID) }
 			for _, id := range tt.close {
 				if id < 0 {
 					o.flush(write)
 					continue
 				}
-				o.push(&Slice{ID: id}, write)
+				o.push(&tracker.Slice{ID: id}, write)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("written %v, want %v", got, tt.want)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/parser/traceevent/tokenizer"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -140,7 +141,7 @@ func TestReaderStreamsSystemText(t *testing.T) {
 	text := systrace(5 << 20)
 	var got strings.Builder
 	parts, ends, largest := 0, 0, 0
-	rd, err := NewReaderText(strings.NewReader(`{"traceEvents":[{"ph":"i"}],"systemTraceEvents":`+quote(text)+`}`),
+	rd, err := tokenizer.NewReaderText(strings.NewReader(`{"traceEvents":[{"ph":"i"}],"systemTraceEvents":`+quote(text)+`}`),
 		func(part []byte, end bool) {
 			got.Write(part)
 			parts++
@@ -161,7 +162,7 @@ func TestReaderStreamsSystemText(t *testing.T) {
 		t.Errorf("%d bytes in %d parts (largest %d), %d ends; want the %d-byte text in parts of about 1 MiB, one end",
 			got.Len(), parts, largest, ends, len(text))
 	}
-	if v, ok := rd.Other["systemTraceEvents"]; !ok || v != nil || rd.Problems != (Problems{}) {
+	if v, ok := rd.Other["systemTraceEvents"]; !ok || v != nil || rd.Problems != (tokenizer.Problems{}) {
 		t.Errorf("Other holds %d bytes (present %v), problems %+v", len(v), ok, rd.Problems)
 	}
 }

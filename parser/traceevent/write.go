@@ -9,6 +9,9 @@ import (
 	"unicode/utf8"
 
 	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/parser/traceevent/tracker"
 	"tracestreamer/rows"
 	"tracestreamer/stat"
 )
@@ -19,7 +22,7 @@ const invalidID = 4294967295
 
 // closeSlice takes a slice that is final: it writes the slice's pending
 // arguments and hands its rows to the order buffer.
-func (im *Importer) closeSlice(r *Slice) {
+func (im *Importer) closeSlice(r *tracker.Slice) {
 	if r.PendArgs != nil {
 		// A slice never closed keeps the arguments of its start.
 		im.args.write(r.ArgSet, r.PendArgs)
@@ -33,14 +36,14 @@ func (im *Importer) closeSlice(r *Slice) {
 }
 
 // writeSlice writes one callstack row and its callstack_extra row, and
-// gives the slice back to the builder.
-func (im *Importer) writeSlice(r *Slice) {
+// gives the slice back to the tracker.
+func (im *Importer) writeSlice(r *tracker.Slice) {
 	im.writeSliceRows(r)
 	im.slices.Release(r)
 }
 
 // writeSliceRows writes one callstack row and its callstack_extra row.
-func (im *Importer) writeSliceRows(r *Slice) {
+func (im *Importer) writeSliceRows(r *tracker.Slice) {
 	async := r.Cookie >= 0
 	a := im.app.callstack
 	a.RowID(r.ID + 1) // rowids keep id order whatever the order of writing
@@ -91,7 +94,7 @@ func (im *Importer) writeSliceRows(r *Slice) {
 	x.End()
 }
 
-// drain writes the rows other builders made for the latest event, which are
+// drain writes the rows other trackers made for the latest event, which are
 // final when made, and forgets them.
 func (im *Importer) drain() {
 	for i := range im.instants.Rows {
@@ -131,7 +134,7 @@ func (im *Importer) drain() {
 		a.T(f.Key)
 		set := int64(none)
 		if f.Version == 1 {
-			if list := mergeArgs(flattenOrNil(f.SrcArgs), flattenOrNil(f.DstArgs)); len(list) > 0 {
+			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
 				set = im.args.alloc()
 				im.args.write(set, list)
 			}
@@ -284,7 +287,7 @@ func (im *Importer) drainSamples() {
 
 // topLevelFirst handles the top-level members needed before the events: the
 // stackFrames object (docs/format/traceevent.md#samples-and-stack-frames, docs/format/traceevent.md#containers) and a traceEvents that is not an array.
-func (im *Importer) topLevelFirst(rd *Reader) {
+func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
 		n := len(im.frames.Rows)
 		im.frames.AddStackFrames(raw, "stackFrames", -1)
@@ -297,10 +300,10 @@ func (im *Importer) topLevelFirst(rd *Reader) {
 
 // topLevelLast handles the other top-level members after the events: the
 // samples array and the trace_config rows (docs/format/traceevent.md#top-level-keys).
-func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
+func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	if raw, ok := rd.Other["samples"]; ok {
 		c := im.samples.Counts
-		im.samples.TopLevel(raw, func(tid Ident) int {
+		im.samples.TopLevel(raw, func(tid event.Ident) int {
 			itid, ok := im.sampleTIDs[tid]
 			if !ok {
 				itid = im.threads.ByTid(tid)
@@ -309,7 +312,7 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 			return itid
 		})
 		// Processed in (ts, array order).
-		slices.SortStableFunc(im.samples.Rows, func(a, b StackSample) int { return cmp.Compare(a.TS, b.TS) })
+		slices.SortStableFunc(im.samples.Rows, func(a, b tracker.StackSample) int { return cmp.Compare(a.TS, b.TS) })
 		for i := range im.samples.Rows {
 			im.samples.Rows[i].ID = im.samples.Base + i
 		}
@@ -319,7 +322,7 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 		im.drainSamples()
 	}
 	container := "array"
-	if rd.Form() == ObjectForm {
+	if rd.Form() == tokenizer.ObjectForm {
 		container = "object"
 	}
 	compression := in.Compression
@@ -335,7 +338,7 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
 			im.stats.add("json_display_time_unit", stat.Received, 1, -1)
-			text, ok := (&Event{}).str(raw)
+			text, ok := event.StringValue(raw)
 			if !ok || (text != "ms" && text != "ns") {
 				im.stats.add("json_display_time_unit", stat.NotSupported, 1, -1)
 			}
@@ -344,7 +347,7 @@ func (im *Importer) topLevelLast(rd *Reader, in Input, size int64) {
 			}
 			im.configRow(key, text)
 		case "controllerTraceDataKey":
-			text, ok := (&Event{}).str(raw)
+			text, ok := event.StringValue(raw)
 			if !ok {
 				text = string(raw)
 			}
@@ -385,7 +388,7 @@ func configLeaves(raw []byte, key string, depth int, emit func(key, value string
 	js := jsonscan.NewBytes(raw)
 	switch raw[0] {
 	case '{', '[':
-		if depth >= MaxArgDepth || isEmptyContainer(raw) {
+		if depth >= event.MaxArgDepth || isEmptyContainer(raw) {
 			emit(key, string(raw))
 			return
 		}
@@ -495,11 +498,11 @@ func (im *Importer) Finish() {
 	im.slices.Finish()
 	st.add("json_begin", stat.NotMatch, im.slices.Counts.Unclosed, -1)
 	var nestableOpen int64
-	for _, r := range im.slices.open { // no order needed to count
+	im.slices.EachOpen(func(r *tracker.Slice) { // no order needed to count
 		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
 			nestableOpen++
 		}
-	}
+	})
 	st.add("json_nestable_begin", stat.NotMatch, nestableOpen, -1)
 	im.legacy.Finish()
 	st.add("json_async_start", stat.NotMatch, im.legacy.Counts.StartUnclosed, -1)

@@ -1,0 +1,390 @@
+package event
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/traceevent/tokenizer"
+)
+
+// Ident is a pid or tid: a number, or a string that is not one (the importer
+// maps those to synthetic numbers).
+type Ident struct {
+	Num     int64
+	Str     string
+	IsStr   bool
+	Present bool
+}
+
+// Time is a decoded timestamp or duration in ns.
+type Time struct {
+	NS      int64
+	Present bool // the field was there
+	Valid   bool // and decoded to a value in [0, 2^63)
+}
+
+// Event is the decoded common fields of one traceEvents element (docs/format/traceevent.md#element-fields).
+type Event struct {
+	Seq    int64
+	Offset int64
+
+	Ph     byte // first character of ph; 0 when missing or not a string
+	PhLong bool // ph had more than one character
+
+	TS, Dur, TTS, TDur Time
+	Pid, Tid           Ident
+
+	Name, Cat string // "" when missing, empty or not a string
+	HasName   bool
+	HasCat    bool
+
+	Args           []byte // raw JSON object of args (nil: none)
+	ArgsInvalid    bool   // args was neither an object nor "__stripped__"
+	ID, ID2        []byte // raw JSON values
+	Scope          string
+	S              string // instant scope
+	BP             string
+	BindID         []byte
+	FlowIn         bool
+	FlowOut        bool
+	SF, ESF        []byte
+	CName          string
+	HasStack       bool // stack or estack given (not symbolised)
+	DupKeys        int  // duplicate keys in the element
+	TrailingCommas int  // tolerated trailing commas inside the element
+	NumericStrs    int  // numeric fields given as strings
+	BadStrings     int  // strings with invalid UTF-8 replaced
+	BadThreadTime  bool // tts or tdur present but unusable
+
+	dec *Decoder // while decoding: where strings are interned
+
+	// flat holds Args flattened ahead of time (by the decoding goroutine),
+	// in memory its batch reuses; hasFlat tells that it is set.
+	flat    []Arg
+	hasFlat bool
+}
+
+// FlatArgs returns the event's flattened arguments (nil: none).
+func (ev *Event) FlatArgs() []Arg {
+	if ev.hasFlat {
+		return ev.flat
+	}
+	return FlattenOrNil(ev.Args)
+}
+
+// SetFlatArgs records the event's arguments flattened ahead of time (nil:
+// none), so that FlatArgs does not flatten them again.
+func (ev *Event) SetFlatArgs(list []Arg) { ev.flat, ev.hasFlat = list, true }
+
+// ErrNotObject is returned by Decode for an element that is not an object.
+var ErrNotObject = errors.New("element is not an object")
+
+// Decode decodes the common fields of an element. Trailing commas inside it
+// are tolerated (counted in TrailingCommas); any other syntax error is
+// returned (the element is then skipped). The event's byte fields (Args, ID,
+// …) point into el.Raw.
+func Decode(el *tokenizer.Element) (*Event, error) {
+	var d Decoder
+	ev, err := d.Decode(el)
+	if err != nil {
+		return nil, err
+	}
+	out := *ev
+	return &out, nil
+}
+
+// maxInterned bounds how many distinct strings a Decoder shares.
+const maxInterned = 1 << 16
+
+// Decoder decodes elements like Decode, reusing one Event between calls and
+// keeping one copy of strings that repeat (names, categories), which is what
+// most of a trace's strings do. The zero value is ready to use.
+type Decoder struct {
+	ev     Event
+	strs   map[string]string
+	keyBuf []byte   // the keys of the current element, one after the other
+	keyEnd []uint32 // where each ends in keyBuf
+	// general makes the decoder skip its fast path (tests compare the two).
+	general bool
+	args    jsonscan.Decoder // reused to flatten arguments
+	last    [6]string        // DecodeRecord: the latest of each string field
+}
+
+// Decode decodes el. The returned Event is valid until the next call.
+func (d *Decoder) Decode(el *tokenizer.Element) (*Event, error) {
+	err := d.decode(el, el.Raw)
+	if err == nil || errors.Is(err, ErrNotObject) {
+		if err != nil {
+			return nil, err
+		}
+		return &d.ev, nil
+	}
+	fixed, n := stripTrailingCommas(el.Raw)
+	if n == 0 {
+		return nil, err
+	}
+	if d.decode(el, fixed) != nil {
+		return nil, err
+	}
+	d.ev.TrailingCommas = n
+	return &d.ev, nil
+}
+
+// intern returns a string equal to b, shared with earlier equal strings.
+func (d *Decoder) intern(b []byte) string {
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.strs == nil {
+		d.strs = map[string]string{}
+	}
+	if len(d.strs) < maxInterned {
+		d.strs[s] = s
+	}
+	return s
+}
+
+// stripTrailingCommas removes commas that are followed (after white space) by
+// a closing bracket, outside strings.
+func stripTrailingCommas(b []byte) ([]byte, int) {
+	out := make([]byte, 0, len(b))
+	n := 0
+	inString, escaped := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			out = append(out, c)
+			continue
+		}
+		if c == '"' {
+			inString = true
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
+				j++
+			}
+			if j < len(b) && (b[j] == '}' || b[j] == ']') {
+				n++
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out, n
+}
+
+func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
+	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	ev := &d.ev
+	js := jsonscan.NewBytes(raw)
+	if c, err := js.Peek(); err != nil || c != '{' {
+		return ErrNotObject
+	}
+	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	if !d.general && d.fastDecode(raw) {
+		ev.dec = nil
+		return nil
+	}
+	// The general decoder: start over.
+	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	var seen uint64
+	err := js.Object(func(key []byte) error {
+		d.addKey(key, &seen)
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		ev.field(key, TrimSpace(raw[start:js.Offset()]))
+		return nil
+	})
+	ev.dec = nil
+	return err
+}
+
+func TrimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// str decodes a JSON string value; ok is false for other values and for "".
+func (ev *Event) str(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var b []byte
+	replaced := false // a lone surrogate escape or invalid UTF-8, replaced by U+FFFD
+	if i := bytes.IndexByte(raw[1:], '"'); i >= 0 && bytes.IndexByte(raw[1:i+1], '\\') < 0 {
+		b = raw[1 : i+1] // no escapes: the text itself
+	} else {
+		var err error
+		d := jsonscan.NewBytes(raw)
+		if b, err = d.ReadString(nil); err != nil {
+			return "", false
+		}
+		replaced = d.LoneSurrogates > 0
+	}
+	var s string
+	if ev.dec != nil {
+		s = ev.dec.intern(b)
+	} else {
+		s = string(b)
+	}
+	if !utf8.ValidString(s) {
+		replaced = true
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if replaced {
+		ev.BadStrings++ // counted once per string, whatever was replaced
+	}
+	return s, s != ""
+}
+
+// number returns the text of a number given as a JSON number or as a numeric
+// string (docs/format/traceevent.md#numbers-given-as-strings).
+func (ev *Event) number(raw []byte) ([]byte, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if raw[0] == '"' {
+		s, ok := ev.str(raw)
+		if !ok {
+			return nil, false
+		}
+		if _, ok := jsonscan.ScaleDecimal([]byte(s), 0); !ok {
+			return nil, false
+		}
+		ev.NumericStrs++
+		return []byte(s), true
+	}
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		return raw, true
+	}
+	return nil, false
+}
+
+func (ev *Event) time(raw []byte) Time {
+	t := Time{Present: true}
+	if b, ok := ev.number(raw); ok {
+		if v, ok := jsonscan.ScaleDecimal(b, 3); ok && v >= 0 {
+			t.NS, t.Valid = v, true
+		}
+	}
+	return t
+}
+
+func (ev *Event) ident(raw []byte) Ident {
+	id := Ident{Present: true}
+	if b, ok := ev.number(raw); ok {
+		if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			id.Num = v
+			return id
+		}
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) &&
+			math.Abs(f) < 9.2e18 {
+			id.Num = int64(f) // truncated toward zero
+			return id
+		}
+		// A number no int64 holds is kept by its text, like a string id (it
+		// used to become 0, merging its events into the placeholder process).
+		id.Str, id.IsStr = string(b), true
+		return id
+	}
+	if s, ok := ev.str(raw); ok {
+		id.Str, id.IsStr = s, true
+		return id
+	}
+	id.Present = false
+	return id
+}
+
+func (ev *Event) field(key []byte, raw []byte) {
+	switch string(key) {
+	case "ph":
+		if len(raw) == 3 && raw[0] == '"' && raw[2] == '"' && raw[1] < 0x80 && raw[1] != '\\' && raw[1] != '"' {
+			ev.Ph, ev.PhLong = raw[1], false // the usual one-letter phase
+		} else if s, ok := ev.str(raw); ok {
+			ev.Ph = s[0]
+			ev.PhLong = len(s) > 1
+		} else {
+			ev.Ph = 0
+		}
+	case "ts":
+		ev.TS = ev.time(raw)
+	case "dur":
+		ev.Dur = ev.time(raw)
+	case "tts":
+		ev.TTS = ev.time(raw)
+		ev.BadThreadTime = ev.BadThreadTime || !ev.TTS.Valid
+	case "tdur":
+		ev.TDur = ev.time(raw)
+		ev.BadThreadTime = ev.BadThreadTime || !ev.TDur.Valid
+	case "pid":
+		ev.Pid = ev.ident(raw)
+	case "tid":
+		ev.Tid = ev.ident(raw)
+	case "name":
+		ev.Name, ev.HasName = ev.str(raw)
+	case "cat":
+		ev.Cat, ev.HasCat = ev.str(raw)
+	case "args":
+		ev.Args, ev.ArgsInvalid = nil, false
+		switch {
+		case len(raw) > 0 && raw[0] == '{':
+			ev.Args = raw
+		case string(raw) == `"__stripped__"`:
+		default:
+			ev.ArgsInvalid = true
+		}
+	case "id":
+		ev.ID = raw
+	case "id2":
+		ev.ID2 = raw
+	case "scope":
+		ev.Scope, _ = ev.str(raw)
+	case "s":
+		ev.S, _ = ev.str(raw)
+	case "bp":
+		ev.BP, _ = ev.str(raw)
+	case "bind_id":
+		ev.BindID = raw
+	case "flow_in":
+		ev.FlowIn = string(raw) == "true"
+	case "flow_out":
+		ev.FlowOut = string(raw) == "true"
+	case "sf":
+		ev.SF = raw
+	case "esf":
+		ev.ESF = raw
+	case "cname":
+		ev.CName, _ = ev.str(raw)
+	case "stack", "estack":
+		ev.HasStack = true
+	}
+}
+
+// StringValue decodes a JSON string value as the event fields are decoded
+// (invalid UTF-8 and lone surrogates replaced by U+FFFD); ok is false for
+// other values and for "".
+func StringValue(raw []byte) (string, bool) { return (&Event{}).str(raw) }
+
+// NumberText returns the text of a number given as a JSON number or as a
+// numeric string.
+func NumberText(raw []byte) ([]byte, bool) { return (&Event{}).number(raw) }

@@ -1,0 +1,95 @@
+package event
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/traceevent/tokenizer"
+)
+
+// FuzzTraceEvent reads arbitrary input as a trace file and decodes every element:
+// no panic, elements in order, each inside the input, and no more streamed
+// systemTraceEvents text than there is input.
+func FuzzTraceEvent(f *testing.F) {
+	for _, s := range []string{`[{"ph":"B","ts":1,"pid":1,"tid":1,"name":"a"},{"ph":"E","ts":2}]`,
+		`{"metadata":{},"traceEvents":[{"ph":"X","ts":"1.5","dur":2,"args":{"a":[1,],}},{}],}`,
+		"[{\"ph\":\"i\",\"s\":\"g\"},\n", `{"traceEvents":[{"a":"]}"`,
+		`{"systemTraceEvents":"a\\\"b\n","traceEvents":[{"ph":"i"}],"systemTraceEvents":"c`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzTraceEvent")
+		text := 0 // bytes of systemTraceEvents text streamed
+		r, err := tokenizer.NewReaderText(bytes.NewReader(data), func(part []byte, end bool) { text += len(part) })
+		if err != nil {
+			return
+		}
+		defer func() {
+			if text > len(data) {
+				t.Fatalf("%d bytes of systemTraceEvents text from %d bytes of input", text, len(data))
+			}
+		}()
+		last := int64(-1)
+		for {
+			el, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if el.Seq <= last || el.Offset < 0 || el.Offset+int64(len(el.Raw)) > int64(len(data)) {
+				t.Fatalf("element %d at %d (%d bytes) after %d, input %d bytes", el.Seq, el.Offset, len(el.Raw), last, len(data))
+			}
+			last = el.Seq
+			Decode(el)
+		}
+	})
+}
+
+// FuzzFastDecode checks that the fast element decoder accepts only what the
+// general one accepts and decodes it to the same event, and that the event
+// survives its trip through an event record.
+func FuzzFastDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"ph":"X","pid":1,"tid":"a","ts":1.5,"dur":"2","name":"n","cat":"c","args":{"a":[1,{"b":null}],"c":"\u00e9\n"}}`,
+		`{"ph":"B","ts":1,"ts":2,"args":{}}`, `{"ph":"E","args":{"a":1,}}`, `{"ph":"i","s":"g","name":"\ud83d\ude00"}`,
+		`{"a":tru}`, `{"a":1 "b":2}`, `{"a\"b":1}`, ` { "ph" : "C" , "args" : { "v" : -1e3 } } `, `{"id2":{"local":"0x1"},"bind_id":7}`,
+		`{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`, `{"s":"a` + "\x01" + `"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzFastDecode")
+		fast, general := Decoder{}, Decoder{general: true}
+		e1, err1 := fast.Decode(&tokenizer.Element{Raw: data})
+		e2, err2 := general.Decode(&tokenizer.Element{Raw: data})
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("fast error %v, general error %v", err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(*e1, *e2) {
+			t.Fatalf("fast %+v\ngeneral %+v", *e1, *e2)
+		}
+		if err1 == nil {
+			checkRecord(t, e1)
+		}
+	})
+}
+
+// checkRecord checks that ev comes back unchanged from its event record.
+func checkRecord(t *testing.T, ev *Event) {
+	t.Helper()
+	want := *ev
+	want.Seq, want.Offset = 0, 0
+	var d Decoder
+	got, err := d.DecodeRecord(AppendRecord(nil, ev))
+	if err != nil {
+		t.Fatalf("record of %+v: %v", want, err)
+	}
+	if !reflect.DeepEqual(*got, want) {
+		t.Fatalf("record gave %+v\nwant %+v", *got, want)
+	}
+}

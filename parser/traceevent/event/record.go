@@ -1,0 +1,236 @@
+package event
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// An event record is a decoded Event in a compact binary form: what the
+// first pass hands to the sorter, so that the second pass reads events back
+// without decoding their JSON again. Every field but Seq and Offset (which
+// travel in the sort key) is kept; byte fields (Args, ID, …) stay raw JSON.
+//
+// Layout: a uvarint of flag bits, the ph byte, then only the fields the flags
+// announce, in the order of the bits: timestamps as varints, pid and tid
+// numbers as varints, strings and byte fields as a uvarint length and the
+// bytes, and the four problem counts as uvarints.
+
+const (
+	recPhLong = 1 << iota
+	recFlowIn
+	recFlowOut
+	recHasStack
+	recArgsInvalid
+	recBadThreadTime
+	recHasName
+	recHasCat
+	recCounts // DupKeys, TrailingCommas, NumericStrs, BadStrings follow
+	recTime   // 4 times × (present, valid): bits recTime … recTime<<7
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	recIdent // 2 idents × (present, is string, number ≠ 0, string ≠ ""): recIdent … recIdent<<7
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	recStr // 6 strings ≠ "": Name, Cat, Scope, S, BP, CName
+	_
+	_
+	_
+	_
+	_
+	recBytes // 6 byte fields ≠ nil: Args, ID, ID2, BindID, SF, ESF
+)
+
+var ErrRecord = errors.New("corrupt event record")
+
+// AppendRecord appends the record of ev to b.
+func AppendRecord(b []byte, ev *Event) []byte {
+	var flags uint64
+	set := func(bit uint64, ok bool) {
+		if ok {
+			flags |= bit
+		}
+	}
+	set(recPhLong, ev.PhLong)
+	set(recFlowIn, ev.FlowIn)
+	set(recFlowOut, ev.FlowOut)
+	set(recHasStack, ev.HasStack)
+	set(recArgsInvalid, ev.ArgsInvalid)
+	set(recBadThreadTime, ev.BadThreadTime)
+	set(recHasName, ev.HasName)
+	set(recHasCat, ev.HasCat)
+	set(recCounts, ev.DupKeys|ev.TrailingCommas|ev.NumericStrs|ev.BadStrings != 0)
+	times := [4]*Time{&ev.TS, &ev.Dur, &ev.TTS, &ev.TDur}
+	for i, t := range times {
+		set(recTime<<(2*i), t.Present)
+		set(recTime<<(2*i+1), t.Valid)
+	}
+	ids := [2]*Ident{&ev.Pid, &ev.Tid}
+	for i, id := range ids {
+		set(recIdent<<(4*i), id.Present)
+		set(recIdent<<(4*i+1), id.IsStr)
+		set(recIdent<<(4*i+2), id.Num != 0)
+		set(recIdent<<(4*i+3), id.Str != "")
+	}
+	strs := [6]string{ev.Name, ev.Cat, ev.Scope, ev.S, ev.BP, ev.CName}
+	for i, s := range strs {
+		set(recStr<<i, s != "")
+	}
+	raws := [6][]byte{ev.Args, ev.ID, ev.ID2, ev.BindID, ev.SF, ev.ESF}
+	for i, r := range raws {
+		set(recBytes<<i, r != nil)
+	}
+
+	b = binary.AppendUvarint(b, flags)
+	b = append(b, ev.Ph)
+	for _, t := range times {
+		if t.Present {
+			b = binary.AppendVarint(b, t.NS)
+		}
+	}
+	for _, id := range ids {
+		if id.Num != 0 {
+			b = binary.AppendVarint(b, id.Num)
+		}
+		if id.Str != "" {
+			b = binary.AppendUvarint(b, uint64(len(id.Str)))
+			b = append(b, id.Str...)
+		}
+	}
+	for _, s := range strs {
+		if s != "" {
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	for _, r := range raws {
+		if r != nil {
+			b = binary.AppendUvarint(b, uint64(len(r)))
+			b = append(b, r...)
+		}
+	}
+	if flags&recCounts != 0 {
+		for _, n := range [4]int{ev.DupKeys, ev.TrailingCommas, ev.NumericStrs, ev.BadStrings} {
+			b = binary.AppendUvarint(b, uint64(n))
+		}
+	}
+	return b
+}
+
+// recordReader takes a record apart; err is set by the first read past its
+// end or of a malformed number.
+type recordReader struct {
+	b   []byte
+	err error
+}
+
+func (r *recordReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// varint reads what binary.AppendVarint wrote: a zig-zag encoded uvarint.
+func (r *recordReader) varint() int64 {
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+// bytes returns the next length-prefixed field, pointing into the record.
+func (r *recordReader) bytes() []byte {
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.fail()
+		return []byte{}
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *recordReader) fail() {
+	if r.err == nil {
+		r.err = ErrRecord
+	}
+	r.b = nil
+}
+
+// DecodeRecord decodes a record made by AppendRecord into d's event, which
+// stays valid until the next call; its byte fields point into rec and its
+// strings are shared through d. Seq and Offset are left zero.
+func (d *Decoder) DecodeRecord(rec []byte) (*Event, error) {
+	d.ev = Event{}
+	ev := &d.ev
+	r := recordReader{b: rec}
+	flags := r.uvarint()
+	if r.err != nil || len(r.b) == 0 {
+		return nil, ErrRecord
+	}
+	has := func(bit uint64) bool { return flags&bit != 0 }
+	ev.Ph, r.b = r.b[0], r.b[1:]
+	ev.PhLong = has(recPhLong)
+	ev.FlowIn = has(recFlowIn)
+	ev.FlowOut = has(recFlowOut)
+	ev.HasStack = has(recHasStack)
+	ev.ArgsInvalid = has(recArgsInvalid)
+	ev.BadThreadTime = has(recBadThreadTime)
+	ev.HasName = has(recHasName)
+	ev.HasCat = has(recHasCat)
+	for i, t := range [4]*Time{&ev.TS, &ev.Dur, &ev.TTS, &ev.TDur} {
+		t.Present, t.Valid = has(recTime<<(2*i)), has(recTime<<(2*i+1))
+		if t.Present {
+			t.NS = r.varint()
+		}
+	}
+	for i, id := range [2]*Ident{&ev.Pid, &ev.Tid} {
+		id.Present, id.IsStr = has(recIdent<<(4*i)), has(recIdent<<(4*i+1))
+		if has(recIdent << (4*i + 2)) {
+			id.Num = r.varint()
+		}
+		if has(recIdent << (4*i + 3)) {
+			id.Str = d.intern(r.bytes())
+		}
+	}
+	for i, s := range [6]*string{&ev.Name, &ev.Cat, &ev.Scope, &ev.S, &ev.BP, &ev.CName} {
+		if has(recStr << i) {
+			// Most events repeat the string of the event before.
+			if b := r.bytes(); string(b) == d.last[i] {
+				*s = d.last[i]
+			} else {
+				*s = d.intern(b)
+				d.last[i] = *s
+			}
+		}
+	}
+	for i, f := range [6]*[]byte{&ev.Args, &ev.ID, &ev.ID2, &ev.BindID, &ev.SF, &ev.ESF} {
+		if has(recBytes << i) {
+			*f = r.bytes()
+		}
+	}
+	if has(recCounts) {
+		for _, n := range [4]*int{&ev.DupKeys, &ev.TrailingCommas, &ev.NumericStrs, &ev.BadStrings} {
+			*n = int(r.uvarint())
+		}
+	}
+	if r.err != nil || len(r.b) != 0 || flags >= recBytes<<6 {
+		return nil, ErrRecord
+	}
+	return ev, nil
+}

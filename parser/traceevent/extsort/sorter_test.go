@@ -1,0 +1,124 @@
+package extsort
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"slices"
+	"testing"
+)
+
+func TestSorterSpillsAndMerges(t *testing.T) {
+	rnd := rand.New(rand.NewSource(7))
+	var keys []Key
+	for i := range 5000 {
+		keys = append(keys, Key{TS: int64(rnd.Intn(300)), Rank: uint8(rnd.Intn(3)), DurKey: -int64(rnd.Intn(4)), Seq: int64(i)})
+	}
+	for _, budget := range []int64{1 << 30, 4096} { // all in memory; many runs
+		s := NewSorter(budget)
+		for _, k := range keys {
+			if err := s.Add(k, k.Seq*10, []byte(fmt.Sprintf(`{"seq":%d}`, k.Seq))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs, dir := s.Runs(), s.dir
+		var got []Key
+		err := s.Sorted(func(k Key, off int64, raw []byte) error {
+			if off != k.Seq*10 || string(raw) != fmt.Sprintf(`{"seq":%d}`, k.Seq) {
+				return fmt.Errorf("record %+v carries offset %d and %q", k, off, raw)
+			}
+			got = append(got, k)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(keys)
+		slices.SortFunc(want, func(a, b Key) int {
+			if a.Less(b) {
+				return -1
+			}
+			return 1
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("budget %d: order differs", budget)
+		}
+		if budget == 4096 && runs < 10 {
+			t.Errorf("budget %d: only %d runs", budget, runs)
+		}
+		if dir != "" {
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("temporary directory %s left behind", dir)
+			}
+		}
+	}
+}
+
+// TestSortOrder compares the radix sort with a comparison sort on keys
+// whose timestamps share digits, span the whole int64 range, or tie.
+func TestSortOrder(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	tests := []struct {
+		name string
+		ts   func(i int) int64
+	}{
+		{"one timestamp", func(int) int64 { return 5 }},
+		{"narrow", func(int) int64 { return 1e12 + int64(rnd.Intn(1000)) }},
+		{"wide and negative", func(int) int64 { return rnd.Int63() - rnd.Int63() }},
+		{"extremes", func(i int) int64 { return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[i%5] }},
+		{"sorted", func(i int) int64 { return int64(i) * 1000 }},
+		{"reversed", func(i int) int64 { return -int64(i) }},
+	}
+	for _, tt := range tests {
+		for _, n := range []int{0, 1, 2, 3000} {
+			recs := make([]rec, n)
+			for i := range recs {
+				recs[i].key = Key{TS: tt.ts(i), Rank: uint8(rnd.Intn(3)), DurKey: -int64(rnd.Intn(3)), Seq: int64(i)}
+			}
+			order, _ := sortOrder(recs, nil)
+			want := slices.Clone(recs)
+			slices.SortFunc(want, func(a, b rec) int { return a.key.Compare(b.key) })
+			if len(order) != n {
+				t.Fatalf("%s, %d records: order has %d", tt.name, n, len(order))
+			}
+			for i, k := range order {
+				if recs[k].key != want[i].key {
+					t.Fatalf("%s, %d records: position %d has %+v, want %+v", tt.name, n, i, recs[k].key, want[i].key)
+				}
+			}
+		}
+	}
+}
+
+// TestSorterLargeRecords spills records larger than a run's read buffer
+// next to small ones: every record comes back whole.
+func TestSorterLargeRecords(t *testing.T) {
+	sizes := []int{10, 300 << 10, 5, 1 << 20, 0, 70}
+	s := NewSorter(64) // every record spills
+	for i, n := range sizes {
+		raw := bytes.Repeat([]byte{byte('a' + i)}, n)
+		if err := s.Add(Key{TS: int64(len(sizes) - i), Seq: int64(i)}, int64(i), raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Runs() < 2 {
+		t.Fatalf("%d runs, want several", s.Runs())
+	}
+	var got []int
+	err := s.Sorted(func(k Key, off int64, raw []byte) error {
+		want := bytes.Repeat([]byte{byte('a' + off)}, sizes[off])
+		if !bytes.Equal(raw, want) {
+			return fmt.Errorf("record %d: %d bytes, want %d", off, len(raw), len(want))
+		}
+		got = append(got, int(off))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{5, 4, 3, 2, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,571 @@
+// Package tokenizer is the first stage of the Trace Event importer: it reads a
+// Chrome Trace Event Format file (JSON array form or object form,
+// docs/format/traceevent.md) and streams the elements of its traceEvents
+// array one at a time, each as its raw JSON text with its byte offset and
+// position, tolerating what producers actually write (trailing commas, no
+// closing bracket, a file cut in the middle). It hands the object form's other
+// members (metadata, stackFrames, samples, systemTraceEvents text) to the
+// caller as raw JSON or text.
+//
+// It must not decode an element's fields (package event does), keep state
+// across elements beyond the container's syntax, or know tables or stat rows.
+package tokenizer
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"tracestreamer/parser/jsonscan"
+)
+
+// Form is the container form of a trace file.
+type Form int
+
+// Container forms.
+const (
+	ArrayForm  Form = iota // [ {…}, {…} ]
+	ObjectForm             // {"traceEvents": [ … ], …}
+)
+
+// Problems counts what the reader tolerated (stat rows json_file, json_event,
+// json_trailing_comma, json_empty_event of the spec).
+type Problems struct {
+	TrailingCommas int64 // tolerated trailing commas
+	EmptyEvents    int64 // {} elements skipped
+	Unclosed       bool  // the container was not closed
+	CutElement     bool  // an element was cut by the end of input
+	Garbage        bool  // non-white-space after the top-level value
+	// Broken counts elements skipped because their brackets did not match
+	// (json_event invalid_data); Stopped tells that no next element was found
+	// after one, which ended the reading (json_file invalid_data).
+	Broken  int64
+	Stopped bool
+	// BadText tells that a systemTraceEvents string read by SystemText was
+	// malformed.
+	BadText bool
+	// First holds the input offset of the first trailing comma, empty element
+	// and broken element, for the warnings.
+	First FirstOffsets
+}
+
+// FirstOffsets are the input offsets of the first occurrence of each problem
+// the reader counts.
+type FirstOffsets struct{ TrailingComma, EmptyEvent, Broken int64 }
+
+// count adds one to *n, noting off in *first when it is the first.
+func count(n, first *int64, off int64) {
+	if *n == 0 {
+		*first = off
+	}
+	*n++
+}
+
+// Element is one element of traceEvents.
+type Element struct {
+	Seq    int64  // 0-based position in traceEvents
+	Offset int64  // byte offset of the element in the input
+	Raw    []byte // the element's JSON text
+}
+
+// Reader streams the elements of traceEvents.
+type Reader struct {
+	br   *bufio.Reader
+	off  int64
+	form Form
+	buf  []byte
+	seq  int64
+	// Other holds the raw JSON of top-level members other than traceEvents
+	// (object form), by name, as far as they were read.
+	Other map[string][]byte
+	// OtherKeys are the keys of Other in the order they first appear.
+	OtherKeys []string
+	Problems  Problems
+	// SystemText, if set, receives the decoded text of a systemTraceEvents
+	// member that is a string as it is read, in parts of about 1 MiB, with
+	// end set on the last call; Other then holds nil for it. The text can
+	// be far larger than anything else in a trace.
+	SystemText func(part []byte, end bool)
+
+	inEvents bool // inside the traceEvents array
+	done     bool
+	first    bool   // no element read yet in the current array
+	stack    []byte // open brackets of the value being read
+	el       Element
+}
+
+// ErrNotTrace is returned by NewReader for input that is not a trace file.
+var ErrNotTrace = errors.New("not a Trace Event Format file")
+
+// NewReader recognises the container form and positions the reader at the
+// first element of traceEvents.
+func NewReader(r io.Reader) (*Reader, error) { return NewReaderText(r, nil) }
+
+// NewReaderText is NewReader with SystemText set from the start (members
+// before traceEvents are read by NewReader).
+func NewReaderText(r io.Reader, text func(part []byte, end bool)) (*Reader, error) {
+	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}, SystemText: text}
+	if b, _ := rd.br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		rd.discard(3)
+	}
+	c, err := rd.peekNonSpace()
+	if err != nil {
+		return nil, fmt.Errorf("%w: empty input", ErrNotTrace)
+	}
+	switch c {
+	case '[':
+		rd.form = ArrayForm
+		rd.discard(1)
+		rd.inEvents, rd.first = true, true
+	case '{':
+		rd.form = ObjectForm
+		rd.discard(1)
+		if err := rd.toEvents(true); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: starts with %q", ErrNotTrace, c)
+	}
+	return rd, nil
+}
+
+// Form returns the container form.
+func (r *Reader) Form() Form { return r.form }
+
+// Offset returns the number of input bytes consumed.
+func (r *Reader) Offset() int64 { return r.off }
+
+func (r *Reader) discard(n int) {
+	k, _ := r.br.Discard(n)
+	r.off += int64(k)
+}
+
+func (r *Reader) peekNonSpace() (byte, error) {
+	for {
+		b, err := r.br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			r.discard(1)
+		default:
+			return b[0], nil
+		}
+	}
+}
+
+// toEvents reads top-level members of the object form, keeping the raw text of
+// the others, until the traceEvents array starts or the object ends.
+func (r *Reader) toEvents(first bool) error {
+	for {
+		c, err := r.peekNonSpace()
+		if err != nil {
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil
+		}
+		if c == '}' {
+			r.discard(1)
+			r.done = true
+			r.checkTrailing()
+			return nil
+		}
+		if !first {
+			if c != ',' {
+				r.Problems.Garbage = true
+				r.done = true
+				return nil
+			}
+			comma := r.off
+			r.discard(1)
+			if c2, err := r.peekNonSpace(); err == nil && c2 == '}' {
+				count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
+				continue
+			}
+		}
+		first = false
+		key, err := r.value()
+		if err != nil || len(key) < 2 || key[0] != '"' {
+			r.Problems.Garbage = true
+			r.done = true
+			return nil
+		}
+		name := string(key[1 : len(key)-1]) // before reading on: key may point into the buffer
+		if c, err := r.peekNonSpace(); err != nil || c != ':' {
+			r.Problems.Unclosed = err != nil
+			r.done = true
+			return nil
+		}
+		r.discard(1)
+		if name == "traceEvents" {
+			if c, err := r.peekNonSpace(); err == nil && c == '[' {
+				r.discard(1)
+				r.inEvents, r.first = true, true
+				return nil
+			}
+		}
+		if _, seen := r.Other[name]; !seen {
+			r.OtherKeys = append(r.OtherKeys, name)
+		}
+		if c, err := r.peekNonSpace(); err == nil && c == '"' && name == "systemTraceEvents" && r.SystemText != nil {
+			r.Other[name] = nil
+			if !r.streamText() {
+				return nil
+			}
+			continue
+		}
+		v, err := r.value()
+		if err != nil {
+			r.Problems.CutElement, r.Problems.Unclosed = true, true
+			r.done = true
+			return nil
+		}
+		r.Other[name] = append([]byte(nil), v...)
+	}
+}
+
+// streamText hands the string at the read position to SystemText. It reports
+// false when the input ended inside it (what came before has been handed
+// over, and reading stops). A malformed string (a raw control character, a
+// bad escape) is handed over up to the fault and skipped to its end.
+func (r *Reader) streamText() bool {
+	raw := &rawString{r: r}
+	err := jsonscan.NewReader(raw, 1<<20).ReadStringParts(1<<20, func(part []byte) error {
+		r.SystemText(part, false)
+		return nil
+	})
+	if err != nil && !raw.cut {
+		r.Problems.BadText = true
+		io.Copy(io.Discard, raw)
+	}
+	r.SystemText(nil, true)
+	if raw.cut {
+		r.Problems.CutElement, r.Problems.Unclosed = true, true
+		r.done = true
+		return false
+	}
+	return true
+}
+
+// rawString reads the JSON string at the reader's position, quotes included,
+// and then reports io.EOF: a jsonscan decoder reads a long string through it
+// without reading past the string.
+type rawString struct {
+	r                *Reader
+	started, escaped bool
+	done             bool
+	cut              bool // the input ended inside the string
+}
+
+func (s *rawString) Read(p []byte) (int, error) {
+	if s.done {
+		return 0, io.EOF
+	}
+	if _, err := s.r.br.Peek(1); err != nil {
+		s.cut, s.done = true, true
+		return 0, io.ErrUnexpectedEOF
+	}
+	chunk, _ := s.r.br.Peek(min(s.r.br.Buffered(), len(p)))
+	start := 0
+	if !s.started {
+		s.started, start = true, 1 // the opening quote
+	}
+	n, esc := stringEnd(chunk[start:], s.escaped)
+	if n < 0 {
+		s.escaped = esc
+	} else {
+		s.done, chunk = true, chunk[:start+n]
+	}
+	k := copy(p, chunk)
+	s.r.discard(k)
+	return k, nil
+}
+
+// stringEnd finds the end of the JSON string that b is inside of; escaped
+// tells that b starts right after a backslash. It returns the length of b up
+// to and including the closing quote, or -1 and whether b ends right after a
+// backslash. It jumps from quote to backslash with IndexByte (strings are
+// most of a trace's bytes).
+func stringEnd(b []byte, escaped bool) (int, bool) {
+	i := 0
+	if escaped {
+		if len(b) == 0 {
+			return -1, true
+		}
+		i = 1
+	}
+	quote := -1 // the first '"' at or after i, len(b) if none
+	for {
+		if quote < i {
+			quote = len(b)
+			if q := bytes.IndexByte(b[i:], '"'); q >= 0 {
+				quote = i + q
+			}
+		}
+		bs := bytes.IndexByte(b[i:quote], '\\')
+		if bs < 0 {
+			if quote == len(b) {
+				return -1, false
+			}
+			return quote + 1, false
+		}
+		i += bs + 2 // past the backslash and the byte it escapes
+		if i > len(b) {
+			return -1, true
+		}
+	}
+}
+
+// checkTrailing notes anything but white space after the top-level value.
+func (r *Reader) checkTrailing() {
+	if _, err := r.peekNonSpace(); err == nil {
+		r.Problems.Garbage = true
+	}
+}
+
+// value reads one JSON value's raw text by its structure (brackets and
+// strings), without checking its syntax; it returns io.ErrUnexpectedEOF when
+// the input ends inside it.
+func (r *Reader) value() ([]byte, error) {
+	r.buf = r.buf[:0]
+	c, err := r.peekNonSpace()
+	if err != nil {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if c != '{' && c != '[' && c != '"' {
+		// A scalar runs to the next delimiter; a stray delimiter is taken as a
+		// one-byte value, so that reading always moves on.
+		r.buf = append(r.buf, c)
+		r.discard(1)
+		for {
+			b, err := r.br.Peek(1)
+			if err != nil {
+				return r.buf, nil
+			}
+			switch b[0] {
+			case ',', ']', '}', ':', ' ', '\n', '\r', '\t':
+				return r.buf, nil
+			}
+			r.buf = append(r.buf, b[0])
+			r.discard(1)
+		}
+	}
+	// A container or a string: scan the buffered bytes in place; a value
+	// that lies wholly in the buffer is returned without a copy. The open
+	// brackets are kept to catch a closing one of the wrong kind.
+	stack := r.stack[:0]
+	inString, escaped := false, false
+	for {
+		if r.br.Buffered() == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				return r.buf, io.ErrUnexpectedEOF
+			}
+		}
+		chunk, _ := r.br.Peek(r.br.Buffered())
+		end := -1
+	scan:
+		for i := 0; i < len(chunk); i++ {
+			b := chunk[i]
+			if inString {
+				n, esc := stringEnd(chunk[i:], escaped)
+				if n < 0 {
+					escaped, i = esc, len(chunk)
+					continue
+				}
+				escaped, inString = false, false
+				i += n - 1 // at the closing quote
+				if len(stack) == 0 {
+					end = i + 1
+					break scan
+				}
+				continue
+			}
+			switch b {
+			case '"':
+				inString = true
+			case ',':
+				// In an element's own members, a comma is followed by a key
+				// (or, tolerated, the closing brace). An opening brace there
+				// means the element's brace never closed and the next
+				// element began (docs/format/traceevent.md#resynchronisation); other syntax errors are left to
+				// the decoder, and nested ones are caught at their closing
+				// bracket.
+				if len(stack) == 1 && stack[0] == '{' {
+					j := i + 1
+					for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
+						j++
+					}
+					if j < len(chunk) && chunk[j] == '{' {
+						r.discard(j)
+						r.stack = stack
+						return nil, errBroken
+					}
+				}
+			case '{', '[':
+				stack = append(stack, b)
+			case '}', ']':
+				if n := len(stack); n == 0 || (stack[n-1] == '{') != (b == '}') {
+					r.discard(i + 1)
+					r.stack = stack
+					return nil, errBroken
+				}
+				stack = stack[:len(stack)-1]
+				if len(stack) == 0 {
+					end = i + 1
+					break scan
+				}
+			}
+		}
+		r.stack = stack
+		if end < 0 {
+			if len(r.buf)+len(chunk) > MaxElement {
+				r.discard(len(chunk))
+				return nil, errBroken
+			}
+			r.buf = append(r.buf, chunk...)
+			r.discard(len(chunk))
+			continue
+		}
+		if len(r.buf) == 0 {
+			// Valid until the reader reads again: callers copy what they keep.
+			r.discard(end)
+			return chunk[:end:end], nil
+		}
+		r.buf = append(r.buf, chunk[:end]...)
+		r.discard(end)
+		return r.buf, nil
+	}
+}
+
+// MaxElement is the largest element the reader takes; a larger one is taken
+// for a syntax error (a bracket that never closes) and skipped.
+const MaxElement = 256 << 20
+
+// resyncWindow is how far the reader looks for the next element after a
+// syntax error (docs/format/traceevent.md#resynchronisation).
+const resyncWindow = 1 << 20
+
+// errBroken reports an element whose brackets do not match.
+var errBroken = errors.New("brackets do not match")
+
+// resync skips to the start of the next element after a broken one: the
+// next "}" followed by "," and "{" (white space allowed between) within
+// resyncWindow bytes. It reports whether it found one.
+func (r *Reader) resync() bool {
+	state := 0 // 0: looking for }, 1: after }, 2: after },
+	for n := 0; n < resyncWindow; n++ {
+		b, err := r.br.Peek(1)
+		if err != nil {
+			return false
+		}
+		c := b[0]
+		switch {
+		case state == 2 && c == '{':
+			return true // positioned at the next element
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if state == 0 {
+				break
+			}
+		case state == 1 && c == ',':
+			state = 2
+		case c == '}':
+			state = 1
+		default:
+			state = 0
+		}
+		r.discard(1)
+	}
+	return false
+}
+
+// Next returns the next element of traceEvents, or io.EOF after the last;
+// the element is valid until the next call. Empty objects are skipped and
+// counted; elements that are not objects are returned (the caller counts them
+// invalid, as Decode reports).
+func (r *Reader) Next() (*Element, error) {
+	for {
+		if r.done || !r.inEvents {
+			return nil, io.EOF
+		}
+		c, err := r.peekNonSpace()
+		if err != nil {
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil, io.EOF
+		}
+		if c == ']' {
+			r.discard(1)
+			r.endEvents()
+			continue
+		}
+		if !r.first {
+			if c != ',' {
+				// Two elements without a comma: take it as a missing separator.
+				r.Problems.Garbage = true
+			} else {
+				comma := r.off
+				r.discard(1)
+				c, err = r.peekNonSpace()
+				if err != nil {
+					// A trailing comma at the end of an unclosed array.
+					count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
+					r.Problems.Unclosed = true
+					r.done = true
+					return nil, io.EOF
+				}
+				if c == ']' {
+					count(&r.Problems.TrailingCommas, &r.Problems.First.TrailingComma, comma)
+					continue
+				}
+			}
+		}
+		r.first = false
+		off := r.off
+		raw, err := r.value()
+		if errors.Is(err, errBroken) {
+			count(&r.Problems.Broken, &r.Problems.First.Broken, off)
+			r.seq++
+			if !r.resync() {
+				r.Problems.Stopped = true
+				r.done = true
+				return nil, io.EOF
+			}
+			r.first = true // positioned at an element, no comma before it
+			continue
+		}
+		if err != nil {
+			r.Problems.CutElement = true
+			r.Problems.Unclosed = true
+			r.done = true
+			return nil, io.EOF
+		}
+		seq := r.seq
+		r.seq++
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && isEmptyObject(t) {
+			count(&r.Problems.EmptyEvents, &r.Problems.First.EmptyEvent, off)
+			continue
+		}
+		r.el = Element{Seq: seq, Offset: off, Raw: raw}
+		return &r.el, nil
+	}
+}
+
+// endEvents continues after the traceEvents array: the array form ends; the
+// object form reads its remaining members.
+func (r *Reader) endEvents() {
+	r.inEvents = false
+	if r.form == ArrayForm {
+		r.done = true
+		r.checkTrailing()
+		return
+	}
+	r.toEvents(false)
+}
+
+func isEmptyObject(b []byte) bool {
+	b = bytes.TrimSpace(b[1:])
+	return len(b) == 1 && b[0] == '}'
+}

@@ -1,0 +1,137 @@
+package tracker
+
+import (
+	"strconv"
+
+	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/traceevent/event"
+)
+
+// NormaliseID gives the text form of an id value (docs/format/traceevent.md#ids-and-scopes): a string as it
+// is, an integer as its decimal text, a float as its shortest round-trip text;
+// ok is false for other JSON values.
+func NormaliseID(raw []byte) (string, bool) {
+	raw = event.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
+	}
+	js := jsonscan.NewBytes(raw)
+	switch c := raw[0]; {
+	case c == '"':
+		b, err := js.ReadString(nil)
+		return string(b), err == nil && js.AtEOF()
+	case c == '-' || (c >= '0' && c <= '9'):
+		if event.IsIntegerLiteral(raw) {
+			return string(raw), true
+		}
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return "", false
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// CounterSample is one process_measure row.
+type CounterSample struct {
+	TS     int64
+	Dur    int64
+	HasDur bool // set when the series' next sample arrives
+	Value  []byte
+	Filter int // index into Counters.Filters (= filter id when counters own all ids)
+}
+
+// CounterFilter is one counter series of a process.
+type CounterFilter struct {
+	Name string
+	Ipid int
+}
+
+// Counters builds process counter series from C events (docs/format/traceevent.md#counters).
+type Counters struct {
+	Filters []CounterFilter
+	Samples []CounterSample
+	// NotNumeric counts skipped non-numeric members; Invalid counts C events
+	// without (usable) args.
+	NotNumeric, Invalid int64
+
+	byKey map[counterKey]int
+	last  map[int]int // filter → index of its last sample
+}
+
+type counterKey struct {
+	ipid int
+	name string
+}
+
+// NewCounters returns an empty tracker.
+func NewCounters() *Counters {
+	return &Counters{byKey: map[counterKey]int{}, last: map[int]int{}}
+}
+
+// Add handles a C event of process ipid.
+func (c *Counters) Add(ipid int, ev *event.Event) {
+	if ev.Args == nil {
+		c.Invalid++
+		return
+	}
+	prefix := ev.Name
+	if ev.ID != nil {
+		if id, ok := NormaliseID(ev.ID); ok {
+			prefix += " id: " + id
+		}
+	}
+	js := jsonscan.NewBytes(ev.Args)
+	members := 0
+	err := js.Object(func(k []byte) error {
+		members++
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		raw := event.TrimSpace(ev.Args[start:js.Offset()])
+		val, ok := counterValue(raw)
+		if !ok {
+			c.NotNumeric++
+			return nil
+		}
+		key := counterKey{ipid, prefix + " " + string(k)}
+		f, ok := c.byKey[key]
+		if !ok {
+			f = len(c.Filters)
+			c.Filters = append(c.Filters, CounterFilter{Name: key.name, Ipid: ipid})
+			c.byKey[key] = f
+		}
+		if prev, ok := c.last[f]; ok {
+			c.Samples[prev].Dur, c.Samples[prev].HasDur = ev.TS.NS-c.Samples[prev].TS, true
+		}
+		c.last[f] = len(c.Samples)
+		c.Samples = append(c.Samples, CounterSample{TS: ev.TS.NS, Value: cloneBytes(val), Filter: f})
+		return nil
+	})
+	if err != nil || members == 0 {
+		c.Invalid++
+	}
+}
+
+// counterValue accepts a JSON number or a numeric string (docs/format/traceevent.md#numbers-given-as-strings).
+func counterValue(raw []byte) ([]byte, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if raw[0] == '"' {
+		b, err := jsonscan.NewBytes(raw).ReadString(nil)
+		if err != nil {
+			return nil, false
+		}
+		if _, ok := jsonscan.ScaleDecimal(b, 0); !ok {
+			return nil, false
+		}
+		return b, true
+	}
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		return append([]byte(nil), raw...), true
+	}
+	return nil, false
+}

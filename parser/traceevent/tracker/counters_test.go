@@ -1,0 +1,61 @@
+package tracker
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/parser/traceevent/tokenizer"
+)
+
+func TestNormaliseID(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{`"0x10"`, "0x10", true}, {`16`, "16", true}, {`1.50`, "1.5", true}, {`1e2`, "100", true},
+		{`true`, "", false}, {`{}`, "", false}, {`"a\"b"`, `a"b`, true},
+	}
+	for _, tt := range tests {
+		if got, ok := NormaliseID([]byte(tt.in)); got != tt.want || ok != tt.ok {
+			t.Errorf("NormaliseID(%s) = %q %v, want %q %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestCounters(t *testing.T) {
+	c := NewCounters()
+	for i, e := range []string{
+		`{"ph":"C","ts":1,"name":"mem","args":{"heap":10,"ext":"2.5"}}`,
+		`{"ph":"C","ts":3,"name":"mem","args":{"heap":12,"bad":true}}`,
+		`{"ph":"C","ts":4,"name":"mem","id":7,"args":{"heap":1}}`,
+		`{"ph":"C","ts":5,"name":"mem","args":{}}`,
+		`{"ph":"C","ts":6,"name":"mem"}`,
+	} {
+		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(e)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(1, ev)
+	}
+	var filters, samples []string
+	for _, f := range c.Filters {
+		filters = append(filters, fmt.Sprintf("%s@%d", f.Name, f.Ipid))
+	}
+	for _, s := range c.Samples {
+		d := "-"
+		if s.HasDur {
+			d = fmt.Sprint(s.Dur)
+		}
+		samples = append(samples, fmt.Sprintf("%d %s %s %d", s.TS, d, s.Value, s.Filter))
+	}
+	if want := []string{"mem heap@1", "mem ext@1", "mem id: 7 heap@1"}; !reflect.DeepEqual(filters, want) {
+		t.Errorf("filters %q, want %q", filters, want)
+	}
+	if want := []string{"1000 2000 10 0", "1000 - 2.5 1", "3000 - 12 0", "4000 - 1 2"}; !reflect.DeepEqual(samples, want) {
+		t.Errorf("samples %q, want %q", samples, want)
+	}
+	if c.NotNumeric != 1 || c.Invalid != 2 {
+		t.Errorf("not numeric %d, invalid %d", c.NotNumeric, c.Invalid)
+	}
+}

@@ -1,0 +1,135 @@
+package tracker
+
+import (
+	"strconv"
+
+	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/traceevent/event"
+)
+
+// Frame is one stack_frame row (docs/format/traceevent.md#samples-and-stack-frames).
+type Frame struct {
+	ID           int
+	Source       string // "stackFrames", "metadata" or "v8_profile"
+	Ipid         int    // -1: NULL (top-level frames)
+	CPUProfileID int    // -1: not a V8 profile frame
+	Key          string
+	ParentID     int // -1: NULL
+	Name         string
+	Category     string
+	URL          string
+	ScriptID     string
+	Line, Column int64
+	HasLine      bool
+	parentKey    string
+	hasParent    bool
+}
+
+// Frames collects stack frames; parents are resolved by Resolve.
+type Frames struct {
+	Rows []Frame
+	// UnknownParents counts parents that name no frame (json_stack_frames not_match).
+	UnknownParents int64
+	byKey          map[frameScope]map[string]int
+}
+
+type frameScope struct {
+	source  string
+	ipid    int
+	profile int
+}
+
+// NewFrames returns an empty collection.
+func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}} }
+
+// AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
+// top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
+func (f *Frames) AddStackFrames(raw []byte, source string, ipid int) error {
+	js := jsonscan.NewBytes(raw)
+	scope := frameScope{source: source, ipid: ipid, profile: -1}
+	return js.Object(func(k []byte) error {
+		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: string(k), ParentID: -1}
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		val := event.TrimSpace(raw[start:js.Offset()])
+		if len(val) > 0 && val[0] == '{' {
+			if s, ok := argString(val, "name"); ok {
+				fr.Name = s
+			}
+			if s, ok := argString(val, "category"); ok {
+				fr.Category = s
+			}
+			if p, ok := event.ArgRaw(val, "parent"); ok {
+				fr.parentKey, fr.hasParent = NormaliseID(p)
+			}
+		}
+		f.add(scope, fr)
+		return nil
+	})
+}
+
+func (f *Frames) add(scope frameScope, fr Frame) int {
+	m := f.byKey[scope]
+	if m == nil {
+		m = map[string]int{}
+		f.byKey[scope] = m
+	}
+	m[fr.Key] = fr.ID
+	f.Rows = append(f.Rows, fr)
+	return fr.ID
+}
+
+// Lookup returns the frame id of an sf/esf key: they name frames of the
+// global (top-level stackFrames) namespace.
+func (f *Frames) Lookup(key string) (int, bool) {
+	id, ok := f.byKey[frameScope{"stackFrames", -1, -1}][key]
+	return id, ok
+}
+
+// AddV8Node adds a node of a V8 CPU profile (ProfileChunk) as a frame.
+func (f *Frames) AddV8Node(profile, ipid int, n V8Node) int {
+	scope := frameScope{source: "v8_profile", ipid: ipid, profile: profile}
+	fr := Frame{ID: len(f.Rows), Source: "v8_profile", Ipid: ipid, CPUProfileID: profile,
+		Key: strconv.FormatInt(n.ID, 10), ParentID: -1, Name: n.FunctionName, URL: n.URL, ScriptID: n.ScriptID,
+		Line: n.Line, Column: n.Column, HasLine: true}
+	if n.HasParent {
+		fr.parentKey, fr.hasParent = strconv.FormatInt(n.Parent, 10), true
+	}
+	return f.add(scope, fr)
+}
+
+// V8Frame returns the frame of node id of a V8 profile.
+func (f *Frames) V8Frame(profile, ipid int, id int64) (int, bool) {
+	fr, ok := f.byKey[frameScope{"v8_profile", ipid, profile}][strconv.FormatInt(id, 10)]
+	return fr, ok
+}
+
+// Resolve sets every frame's parent from its parent key, within its scope.
+func (f *Frames) Resolve() {
+	for i := range f.Rows {
+		fr := &f.Rows[i]
+		if !fr.hasParent || fr.ParentID >= 0 {
+			continue
+		}
+		scope := frameScope{fr.Source, fr.Ipid, fr.CPUProfileID}
+		if p, ok := f.byKey[scope][fr.parentKey]; ok {
+			fr.ParentID = p
+		} else {
+			f.UnknownParents++
+		}
+	}
+}
+
+// V8Node is a node of a V8 CPU profile carried by ProfileChunk events.
+type V8Node struct {
+	ID           int64
+	Parent       int64
+	HasParent    bool
+	FunctionName string
+	URL          string
+	ScriptID     string
+	Line, Column int64
+	Children     []int64
+}

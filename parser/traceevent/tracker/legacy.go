@@ -1,0 +1,120 @@
+package tracker
+
+import "tracestreamer/parser/traceevent/event"
+
+// LegacyCounts are the stat counts of legacy async events.
+type LegacyCounts struct {
+	StartDropped  int64 // json_async_start data_lost: key already open
+	StartUnclosed int64 // json_async_start not_match: never finished
+	StepNoKey     int64 // json_async_step_into/past not_match
+	MixedSteps    int64 // json_async_step_past not_supported: T and p in one slice
+	FinishNoKey   int64 // json_async_finish not_match
+}
+
+type legacyState struct {
+	open       bool
+	sRow       int
+	last       int64 // ts of the key's previous event
+	openT      int   // row of a T step still open, -1 if none
+	sawT, sawP bool
+}
+
+// Legacy builds the slices of legacy async events S, T, p and F (docs/format/traceevent.md#legacy-async):
+// one slice from S to F on the key's track, and step slices below it.
+type Legacy struct {
+	Counts LegacyCounts
+	// Finished is the row id of the S slice the latest F closed, -1 if that
+	// F closed nothing.
+	Finished int
+	s        *Slices
+	state    map[int]*legacyState
+}
+
+// NewLegacy returns a tracker appending its rows to s.
+func NewLegacy(s *Slices) *Legacy { return &Legacy{s: s, state: map[int]*legacyState{}, Finished: -1} }
+
+func (l *Legacy) row(track, callid, emit int, ev *event.Event, depth int, parent int64) int {
+	return l.s.add(Slice{TS: ev.TS.NS, Itid: callid, Depth: depth, ParentID: parent,
+		Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: track, Emit: emit})
+}
+
+func (l *Legacy) closeT(st *legacyState, t int64, emit int) {
+	if st.openT >= 0 {
+		r := l.s.Row(st.openT)
+		l.s.setDur(r, t-r.TS)
+		r.EndItid, r.HasEndItid = emit, true
+		st.openT = -1
+	}
+}
+
+// Add handles one S, T, p or F event of a track.
+func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
+	st := l.state[track]
+	if st == nil {
+		st = &legacyState{openT: -1}
+		l.state[track] = st
+	}
+	t := ev.TS.NS
+	switch ev.Ph {
+	case 'S':
+		if st.open {
+			l.Counts.StartDropped++
+			return
+		}
+		*st = legacyState{open: true, sRow: l.row(track, callid, emit, ev, 0, -1), last: t, openT: -1}
+	case 'T', 'p':
+		if !st.open {
+			l.Counts.StepNoKey++
+			return
+		}
+		if ev.Ph == 'T' {
+			st.sawT = true
+		} else {
+			st.sawP = true
+		}
+		if st.sawT && st.sawP {
+			l.Counts.MixedSteps++
+		}
+		l.closeT(st, t, emit)
+		s := *l.s.Row(st.sRow)
+		step := *ev
+		step.Name, step.HasName = s.Name, s.HasName
+		if name, ok := argString(ev.Args, "step"); ok {
+			step.Name, step.HasName = name, true
+		}
+		step.Cat, step.HasCat = s.Cat, s.HasCat
+		if ev.Ph == 'p' {
+			// A past step covers [previous event of the key, step ts).
+			step.TS = event.Time{NS: st.last, Present: true, Valid: true}
+			i := l.row(track, callid, emit, &step, 1, s.ID)
+			r := l.s.Row(i)
+			l.s.setDur(r, t-st.last)
+			r.EndItid, r.HasEndItid = emit, true
+		} else {
+			st.openT = l.row(track, callid, emit, &step, 1, s.ID)
+		}
+		st.last = t
+	case 'F':
+		l.Finished = -1
+		if !st.open {
+			l.Counts.FinishNoKey++
+			return
+		}
+		l.closeT(st, t, emit)
+		r := l.s.Row(st.sRow)
+		l.s.setDur(r, t-r.TS)
+		r.EndItid, r.HasEndItid = emit, true
+		l.Finished = st.sRow
+		delete(l.state, track)
+	}
+}
+
+// Finish counts the S slices never finished; they and their open step keep
+// no duration.
+func (l *Legacy) Finish() {
+	for _, st := range l.state {
+		if st.open {
+			l.Counts.StartUnclosed++
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package tracker
+
+import "tracestreamer/parser/traceevent/event"
+
+// ClockSyncMarker is one clock_sync_marker row (docs/format/traceevent.md#clock-sync).
+type ClockSyncMarker struct {
+	ID       int
+	SyncID   string
+	TS       int64
+	IssueTS  int64
+	HasIssue bool
+	Itid     int
+	Source   string // "c" or "legacy_async"
+}
+
+// ContextEvent is one context_event row (docs/format/traceevent.md#contexts-and-linked-ids).
+type ContextEvent struct {
+	ID            int
+	TS            int64
+	Itid          int
+	Phase         string // "enter" or "leave"
+	Cat, Name     string
+	Scope         string
+	IDKind, RawID string
+}
+
+// LinkedID is one linked_id row (docs/format/traceevent.md#contexts-and-linked-ids): recorded, not applied.
+type LinkedID struct {
+	ID               int
+	TS               int64
+	Itid             int
+	Cat, Name, Scope string
+	IDKind, RawID    string
+	LinkedRawID      string
+}
+
+// MarkerCounts are the stat counts of c, (, ) and = events.
+type MarkerCounts struct {
+	ClockSyncInvalid, ContextInvalid, ContextUnmatched, LinkedInvalid int64
+}
+
+type contextKey struct {
+	itid                  int
+	name, scope, kind, id string
+}
+
+// Markers collects clock sync markers, context enter/leave events and linked
+// ids.
+type Markers struct {
+	// ClockSyncs, Contexts and Linked are the rows not yet taken away; the
+	// Base fields count the others.
+	ClockSyncs []ClockSyncMarker
+	Contexts   []ContextEvent
+	Linked     []LinkedID
+	Base       struct{ ClockSyncs, Contexts, Linked int }
+	Counts     MarkerCounts
+	entered    map[contextKey]int
+}
+
+// NewMarkers returns an empty collector.
+func NewMarkers() *Markers { return &Markers{entered: map[contextKey]int{}} }
+
+// ClockSync handles a c event.
+func (m *Markers) ClockSync(itid int, ev *event.Event) {
+	id, ok := argString(ev.Args, "sync_id")
+	if !ok {
+		m.Counts.ClockSyncInvalid++
+		return
+	}
+	c := ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
+	if raw, ok := event.ArgRaw(ev.Args, "issue_ts"); ok {
+		if text, ok := event.NumberText(raw); ok {
+			if v, ok := event.ScaleText(string(text)); ok {
+				c.IssueTS, c.HasIssue = v, true
+			}
+		}
+	}
+	m.ClockSyncs = append(m.ClockSyncs, c)
+}
+
+// LegacyClockSync records an S/F pair named ClockSyncEvent.<id>.
+func (m *Markers) LegacyClockSync(syncID string, issueTS, ts int64, itid int) {
+	m.ClockSyncs = append(m.ClockSyncs, ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: syncID, TS: ts,
+		IssueTS: issueTS, HasIssue: true, Itid: itid, Source: "legacy_async"})
+}
+
+// Context handles ( and ) events; ids are process-local.
+func (m *Markers) Context(ipid, itid int, ev *event.Event) {
+	kind, id, _, _, ok := eventID(ev)
+	if !ok {
+		m.Counts.ContextInvalid++
+		return
+	}
+	c := ContextEvent{ID: m.Base.Contexts + len(m.Contexts), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
+		Scope: ev.Scope, IDKind: kind, RawID: id}
+	k := contextKey{itid, ev.Name, ev.Scope, kind, id}
+	if ev.Ph == ')' {
+		c.Phase = "leave"
+		if m.entered[k] == 0 {
+			m.Counts.ContextUnmatched++
+		} else {
+			m.entered[k]--
+		}
+	} else {
+		m.entered[k]++
+	}
+	m.Contexts = append(m.Contexts, c)
+}
+
+// Link handles an = event.
+func (m *Markers) Link(itid int, ev *event.Event) {
+	kind, id, _, _, ok := eventID(ev)
+	linked, lok := "", false
+	if ev.Args != nil {
+		if raw, found := event.ArgRaw(ev.Args, "linked_id"); found {
+			linked, lok = NormaliseID(raw)
+		}
+	}
+	if !ok || !lok {
+		m.Counts.LinkedInvalid++
+		return
+	}
+	m.Linked = append(m.Linked, LinkedID{ID: m.Base.Linked + len(m.Linked), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
+		Scope: ev.Scope, IDKind: kind, RawID: id, LinkedRawID: linked})
+}

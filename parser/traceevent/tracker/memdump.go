@@ -1,0 +1,233 @@
+package tracker
+
+import (
+	"strconv"
+
+	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/traceevent/event"
+)
+
+// MemoryDump is one memory_dump row (docs/format/traceevent.md#memory-dumps).
+type MemoryDump struct {
+	ID            int
+	DumpID        string
+	Kind          string // "process" (v) or "global" (V)
+	TS            int64
+	Ipid, Itid    int
+	LevelOfDetail string
+	ExtraJSON     []byte // members of args.dumps not decoded (a JSON object), nil if none
+	Args          []byte // args other than dumps
+}
+
+// MemoryDumpValue is one memory_dump_value row.
+type MemoryDumpValue struct {
+	ID, DumpID int
+	Source     string // "allocator" or "process_totals"
+	Path       string
+	HasPath    bool
+	GUID       string
+	Attr, Type string
+	Units      string
+	Int        int64
+	HasInt     bool
+	Str        string
+	HasStr     bool
+}
+
+// MemoryDumpEdge is one memory_dump_edge row.
+type MemoryDumpEdge struct {
+	ID, DumpID     int
+	Source, Target string
+	Importance     int64
+	Type           string
+}
+
+// MemoryDumps collects v and V events.
+type MemoryDumps struct {
+	// Dumps, Values and Edges are the rows not yet taken away; the Base
+	// fields count the others.
+	Dumps   []MemoryDump
+	Values  []MemoryDumpValue
+	Edges   []MemoryDumpEdge
+	Base    struct{ Dumps, Values, Edges int }
+	Invalid int64 // v without id or dumps
+}
+
+// Add handles a v or V event.
+func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) {
+	id, _ := NormaliseID(ev.ID)
+	d := MemoryDump{ID: m.Base.Dumps + len(m.Dumps), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
+	if ev.Ph == 'V' {
+		d.Args = ev.Args
+		m.Dumps = append(m.Dumps, d)
+		return
+	}
+	dumps, ok := event.ArgRaw(ev.Args, "dumps")
+	if ev.ID == nil || !ok {
+		m.Invalid++
+		return
+	}
+	d.Kind = "process"
+	d.Args = withoutMember(ev.Args, "dumps")
+	extra := []byte{'{'}
+	js := jsonscan.NewBytes(dumps)
+	js.Object(func(k []byte) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		raw := event.TrimSpace(dumps[start:js.Offset()])
+		switch string(k) {
+		case "level_of_detail":
+			d.LevelOfDetail, _ = event.StringValue(raw)
+		case "process_totals":
+			m.totals(d.ID, raw)
+		case "allocators":
+			m.allocators(d.ID, raw)
+		case "allocators_graph":
+			m.graph(d.ID, raw)
+		default:
+			if len(extra) > 1 {
+				extra = append(extra, ',')
+			}
+			extra = jsonscan.AppendString(extra, k)
+			extra = append(extra, ':')
+			extra = append(extra, raw...)
+		}
+		return nil
+	})
+	if len(extra) > 1 {
+		d.ExtraJSON = append(extra, '}')
+	}
+	m.Dumps = append(m.Dumps, d)
+}
+
+// hexValue decodes a memory-dump scalar: a hexadecimal string, a number, or
+// a boolean (0/1).
+func hexValue(raw []byte) (int64, bool) {
+	switch {
+	case len(raw) == 0:
+		return 0, false
+	case raw[0] == '"':
+		s, ok := event.StringValue(raw)
+		if !ok {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(s, 16, 64)
+		return int64(v), err == nil
+	case string(raw) == "true":
+		return 1, true
+	case string(raw) == "false":
+		return 0, true
+	}
+	return parseInt(raw)
+}
+
+func (m *MemoryDumps) totals(dump int, raw []byte) {
+	js := jsonscan.NewBytes(raw)
+	js.Object(func(k []byte) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "process_totals", Attr: string(k),
+			Type: "scalar", Units: "bytes"}
+		v.Int, v.HasInt = hexValue(event.TrimSpace(raw[start:js.Offset()]))
+		m.Values = append(m.Values, v)
+		return nil
+	})
+}
+
+func (m *MemoryDumps) allocators(dump int, raw []byte) {
+	js := jsonscan.NewBytes(raw)
+	js.Object(func(name []byte) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		alloc := event.TrimSpace(raw[start:js.Offset()])
+		guid, _ := argString(alloc, "guid")
+		path := string(name)
+		if attrs, ok := event.ArgRaw(alloc, "attrs"); ok {
+			ajs := jsonscan.NewBytes(attrs)
+			ajs.Object(func(attr []byte) error {
+				s := ajs.Offset()
+				if err := ajs.SkipValue(); err != nil {
+					return err
+				}
+				a := event.TrimSpace(attrs[s:ajs.Offset()])
+				v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+					GUID: guid, Attr: string(attr)}
+				v.Type, _ = argString(a, "type")
+				v.Units, _ = argString(a, "units")
+				if val, ok := event.ArgRaw(a, "value"); ok {
+					if v.Type == "string" {
+						v.Str, v.HasStr = event.StringValue(val)
+					} else {
+						v.Int, v.HasInt = hexValue(val)
+					}
+				}
+				m.Values = append(m.Values, v)
+				return nil
+			})
+		}
+		if f, ok := event.ArgRaw(alloc, "flags"); ok {
+			v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+				GUID: guid, Attr: "flags", Type: "scalar"}
+			v.Int, v.HasInt = hexValue(f)
+			m.Values = append(m.Values, v)
+		}
+		return nil
+	})
+}
+
+func (m *MemoryDumps) graph(dump int, raw []byte) {
+	js := jsonscan.NewBytes(raw)
+	js.Array(func(int) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		e := event.TrimSpace(raw[start:js.Offset()])
+		edge := MemoryDumpEdge{ID: m.Base.Edges + len(m.Edges), DumpID: dump}
+		if v, ok := event.ArgRaw(e, "source"); ok {
+			edge.Source, _ = NormaliseID(v)
+		}
+		if v, ok := event.ArgRaw(e, "target"); ok {
+			edge.Target, _ = NormaliseID(v)
+		}
+		if v, ok := event.ArgRaw(e, "importance"); ok {
+			edge.Importance, _ = parseInt(v)
+		}
+		edge.Type, _ = argString(e, "type")
+		m.Edges = append(m.Edges, edge)
+		return nil
+	})
+}
+
+// withoutMember returns an object's raw JSON without one member (nil when
+// nothing else is left).
+func withoutMember(obj []byte, key string) []byte {
+	out := []byte{'{'}
+	js := jsonscan.NewBytes(obj)
+	js.Object(func(k []byte) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		if string(k) == key {
+			return nil
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = jsonscan.AppendString(out, k)
+		out = append(out, ':')
+		out = append(out, event.TrimSpace(obj[start:js.Offset()])...)
+		return nil
+	})
+	if len(out) == 1 {
+		return nil
+	}
+	return append(out, '}')
+}

@@ -1,0 +1,349 @@
+package tracker
+
+import (
+	"cmp"
+	"slices"
+	"tracestreamer/parser/traceevent/event"
+)
+
+// MaxDepth is the deepest a thread's slice stack may grow; deeper B and X
+// events are dropped (json_max_depth data_lost).
+const MaxDepth = 512
+
+// Slice is a synchronous slice (a callstack row of the spec).
+type Slice struct {
+	ID       int64
+	TS       int64
+	Dur      int64
+	HasDur   bool // false: never closed (dur NULL)
+	Itid     int
+	Depth    int
+	ParentID int64 // -1 at depth 0 (stored as 4294967295)
+	Name     string
+	HasName  bool
+	Cat      string
+	HasCat   bool
+	Overlap  bool // an X that ends after its parent (kept, counted)
+	// Async slices: Cookie is the async_track id (-1 for synchronous slices),
+	// Itid is then the main thread of the starting event's process and Emit the
+	// thread that emitted it.
+	Cookie int
+	Emit   int
+	// EndItid is the thread that emitted the closing event of a legacy async
+	// slice (F).
+	EndItid    int
+	HasEndItid bool
+
+	// Set by the importer: the arg set (callstack.argsetid), the arguments of a
+	// slice whose end may still bring more (written when it closes), and the
+	// callstack_extra values.
+	ArgSet       int64
+	HasArgSet    bool
+	PendArgs     []event.Arg
+	ThreadTS     int64
+	ThreadDur    int64
+	HasThreadTS  bool
+	HasThreadDur bool
+	SF, ESF      int32 // stack_frame id + 1; 0 = none
+	CName        string
+}
+
+// SliceCounts are the stat counts of the slice rules.
+type SliceCounts struct {
+	Truncated    int64 // json_begin data_lost: ended by an ending ancestor
+	Unclosed     int64 // json_begin not_match: never closed
+	Unmatched    int64 // json_end not_match: E without a compatible open slice
+	Overlaps     int64 // json_complete not_match
+	TooDeep      int64 // json_max_depth data_lost
+	InvalidXDurs int64 // json_complete invalid_data: X without a usable dur
+}
+
+type entry struct {
+	slice   int  // row id (Slice.ID)
+	pending bool // B without its E yet
+	end     int64
+}
+
+// Slices builds the synchronous slices of all threads (docs/format/traceevent.md#synchronous-slices) from events
+// in processing order. It keeps only the rows that may still change; a row
+// that became final is handed out by Take.
+type Slices struct {
+	Counts SliceCounts
+	open   map[int]*Slice // rows not yet taken, by id
+	free   []*Slice       // rows given back by Release, to reuse
+	next   int            // the id the next row gets
+	final  []int          // ids of rows that became final since the last Take
+	stacks map[int][]entry
+	// OnSlice, if set, is called for every slice created on a thread stack
+	// (not on async tracks), with its row id.
+	OnSlice func(itid, row int)
+	// Ended is the row id of the slice the latest E or e closed, -1 if it
+	// closed none.
+	Ended int
+}
+
+// NewSlices returns an empty tracker.
+func NewSlices() *Slices {
+	return &Slices{open: map[int]*Slice{}, stacks: map[int][]entry{}, Ended: -1}
+}
+
+// Row returns the row with id id, which must not have been taken.
+func (s *Slices) Row(id int) *Slice { return s.open[id] }
+
+// Next returns the id the next row gets.
+func (s *Slices) Next() int { return s.next }
+
+// add appends a row, giving it the next id.
+func (s *Slices) add(r Slice) int {
+	id := s.next
+	s.next++
+	r.ID = int64(id)
+	var p *Slice
+	if n := len(s.free); n > 0 {
+		p, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		p = new(Slice)
+	}
+	*p = r
+	s.open[id] = p
+	if r.HasDur {
+		s.final = append(s.final, id)
+	}
+	return id
+}
+
+// setDur closes a row.
+func (s *Slices) setDur(r *Slice, dur int64) {
+	r.Dur, r.HasDur = dur, true
+	s.final = append(s.final, int(r.ID))
+}
+
+// Take hands the rows that became final (closed) since the last call to fn,
+// and forgets them. Call it only between events: the event that closes a row
+// may still complete it.
+func (s *Slices) Take(fn func(*Slice)) {
+	for _, id := range s.final {
+		if r, ok := s.open[id]; ok {
+			fn(r)
+			delete(s.open, id)
+		}
+	}
+	s.final = s.final[:0]
+}
+
+// Release gives back a row that was taken and is no longer used, for a later
+// row to reuse.
+func (s *Slices) Release(r *Slice) { s.free = append(s.free, r) }
+
+// TakeAll hands every row not yet taken to fn, in id order, and forgets them.
+func (s *Slices) TakeAll(fn func(*Slice)) {
+	for _, r := range s.Rows() {
+		fn(s.open[int(r.ID)])
+	}
+	s.open = map[int]*Slice{}
+	s.final = s.final[:0]
+}
+
+// EachOpen calls fn for every slice not yet taken, in no particular order.
+func (s *Slices) EachOpen(fn func(*Slice)) {
+	for _, r := range s.open {
+		fn(r)
+	}
+}
+
+// Rows returns copies of the rows not yet taken, in id order.
+func (s *Slices) Rows() []Slice {
+	out := make([]Slice, 0, len(s.open))
+	for _, r := range s.open {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b Slice) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// effectiveEnd of stack entry i: its end, clamped to its parent's effective end
+// when the parent is complete.
+func (s *Slices) effectiveEnd(st []entry, i int) int64 {
+	end := st[i].end
+	for j := i - 1; j >= 0; j-- {
+		if st[j].pending {
+			break
+		}
+		end = min(end, st[j].end)
+	}
+	return end
+}
+
+// trackStack is the stack key of an async track (thread stacks use the itid).
+func trackStack(track int) int { return -(track + 1) }
+
+// closeAt pops what has ended by time t on a stack (docs/format/traceevent.md#closing-a-stack).
+func (s *Slices) closeAt(key int, t int64) {
+	st := s.stacks[key]
+	for {
+		i := len(st) - 1
+		for i >= 0 && st[i].pending {
+			i--
+		}
+		if i < 0 {
+			break
+		}
+		end := s.effectiveEnd(st, i)
+		if i < len(st)-1 {
+			// Pending entries above a complete one.
+			if t <= end {
+				break
+			}
+			for k := len(st) - 1; k > i; k-- {
+				row := s.Row(st[k].slice)
+				s.setDur(row, end-row.TS)
+				s.Counts.Truncated++
+			}
+			st = st[:i]
+			continue
+		}
+		if end > t {
+			break
+		}
+		st = st[:i]
+	}
+	s.setStack(key, st)
+}
+
+// setStack stores a stack, forgetting empty ones (async tracks come and go).
+func (s *Slices) setStack(key int, st []entry) {
+	if len(st) == 0 {
+		delete(s.stacks, key)
+		return
+	}
+	s.stacks[key] = st
+}
+
+func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (int, bool) {
+	st := s.stacks[key]
+	if len(st) >= MaxDepth {
+		s.Counts.TooDeep++
+		return 0, false
+	}
+	parent := int64(-1)
+	if len(st) > 0 {
+		parent = int64(st[len(st)-1].slice)
+	}
+	row := Slice{TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
+		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
+	id := s.add(row)
+	if s.OnSlice != nil && key >= 0 {
+		s.OnSlice(key, id)
+	}
+	return id, true
+}
+
+// Enclosing returns the slice id at the top of thread itid's stack after
+// closing what ended by t; ok is false when nothing is open.
+func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
+	s.closeAt(itid, t)
+	st := s.stacks[itid]
+	if len(st) == 0 {
+		return 0, false
+	}
+	return int64(st[len(st)-1].slice), true
+}
+
+// Begin handles a B event of thread itid.
+func (s *Slices) Begin(itid int, ev *event.Event) { s.begin(itid, itid, ev) }
+
+func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
+	s.closeAt(key, ev.TS.NS)
+	i, ok := s.push(key, itid, ev, 0, false)
+	if ok {
+		s.stacks[key] = append(s.stacks[key], entry{slice: i, pending: true})
+	}
+	return i, ok
+}
+
+// End handles an E event: it closes the nearest open compatible slice (names
+// and categories match, or one side is missing).
+func (s *Slices) End(itid int, ev *event.Event) {
+	if !s.end(itid, ev, true) {
+		s.Counts.Unmatched++
+	}
+}
+
+func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
+	s.Ended = -1
+	s.closeAt(key, ev.TS.NS)
+	st := s.stacks[key]
+	for i := len(st) - 1; i >= 0; i-- {
+		if !st[i].pending {
+			continue
+		}
+		row := s.Row(st[i].slice)
+		if (ev.HasName && row.HasName && ev.Name != row.Name) ||
+			(matchCat && ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
+			continue
+		}
+		s.setDur(row, ev.TS.NS-row.TS)
+		s.Ended = st[i].slice
+		if i == len(st)-1 {
+			s.setStack(key, st[:i])
+		} else {
+			st[i].pending, st[i].end = false, ev.TS.NS
+		}
+		return true
+	}
+	return false
+}
+
+// Complete handles an X event (and thread-scoped instants, with dur 0).
+func (s *Slices) Complete(itid int, ev *event.Event, dur int64) { s.complete(itid, itid, ev, dur) }
+
+func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool) {
+	s.closeAt(key, ev.TS.NS)
+	i, ok := s.push(key, itid, ev, dur, true)
+	if !ok {
+		return 0, false
+	}
+	end := ev.TS.NS + dur
+	st := s.stacks[key]
+	if n := len(st); n > 0 && !st[n-1].pending {
+		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
+			s.Row(i).Overlap = true
+			s.Counts.Overlaps++
+			end = parentEnd
+		}
+	}
+	s.stacks[key] = append(st, entry{slice: i, end: end})
+	return i, true
+}
+
+// AsyncBegin handles a nestable b on a track: a pending slice on the track's
+// stack. callid is the main thread of the event's process, emit the thread
+// that wrote it.
+func (s *Slices) AsyncBegin(track, callid, emit int, ev *event.Event) {
+	if i, ok := s.begin(trackStack(track), callid, ev); ok {
+		s.Row(i).Cookie, s.Row(i).Emit = track, emit
+	}
+}
+
+// AsyncInstant handles a nestable n: a slice of duration 0 on the track.
+func (s *Slices) AsyncInstant(track, callid, emit int, ev *event.Event) {
+	if i, ok := s.complete(trackStack(track), callid, ev, 0); ok {
+		s.Row(i).Cookie, s.Row(i).Emit = track, emit
+	}
+}
+
+// AsyncEnd handles a nestable e: it closes the track's nearest open slice with
+// a compatible name (the category is part of the track). It reports whether
+// one was found.
+func (s *Slices) AsyncEnd(track int, ev *event.Event) bool {
+	return s.end(trackStack(track), ev, false)
+}
+
+// Finish counts the slices never closed; they keep no duration.
+func (s *Slices) Finish() {
+	for _, r := range s.open {
+		if !r.HasDur && r.Cookie < 0 {
+			s.Counts.Unclosed++
+		}
+	}
+}
