@@ -254,8 +254,8 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 func (r *run) guard(path string, f format, read *int64, parse func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			event := map[format]string{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
-				formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: "json_file"}[f]
+			event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
+				formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: stat.JSONFile}[f]
 			r.log.Warn(event, stat.InvalidData, path,
 				"internal error after %d bytes (please report it); the rest of this input is skipped: %v", *read, p)
 			err = nil

@@ -428,7 +428,7 @@ func TestGuard(t *testing.T) {
 	r := &run{log: stat.NewLog(&warn)}
 	read := int64(1234)
 	err := r.guard("x.json", formatTraceEvent, &read, func() error { panic("index out of range [7] with length 3") })
-	if err != nil || r.log.Count("json_file", stat.InvalidData) != 1 ||
+	if err != nil || r.log.Count(stat.JSONFile, stat.InvalidData) != 1 ||
 		warn.String() != "tracestreamer: warning: x.json: internal error after 1234 bytes (please report it); "+
 			"the rest of this input is skipped: index out of range [7] with length 3\n" {
 		t.Errorf("error %v, warnings %q", err, warn.String())

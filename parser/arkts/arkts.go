@@ -81,7 +81,7 @@ func (p *Parser) Seen() bool { return p.seen }
 // ConfigSeen reports whether a config record was read (and a js_config row written).
 func (p *Parser) ConfigSeen() bool { return p.configSeen }
 
-func (p *Parser) warn(typ, where, format string, args ...any) {
+func (p *Parser) warn(typ stat.Type, where, format string, args ...any) {
 	p.env.Log.Warn(stat.JSMemory, typ, where, format, args...)
 }
 

@@ -91,7 +91,7 @@ func (r *Reader) where(off int64) string {
 	return fmt.Sprintf("%s: offset %d", r.name, off)
 }
 
-func (r *Reader) warn(typ string, off int64, format string, args ...any) {
+func (r *Reader) warn(typ stat.Type, off int64, format string, args ...any) {
 	r.log.Warn(stat.HTraceRecord, typ, r.where(off), format, args...)
 }
 

@@ -10,11 +10,11 @@ import (
 func (im *Importer) process(ev *event.Event) {
 	strs := im.threads.StringIDs
 	ipid, itid := im.threads.Lookup(ev.Pid, ev.Tid)
-	im.stats.add("json_pid_tid", stat.Received, int64(im.threads.StringIDs-strs), ev.Offset)
+	im.stats.add(stat.JSONPidTid, stat.Received, int64(im.threads.StringIDs-strs), ev.Offset)
 	trunc, deep := im.slices.Counts.Truncated, im.slices.Counts.TooDeep
 	accepted := im.dispatch(ev, ipid, itid)
-	im.stats.add("json_begin", stat.DataLost, im.slices.Counts.Truncated-trunc, ev.Offset)
-	im.stats.add("json_max_depth", stat.DataLost, im.slices.Counts.TooDeep-deep, ev.Offset)
+	im.stats.add(stat.JSONBegin, stat.DataLost, im.slices.Counts.Truncated-trunc, ev.Offset)
+	im.stats.add(stat.JSONMaxDepth, stat.DataLost, im.slices.Counts.TooDeep-deep, ev.Offset)
 	if accepted && ev.Ph != 'M' {
 		im.env.Range.Add(ev.TS.NS)
 	}
@@ -24,7 +24,7 @@ func (im *Importer) process(ev *event.Event) {
 
 // accept counts an event of phase stat name as received, or as invalid_data
 // when invalid is set, and reports whether it was received.
-func (im *Importer) accept(name string, off int64, invalid bool) bool {
+func (im *Importer) accept(name stat.Event, off int64, invalid bool) bool {
 	if invalid {
 		im.stats.add(name, stat.InvalidData, 1, off)
 		return false
@@ -38,7 +38,7 @@ func (im *Importer) accept(name string, off int64, invalid bool) bool {
 // changed a row (events dropped as unmatched or invalid do not count toward
 // trace_range).
 func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
-	name := phaseStat(ev.Ph)
+	name, _ := phaseStat(ev.Ph)
 	off := ev.Offset
 	st := &im.stats
 	switch ev.Ph {
@@ -91,7 +91,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add("json_event", stat.NotSupported, 1, off)
+			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		callid := im.threads.MainThread(ipid)
 		before := im.slices.Next()
@@ -114,7 +114,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add("json_event", stat.NotSupported, 1, off)
+			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		if !known || !im.slices.AsyncEnd(track, ev) {
 			st.add(name, stat.NotMatch, 1, off)
@@ -136,7 +136,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add("json_event", stat.NotSupported, 1, off)
+			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		if !known {
 			st.add(name, stat.NotMatch, 1, off)
@@ -177,7 +177,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
 				n := len(im.frames.Rows)
 				im.frames.AddStackFrames(raw, "metadata", ipid)
-				st.add("json_stack_frames", stat.Received, int64(len(im.frames.Rows)-n), off)
+				st.add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), off)
 			}
 		}
 	case 'V', 'v':

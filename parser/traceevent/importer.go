@@ -137,9 +137,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.files++
 	im.lastPath = in.Path
-	im.stats.add("json_file", stat.Received, 1, 0)
+	im.stats.add(stat.JSONFile, stat.Received, 1, 0)
 	if in.Compression == "gzip" {
-		im.stats.add("json_gzip", stat.Received, 1, 0)
+		im.stats.add(stat.JSONGzip, stat.Received, 1, 0)
 	}
 	sorter := extsort.NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
@@ -173,9 +173,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 			return err
 		}
 		// A damaged compressed stream or a read error: keep what was read.
-		name := "json_file"
+		name := stat.JSONFile
 		if in.Compression == "gzip" {
-			name = "json_gzip"
+			name = stat.JSONGzip
 		}
 		im.stats.add(name, stat.DataLost, 1, rd.Offset())
 		im.stats.note(name, stat.DataLost, err.Error())
@@ -225,66 +225,66 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// phaseStat gives the stat event name of a phase (docs/format/stat.md#json-rows); "" for phases
-// that are not supported.
-func phaseStat(ph byte) string {
+// phaseStat gives the stat event of a phase (docs/format/stat.md#json-rows);
+// ok is false for phases that are not supported.
+func phaseStat(ph byte) (e stat.Event, ok bool) {
 	switch ph {
 	case 'B':
-		return "json_begin"
+		return stat.JSONBegin, true
 	case 'E':
-		return "json_end"
+		return stat.JSONEnd, true
 	case 'X':
-		return "json_complete"
+		return stat.JSONComplete, true
 	case 'i', 'I':
-		return "json_instant"
+		return stat.JSONInstant, true
 	case 'R':
-		return "json_mark"
+		return stat.JSONMark, true
 	case 'C':
-		return "json_counter"
+		return stat.JSONCounter, true
 	case 'b':
-		return "json_nestable_begin"
+		return stat.JSONNestableBegin, true
 	case 'n':
-		return "json_nestable_instant"
+		return stat.JSONNestableInstant, true
 	case 'e':
-		return "json_nestable_end"
+		return stat.JSONNestableEnd, true
 	case 'S':
-		return "json_async_start"
+		return stat.JSONAsyncStart, true
 	case 'T':
-		return "json_async_step_into"
+		return stat.JSONAsyncStepInto, true
 	case 'p':
-		return "json_async_step_past"
+		return stat.JSONAsyncStepPast, true
 	case 'F':
-		return "json_async_finish"
+		return stat.JSONAsyncFinish, true
 	case 's':
-		return "json_flow_start"
+		return stat.JSONFlowStart, true
 	case 't':
-		return "json_flow_step"
+		return stat.JSONFlowStep, true
 	case 'f':
-		return "json_flow_end"
+		return stat.JSONFlowEnd, true
 	case 'P':
-		return "json_sample"
+		return stat.JSONSample, true
 	case 'N':
-		return "json_object_new"
+		return stat.JSONObjectNew, true
 	case 'O':
-		return "json_object_snapshot"
+		return stat.JSONObjectSnapshot, true
 	case 'D':
-		return "json_object_delete"
+		return stat.JSONObjectDelete, true
 	case 'M':
-		return "json_metadata"
+		return stat.JSONMetadata, true
 	case 'V':
-		return "json_memory_dump_global"
+		return stat.JSONMemoryDumpGlobal, true
 	case 'v':
-		return "json_memory_dump_process"
+		return stat.JSONMemoryDumpProcess, true
 	case 'c':
-		return "json_clock_sync"
+		return stat.JSONClockSync, true
 	case '(':
-		return "json_context_enter"
+		return stat.JSONContextEnter, true
 	case ')':
-		return "json_context_leave"
+		return stat.JSONContextLeave, true
 	case '=':
-		return "json_linked_id"
+		return stat.JSONLinkedID, true
 	}
-	return ""
+	return 0, false
 }
 
 // tokenize counts what the element-level rules count for a decoded element
@@ -293,35 +293,35 @@ func phaseStat(ph byte) string {
 func (im *Importer) tokenize(ev *event.Event, invalid bool) bool {
 	st := &im.stats
 	off := ev.Offset
-	st.add("json_event", stat.Received, 1, off)
+	st.add(stat.JSONEvent, stat.Received, 1, off)
 	if invalid {
-		st.add("json_event", stat.InvalidData, 1, off)
+		st.add(stat.JSONEvent, stat.InvalidData, 1, off)
 		return false
 	}
-	st.add("json_trailing_comma", stat.Received, int64(ev.TrailingCommas), off)
-	st.add("json_duplicate_key", stat.Received, int64(ev.DupKeys), off)
-	st.add("json_numeric_string", stat.Received, int64(ev.NumericStrs), off)
-	st.add("json_string", stat.InvalidData, int64(ev.BadStrings), off)
+	st.add(stat.JSONTrailingComma, stat.Received, int64(ev.TrailingCommas), off)
+	st.add(stat.JSONDuplicateKey, stat.Received, int64(ev.DupKeys), off)
+	st.add(stat.JSONNumericString, stat.Received, int64(ev.NumericStrs), off)
+	st.add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), off)
 	if ev.Ph == 0 {
-		st.add("json_event", stat.InvalidData, 1, off)
+		st.add(stat.JSONEvent, stat.InvalidData, 1, off)
 		return false
 	}
 	if ev.PhLong {
-		st.add("json_event", stat.NotMatch, 1, off)
+		st.add(stat.JSONEvent, stat.NotMatch, 1, off)
 	}
-	name := phaseStat(ev.Ph)
-	if name == "" {
-		st.add("json_event", stat.NotSupported, 1, off)
+	name, ok := phaseStat(ev.Ph)
+	if !ok {
+		st.add(stat.JSONEvent, stat.NotSupported, 1, off)
 		return false
 	}
 	if ev.ArgsInvalid {
-		st.add("json_args", stat.InvalidData, 1, off)
+		st.add(stat.JSONArgs, stat.InvalidData, 1, off)
 	}
 	if ev.BadThreadTime {
-		st.add("json_thread_time", stat.InvalidData, 1, off)
+		st.add(stat.JSONThreadTime, stat.InvalidData, 1, off)
 	}
 	if ev.HasStack {
-		st.add("json_stack_frames", stat.NotSupported, 1, off)
+		st.add(stat.JSONStackFrames, stat.NotSupported, 1, off)
 	}
 	if !ev.TS.Valid && ev.Ph != 'M' {
 		st.add(name, stat.InvalidData, 1, off)
@@ -338,21 +338,21 @@ func (im *Importer) tokenize(ev *event.Event, invalid bool) bool {
 func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 	p := rd.Problems
 	st := &im.stats
-	st.add("json_trailing_comma", stat.Received, p.TrailingCommas, p.First.TrailingComma)
-	st.add("json_empty_event", stat.Received, p.EmptyEvents, p.First.EmptyEvent)
+	st.add(stat.JSONTrailingComma, stat.Received, p.TrailingCommas, p.First.TrailingComma)
+	st.add(stat.JSONEmptyEvent, stat.Received, p.EmptyEvents, p.First.EmptyEvent)
 	if p.Unclosed {
-		st.add("json_file", stat.NotMatch, 1, rd.Offset())
+		st.add(stat.JSONFile, stat.NotMatch, 1, rd.Offset())
 	}
 	if p.CutElement {
-		st.add("json_file", stat.DataLost, 1, rd.Offset())
+		st.add(stat.JSONFile, stat.DataLost, 1, rd.Offset())
 	}
 	if p.Garbage || p.Stopped {
-		st.add("json_file", stat.InvalidData, 1, rd.Offset())
+		st.add(stat.JSONFile, stat.InvalidData, 1, rd.Offset())
 	}
-	st.add("json_event", stat.Received, p.Broken, p.First.Broken)
-	st.add("json_event", stat.InvalidData, p.Broken, p.First.Broken)
+	st.add(stat.JSONEvent, stat.Received, p.Broken, p.First.Broken)
+	st.add(stat.JSONEvent, stat.InvalidData, p.Broken, p.First.Broken)
 	if p.BadText {
-		st.add("json_system_trace_events", stat.InvalidData, 1, rd.Offset())
+		st.add(stat.JSONSystemTraceEvents, stat.InvalidData, 1, rd.Offset())
 	}
 }
 
@@ -386,7 +386,7 @@ func (im *Importer) slicesMade(before int, ev *event.Event, pending bool) {
 	row.CName = ev.CName
 	if ev.BindID != nil {
 		c := im.flows.Counts
-		im.stats.add("json_flow_v2", stat.Received, 1, ev.Offset)
+		im.stats.add(stat.JSONFlowV2, stat.Received, 1, ev.Offset)
 		im.flows.V2(row.ID, ev)
 		im.flowCounts(c, ev.Offset)
 	}
@@ -432,7 +432,7 @@ func (im *Importer) ended(id, itid int, ev *event.Event) {
 
 // legacyEvent handles S, T, p and F on a legacy async track.
 func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
-	name := phaseStat(ev.Ph)
+	name, _ := phaseStat(ev.Ph)
 	off := ev.Offset
 	st := &im.stats
 	c := im.legacy.Counts
@@ -474,13 +474,13 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 func (im *Importer) flowCounts(c tracker.FlowCounts, off int64) bool {
 	n := im.flows.Counts
 	st := &im.stats
-	st.add("json_flow_start", stat.NotMatch, n.StartNoSlice-c.StartNoSlice, off)
-	st.add("json_flow_start", stat.DataLost, n.StartOpen-c.StartOpen, off)
-	st.add("json_flow_step", stat.NotMatch, n.StepNoMatch-c.StepNoMatch, off)
-	st.add("json_flow_end", stat.NotMatch, n.EndNoMatch-c.EndNoMatch, off)
-	st.add("json_flow_end", stat.NotSupported, n.EndBadBP-c.EndBadBP, off)
-	st.add("json_flow_v2", stat.DataLost, n.V2Lost-c.V2Lost, off)
-	st.add("json_flow_v2", stat.NotMatch, n.V2NoProducer-c.V2NoProducer, off)
-	st.add("json_flow_v2", stat.InvalidData, n.V2Invalid-c.V2Invalid, off)
+	st.add(stat.JSONFlowStart, stat.NotMatch, n.StartNoSlice-c.StartNoSlice, off)
+	st.add(stat.JSONFlowStart, stat.DataLost, n.StartOpen-c.StartOpen, off)
+	st.add(stat.JSONFlowStep, stat.NotMatch, n.StepNoMatch-c.StepNoMatch, off)
+	st.add(stat.JSONFlowEnd, stat.NotMatch, n.EndNoMatch-c.EndNoMatch, off)
+	st.add(stat.JSONFlowEnd, stat.NotSupported, n.EndBadBP-c.EndBadBP, off)
+	st.add(stat.JSONFlowV2, stat.DataLost, n.V2Lost-c.V2Lost, off)
+	st.add(stat.JSONFlowV2, stat.NotMatch, n.V2NoProducer-c.V2NoProducer, off)
+	st.add(stat.JSONFlowV2, stat.InvalidData, n.V2Invalid-c.V2Invalid, off)
 	return n != c
 }

@@ -548,7 +548,7 @@ func TestOutOfRangeIDs(t *testing.T) {
 	if got := r.table("thread", "id", "tid", "ipid"); strings.Join(got, ",") != "0 0 0,1 4294967296 1,2 4294967297 1,3 7 2" {
 		t.Errorf("thread %q", got)
 	}
-	if got := r.log.Count("json_pid_tid", stat.Received); got != 2 {
+	if got := r.log.Count(stat.JSONPidTid, stat.Received); got != 2 {
 		t.Errorf("json_pid_tid received %d", got)
 	}
 }
@@ -564,7 +564,7 @@ func TestLoneSurrogates(t *testing.T) {
 	if got := r.table("callstack", "name"); strings.Join(got, ",") != "a\uFFFDb,\uFFFD,😀" {
 		t.Errorf("names %q", got)
 	}
-	if got := r.log.Count("json_string", stat.InvalidData); got != 2 {
+	if got := r.log.Count(stat.JSONString, stat.InvalidData); got != 2 {
 		t.Errorf("json_string invalid_data %d, want 2", got)
 	}
 }

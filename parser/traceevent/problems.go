@@ -12,7 +12,10 @@ type problems struct {
 	cells map[cellKey]*cell
 }
 
-type cellKey struct{ event, typ string }
+type cellKey struct {
+	event stat.Event
+	typ   stat.Type
+}
 
 type cell struct {
 	n     int64
@@ -23,7 +26,7 @@ type cell struct {
 func (p *problems) init() { p.cells = map[cellKey]*cell{} }
 
 // add counts n (if positive) occurrences at offset off.
-func (p *problems) add(event, typ string, n, off int64) {
+func (p *problems) add(event stat.Event, typ stat.Type, n, off int64) {
 	if n <= 0 {
 		return
 	}
@@ -37,7 +40,7 @@ func (p *problems) add(event, typ string, n, off int64) {
 }
 
 // note attaches a message to a cell, printed with it.
-func (p *problems) note(event, typ, msg string) {
+func (p *problems) note(event stat.Event, typ stat.Type, msg string) {
 	if c := p.cells[cellKey{event, typ}]; c != nil && c.note == "" {
 		c.note = msg
 	}
@@ -47,7 +50,7 @@ func (p *problems) note(event, typ, msg string) {
 // (not for received counts), in the table's order, and starts over.
 // first < 0 means "at the end of input".
 func (p *problems) flush(log *stat.Log, where string) {
-	for _, event := range stat.JSONEvents() {
+	for _, event := range stat.Events() {
 		for _, typ := range stat.Types() {
 			c := p.cells[cellKey{event, typ}]
 			if c == nil {

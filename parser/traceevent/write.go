@@ -291,10 +291,10 @@ func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
 		n := len(im.frames.Rows)
 		im.frames.AddStackFrames(raw, "stackFrames", -1)
-		im.stats.add("json_stack_frames", stat.Received, int64(len(im.frames.Rows)-n), 0)
+		im.stats.add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), 0)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {
-		im.stats.add("json_file", stat.NotSupported, 1, 0)
+		im.stats.add(stat.JSONFile, stat.NotSupported, 1, 0)
 	}
 }
 
@@ -316,9 +316,9 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		for i := range im.samples.Rows {
 			im.samples.Rows[i].ID = im.samples.Base + i
 		}
-		im.stats.add("json_samples", stat.Received, int64(len(im.samples.Rows)), -1)
-		im.stats.add("json_samples", stat.NotMatch, im.samples.Counts.UnknownFrames-c.UnknownFrames, -1)
-		im.stats.add("json_samples", stat.InvalidData, im.samples.Counts.Invalid-c.Invalid, -1)
+		im.stats.add(stat.JSONSamples, stat.Received, int64(len(im.samples.Rows)), -1)
+		im.stats.add(stat.JSONSamples, stat.NotMatch, im.samples.Counts.UnknownFrames-c.UnknownFrames, -1)
+		im.stats.add(stat.JSONSamples, stat.InvalidData, im.samples.Counts.Invalid-c.Invalid, -1)
 		im.drainSamples()
 	}
 	container := "array"
@@ -337,10 +337,10 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		switch key {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
-			im.stats.add("json_display_time_unit", stat.Received, 1, -1)
+			im.stats.add(stat.JSONDisplayTimeUnit, stat.Received, 1, -1)
 			text, ok := event.StringValue(raw)
 			if !ok || (text != "ms" && text != "ns") {
-				im.stats.add("json_display_time_unit", stat.NotSupported, 1, -1)
+				im.stats.add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, -1)
 			}
 			if !ok {
 				text = string(raw)
@@ -355,12 +355,12 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		case "otherData", "metadata":
 			configLeaves(raw, key, 0, im.configRow)
 		case "systemTraceEvents":
-			im.stats.add("json_system_trace_events", stat.Received, 1, -1)
+			im.stats.add(stat.JSONSystemTraceEvents, stat.Received, 1, -1)
 			if raw != nil { // else streamed as it was read
 				im.systemTraceEvents(raw)
 			}
 		default:
-			im.stats.add("json_top_level", stat.Received, 1, -1)
+			im.stats.add(stat.JSONTopLevel, stat.Received, 1, -1)
 			im.configRow(key, string(raw))
 		}
 	}
@@ -496,23 +496,23 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 func (im *Importer) Finish() {
 	st := &im.stats
 	im.slices.Finish()
-	st.add("json_begin", stat.NotMatch, im.slices.Counts.Unclosed, -1)
+	st.add(stat.JSONBegin, stat.NotMatch, im.slices.Counts.Unclosed, -1)
 	var nestableOpen int64
 	im.slices.EachOpen(func(r *tracker.Slice) { // no order needed to count
 		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
 			nestableOpen++
 		}
 	})
-	st.add("json_nestable_begin", stat.NotMatch, nestableOpen, -1)
+	st.add(stat.JSONNestableBegin, stat.NotMatch, nestableOpen, -1)
 	im.legacy.Finish()
-	st.add("json_async_start", stat.NotMatch, im.legacy.Counts.StartUnclosed, -1)
+	st.add(stat.JSONAsyncStart, stat.NotMatch, im.legacy.Counts.StartUnclosed, -1)
 	c := im.flows.Counts
 	im.flows.Finish()
 	im.flowCounts(c, -1)
 	im.slices.TakeAll(im.closeSlice)
 	im.order.flush(im.writeSlice)
 	im.frames.Resolve()
-	st.add("json_stack_frames", stat.NotMatch, im.frames.UnknownParents, -1)
+	st.add(stat.JSONStackFrames, stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
 	im.stats.flush(im.env.Log, im.lastPath)
 	im.countMarkers()
@@ -534,9 +534,9 @@ func (im *Importer) Finish() {
 // markerEvents are the stat rows of the phases that are the JSON form of
 // user-space trace markers: slices, async slices, instants and counters, the
 // events trace_streamer turns into callstack and measure rows.
-var markerEvents = [...]string{"json_begin", "json_end", "json_complete", "json_instant", "json_mark",
-	"json_counter", "json_nestable_begin", "json_nestable_instant", "json_nestable_end", "json_async_start",
-	"json_async_step_into", "json_async_step_past", "json_async_finish"}
+var markerEvents = [...]stat.Event{stat.JSONBegin, stat.JSONEnd, stat.JSONComplete, stat.JSONInstant, stat.JSONMark,
+	stat.JSONCounter, stat.JSONNestableBegin, stat.JSONNestableInstant, stat.JSONNestableEnd, stat.JSONAsyncStart,
+	stat.JSONAsyncStepInto, stat.JSONAsyncStepPast, stat.JSONAsyncFinish}
 
 // countMarkers counts those events once more under tracing_mark_write/received,
 // as trace_streamer counts every user-space trace marker it reads, valid or
@@ -548,7 +548,7 @@ func (im *Importer) countMarkers() {
 	for _, e := range markerEvents {
 		n += im.env.Log.Count(e, stat.Received) + im.env.Log.Count(e, stat.InvalidData)
 	}
-	im.env.Log.Add("tracing_mark_write", stat.Received, n)
+	im.env.Log.Add(stat.TracingMarkWrite, stat.Received, n)
 }
 
 func (im *Importer) writeFrames() {
