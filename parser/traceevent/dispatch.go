@@ -8,13 +8,8 @@ import (
 
 // process handles one event in processing order.
 func (im *Importer) process(ev *event.Event) {
-	strs := im.threads.StringIDs
-	ipid, itid := im.threads.Lookup(ev.Pid, ev.Tid)
-	im.stats.add(stat.JSONPidTid, stat.Received, int64(im.threads.StringIDs-strs), ev.Offset)
-	trunc, deep := im.slices.Counts.Truncated, im.slices.Counts.TooDeep
+	ipid, itid := im.threads.Lookup(ev)
 	accepted := im.dispatch(ev, ipid, itid)
-	im.stats.add(stat.JSONBegin, stat.DataLost, im.slices.Counts.Truncated-trunc, ev.Offset)
-	im.stats.add(stat.JSONMaxDepth, stat.DataLost, im.slices.Counts.TooDeep-deep, ev.Offset)
 	if accepted && ev.Ph != 'M' {
 		im.env.Range.Add(ev.TS.NS)
 	}
@@ -26,10 +21,10 @@ func (im *Importer) process(ev *event.Event) {
 // when invalid is set, and reports whether it was received.
 func (im *Importer) accept(name stat.Event, off int64, invalid bool) bool {
 	if invalid {
-		im.stats.add(name, stat.InvalidData, 1, off)
+		im.stats.Add(name, stat.InvalidData, 1, off)
 		return false
 	}
-	im.stats.add(name, stat.Received, 1, off)
+	im.stats.Add(name, stat.Received, 1, off)
 	return true
 }
 
@@ -43,7 +38,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 	st := &im.stats
 	switch ev.Ph {
 	case 'B', 'X':
-		st.add(name, stat.Received, 1, off)
+		st.Add(name, stat.Received, 1, off)
 		before := im.slices.Next()
 		if ev.Ph == 'B' {
 			im.slices.Begin(itid, ev)
@@ -55,20 +50,19 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 		}
 		im.slicesMade(before, ev, ev.Ph == 'B')
 		if im.slices.Row(before).Overlap {
-			st.add(name, stat.NotMatch, 1, off)
+			st.Add(name, stat.NotMatch, 1, off)
 		}
 	case 'E':
-		st.add(name, stat.Received, 1, off)
-		im.slices.End(itid, ev)
-		if im.slices.Ended < 0 {
-			st.add(name, stat.NotMatch, 1, off)
+		st.Add(name, stat.Received, 1, off)
+		if !im.slices.End(itid, ev) {
+			st.Add(name, stat.NotMatch, 1, off)
 			return false
 		}
 		im.ended(im.slices.Ended, itid, ev)
 	case 'i', 'I', 'R':
-		st.add(name, stat.Received, 1, off)
+		st.Add(name, stat.Received, 1, off)
 		if _, known := tracker.InstantScope(ev); !known {
-			st.add(name, stat.NotSupported, 1, off)
+			st.Add(name, stat.NotSupported, 1, off)
 		}
 		if !im.instants.Add(ipid, itid, ev) {
 			before := im.slices.Next()
@@ -79,11 +73,9 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			im.slicesMade(before, ev, false)
 		}
 	case 'C':
-		st.add(name, stat.Received, 1, off)
-		nn, inv, n := im.counters.NotNumeric, im.counters.Invalid, len(im.counters.Samples)
+		st.Add(name, stat.Received, 1, off)
+		n := len(im.counters.Samples)
 		im.counters.Add(ipid, ev)
-		st.add(name, stat.NotSupported, im.counters.NotNumeric-nn, off)
-		st.add(name, stat.InvalidData, im.counters.Invalid-inv, off)
 		return len(im.counters.Samples) > n
 	case 'b', 'n':
 		track, both, ok := im.tracks.Lookup(ev, ipid, false)
@@ -91,7 +83,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
+			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		callid := im.threads.MainThread(ipid)
 		before := im.slices.Next()
@@ -114,10 +106,10 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
+			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		if !known || !im.slices.AsyncEnd(track, ev) {
-			st.add(name, stat.NotMatch, 1, off)
+			st.Add(name, stat.NotMatch, 1, off)
 			return false
 		}
 		row := im.slices.Row(im.slices.Ended)
@@ -136,10 +128,10 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 			return false
 		}
 		if both {
-			st.add(stat.JSONEvent, stat.NotSupported, 1, off)
+			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
 		}
 		if !known {
-			st.add(name, stat.NotMatch, 1, off)
+			st.Add(name, stat.NotMatch, 1, off)
 			return false
 		}
 		return im.legacyEvent(track, ipid, itid, ev)
@@ -147,66 +139,43 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 		if _, ok := tracker.NormaliseID(ev.ID); !im.accept(name, off, !ok) {
 			return false
 		}
-		c := im.flows.Counts
-		im.flows.V1(itid, ev)
-		return !im.flowCounts(c, off)
+		return im.flows.V1(itid, ev)
 	case 'P':
-		st.add(name, stat.Received, 1, off)
-		c := im.samples.Counts
+		st.Add(name, stat.Received, 1, off)
 		im.samples.P(ipid, itid, ev)
-		st.add(name, stat.NotMatch, im.samples.Counts.NotMatch-c.NotMatch, off)
-		st.add(name, stat.InvalidData, im.samples.Counts.Invalid-c.Invalid, off)
 	case 'N', 'O', 'D':
-		c := im.objects.Counts
-		im.objects.Add(ipid, itid, ev)
-		n := im.objects.Counts
-		if !im.accept(name, off, n.BadID > c.BadID) {
+		out := im.objects.Add(ipid, itid, ev)
+		if !im.accept(name, off, out == tracker.ObjectBadID) {
 			return false
 		}
-		st.add(name, stat.NotMatch, (n.NewAlive-c.NewAlive)+(n.SnapshotImplicit-c.SnapshotImplicit)+
-			(n.DeleteNone-c.DeleteNone), off)
-		st.add(name, stat.InvalidData, n.SnapshotInvalid-c.SnapshotInvalid, off)
-		return n.DeleteNone == c.DeleteNone && n.SnapshotInvalid == c.SnapshotInvalid
+		return out == tracker.ObjectApplied
 	case 'M':
-		st.add(name, stat.Received, 1, off)
-		c := im.meta.Counts
+		st.Add(name, stat.Received, 1, off)
 		im.meta.Add(im.threads, ipid, itid, ev)
-		st.add(name, stat.NotSupported, im.meta.Counts.NotSupported-c.NotSupported, off)
-		st.add(name, stat.InvalidData, im.meta.Counts.InvalidData-c.InvalidData, off)
 		if ev.Name == "stackFrames" {
 			if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
 				n := len(im.frames.Rows)
 				im.frames.AddStackFrames(raw, "metadata", ipid)
-				st.add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), off)
+				st.Add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), off)
 			}
 		}
 	case 'V', 'v':
-		inv := im.dumps.Invalid
-		im.dumps.Add(ipid, itid, ev)
-		if !im.accept(name, off, im.dumps.Invalid > inv) {
+		if !im.accept(name, off, !im.dumps.Add(ipid, itid, ev)) {
 			return false
 		}
 	case 'c':
-		c := im.markers.Counts
-		im.markers.ClockSync(itid, ev)
-		if !im.accept(name, off, im.markers.Counts.ClockSyncInvalid > c.ClockSyncInvalid) {
+		if !im.accept(name, off, !im.markers.ClockSync(itid, ev)) {
 			return false
 		}
 	case '(', ')':
-		c := im.markers.Counts
-		im.markers.Context(ipid, itid, ev)
-		n := im.markers.Counts
-		if !im.accept(name, off, n.ContextInvalid > c.ContextInvalid) {
+		if !im.accept(name, off, !im.markers.Context(ipid, itid, ev)) {
 			return false
 		}
-		st.add(name, stat.NotMatch, n.ContextUnmatched-c.ContextUnmatched, off)
 	case '=':
-		c := im.markers.Counts
-		im.markers.Link(itid, ev)
-		if !im.accept(name, off, im.markers.Counts.LinkedInvalid > c.LinkedInvalid) {
+		if !im.accept(name, off, !im.markers.Link(itid, ev)) {
 			return false
 		}
-		st.add(name, stat.NotSupported, 1, off)
+		st.Add(name, stat.NotSupported, 1, off)
 	}
 	return true
 }

@@ -52,7 +52,7 @@ type Importer struct {
 	legacy   *tracker.Legacy
 	counters *tracker.Counters
 	instants tracker.Instants
-	meta     tracker.Metadata
+	meta     *tracker.Metadata
 	objects  *tracker.Objects
 	dumps    tracker.MemoryDumps
 	markers  *tracker.Markers
@@ -86,13 +86,19 @@ func New(env Env, opts Options) *Importer {
 		opts.SortBudget = DefaultSortBudget
 	}
 	t := env.Tables
-	im := &Importer{env: env, opts: opts, t: t, threads: tracker.NewThreads(), slices: tracker.NewSlices(), tracks: tracker.NewTracks(),
-		counters: tracker.NewCounters(), objects: tracker.NewObjects(), markers: tracker.NewMarkers(), frames: tracker.NewFrames(),
+	im := &Importer{env: env, opts: opts, t: t, tracks: tracker.NewTracks(), frames: tracker.NewFrames(),
 		legacyStart: map[int]int64{}, sliceThreads: map[int]bool{}}
-	im.flows = tracker.NewFlows(im.slices)
-	im.legacy = tracker.NewLegacy(im.slices)
-	im.samples = tracker.NewSamples(im.frames)
 	im.stats.init()
+	st := &im.stats // the trackers count into the current input's problems
+	im.threads = tracker.NewThreads(st)
+	im.slices = tracker.NewSlices(st)
+	im.counters = tracker.NewCounters(st)
+	im.objects = tracker.NewObjects(st)
+	im.markers = tracker.NewMarkers(st)
+	im.meta = tracker.NewMetadata(st)
+	im.flows = tracker.NewFlows(im.slices, st)
+	im.legacy = tracker.NewLegacy(im.slices, st)
+	im.samples = tracker.NewSamples(im.frames, st)
 	env.Log.UseJSON()
 	im.args = argSets{app: rows.NewAppender(env.Sink, t.Args), dict: env.Dict}
 	a := &im.app
@@ -137,9 +143,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.files++
 	im.lastPath = in.Path
-	im.stats.add(stat.JSONFile, stat.Received, 1, 0)
+	im.stats.Add(stat.JSONFile, stat.Received, 1, 0)
 	if in.Compression == "gzip" {
-		im.stats.add(stat.JSONGzip, stat.Received, 1, 0)
+		im.stats.Add(stat.JSONGzip, stat.Received, 1, 0)
 	}
 	sorter := extsort.NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
@@ -177,7 +183,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		if in.Compression == "gzip" {
 			name = stat.JSONGzip
 		}
-		im.stats.add(name, stat.DataLost, 1, rd.Offset())
+		im.stats.Add(name, stat.DataLost, 1, rd.Offset())
 		im.stats.note(name, stat.DataLost, err.Error())
 	}
 	im.readerProblems(rd)
@@ -293,42 +299,42 @@ func phaseStat(ph byte) (e stat.Event, ok bool) {
 func (im *Importer) tokenize(ev *event.Event, invalid bool) bool {
 	st := &im.stats
 	off := ev.Offset
-	st.add(stat.JSONEvent, stat.Received, 1, off)
+	st.Add(stat.JSONEvent, stat.Received, 1, off)
 	if invalid {
-		st.add(stat.JSONEvent, stat.InvalidData, 1, off)
+		st.Add(stat.JSONEvent, stat.InvalidData, 1, off)
 		return false
 	}
-	st.add(stat.JSONTrailingComma, stat.Received, int64(ev.TrailingCommas), off)
-	st.add(stat.JSONDuplicateKey, stat.Received, int64(ev.DupKeys), off)
-	st.add(stat.JSONNumericString, stat.Received, int64(ev.NumericStrs), off)
-	st.add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), off)
+	st.Add(stat.JSONTrailingComma, stat.Received, int64(ev.TrailingCommas), off)
+	st.Add(stat.JSONDuplicateKey, stat.Received, int64(ev.DupKeys), off)
+	st.Add(stat.JSONNumericString, stat.Received, int64(ev.NumericStrs), off)
+	st.Add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), off)
 	if ev.Ph == 0 {
-		st.add(stat.JSONEvent, stat.InvalidData, 1, off)
+		st.Add(stat.JSONEvent, stat.InvalidData, 1, off)
 		return false
 	}
 	if ev.PhLong {
-		st.add(stat.JSONEvent, stat.NotMatch, 1, off)
+		st.Add(stat.JSONEvent, stat.NotMatch, 1, off)
 	}
 	name, ok := phaseStat(ev.Ph)
 	if !ok {
-		st.add(stat.JSONEvent, stat.NotSupported, 1, off)
+		st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
 		return false
 	}
 	if ev.ArgsInvalid {
-		st.add(stat.JSONArgs, stat.InvalidData, 1, off)
+		st.Add(stat.JSONArgs, stat.InvalidData, 1, off)
 	}
 	if ev.BadThreadTime {
-		st.add(stat.JSONThreadTime, stat.InvalidData, 1, off)
+		st.Add(stat.JSONThreadTime, stat.InvalidData, 1, off)
 	}
 	if ev.HasStack {
-		st.add(stat.JSONStackFrames, stat.NotSupported, 1, off)
+		st.Add(stat.JSONStackFrames, stat.NotSupported, 1, off)
 	}
 	if !ev.TS.Valid && ev.Ph != 'M' {
-		st.add(name, stat.InvalidData, 1, off)
+		st.Add(name, stat.InvalidData, 1, off)
 		return false
 	}
 	if ev.Ph == 'X' && !ev.Dur.Valid {
-		st.add(name, stat.InvalidData, 1, off)
+		st.Add(name, stat.InvalidData, 1, off)
 		return false
 	}
 	return true
@@ -338,21 +344,21 @@ func (im *Importer) tokenize(ev *event.Event, invalid bool) bool {
 func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 	p := rd.Problems
 	st := &im.stats
-	st.add(stat.JSONTrailingComma, stat.Received, p.TrailingCommas, p.First.TrailingComma)
-	st.add(stat.JSONEmptyEvent, stat.Received, p.EmptyEvents, p.First.EmptyEvent)
+	st.Add(stat.JSONTrailingComma, stat.Received, p.TrailingCommas, p.First.TrailingComma)
+	st.Add(stat.JSONEmptyEvent, stat.Received, p.EmptyEvents, p.First.EmptyEvent)
 	if p.Unclosed {
-		st.add(stat.JSONFile, stat.NotMatch, 1, rd.Offset())
+		st.Add(stat.JSONFile, stat.NotMatch, 1, rd.Offset())
 	}
 	if p.CutElement {
-		st.add(stat.JSONFile, stat.DataLost, 1, rd.Offset())
+		st.Add(stat.JSONFile, stat.DataLost, 1, rd.Offset())
 	}
 	if p.Garbage || p.Stopped {
-		st.add(stat.JSONFile, stat.InvalidData, 1, rd.Offset())
+		st.Add(stat.JSONFile, stat.InvalidData, 1, rd.Offset())
 	}
-	st.add(stat.JSONEvent, stat.Received, p.Broken, p.First.Broken)
-	st.add(stat.JSONEvent, stat.InvalidData, p.Broken, p.First.Broken)
+	st.Add(stat.JSONEvent, stat.Received, p.Broken, p.First.Broken)
+	st.Add(stat.JSONEvent, stat.InvalidData, p.Broken, p.First.Broken)
 	if p.BadText {
-		st.add(stat.JSONSystemTraceEvents, stat.InvalidData, 1, rd.Offset())
+		st.Add(stat.JSONSystemTraceEvents, stat.InvalidData, 1, rd.Offset())
 	}
 }
 
@@ -385,10 +391,8 @@ func (im *Importer) slicesMade(before int, ev *event.Event, pending bool) {
 	row.ESF = im.frameRef(ev.ESF)
 	row.CName = ev.CName
 	if ev.BindID != nil {
-		c := im.flows.Counts
-		im.stats.add(stat.JSONFlowV2, stat.Received, 1, ev.Offset)
+		im.stats.Add(stat.JSONFlowV2, stat.Received, 1, ev.Offset)
 		im.flows.V2(row.ID, ev)
-		im.flowCounts(c, ev.Offset)
 	}
 }
 
@@ -432,17 +436,8 @@ func (im *Importer) ended(id, itid int, ev *event.Event) {
 
 // legacyEvent handles S, T, p and F on a legacy async track.
 func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
-	name, _ := phaseStat(ev.Ph)
-	off := ev.Offset
-	st := &im.stats
-	c := im.legacy.Counts
 	before := im.slices.Next()
-	im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
-	n := im.legacy.Counts
-	accepted := n.StartDropped == c.StartDropped && n.StepNoKey == c.StepNoKey && n.FinishNoKey == c.FinishNoKey
-	st.add(name, stat.DataLost, n.StartDropped-c.StartDropped, off)
-	st.add(name, stat.NotMatch, (n.StepNoKey-c.StepNoKey)+(n.FinishNoKey-c.FinishNoKey), off)
-	st.add(name, stat.NotSupported, n.MixedSteps-c.MixedSteps, off)
+	accepted := im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
 	for id := before; id < im.slices.Next(); id++ {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
 		row := im.slices.Row(id)
@@ -467,20 +462,4 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 		}
 	}
 	return accepted
-}
-
-// flowCounts counts the flow problems since c and reports whether there
-// were any.
-func (im *Importer) flowCounts(c tracker.FlowCounts, off int64) bool {
-	n := im.flows.Counts
-	st := &im.stats
-	st.add(stat.JSONFlowStart, stat.NotMatch, n.StartNoSlice-c.StartNoSlice, off)
-	st.add(stat.JSONFlowStart, stat.DataLost, n.StartOpen-c.StartOpen, off)
-	st.add(stat.JSONFlowStep, stat.NotMatch, n.StepNoMatch-c.StepNoMatch, off)
-	st.add(stat.JSONFlowEnd, stat.NotMatch, n.EndNoMatch-c.EndNoMatch, off)
-	st.add(stat.JSONFlowEnd, stat.NotSupported, n.EndBadBP-c.EndBadBP, off)
-	st.add(stat.JSONFlowV2, stat.DataLost, n.V2Lost-c.V2Lost, off)
-	st.add(stat.JSONFlowV2, stat.NotMatch, n.V2NoProducer-c.V2NoProducer, off)
-	st.add(stat.JSONFlowV2, stat.InvalidData, n.V2Invalid-c.V2Invalid, off)
-	return n != c
 }

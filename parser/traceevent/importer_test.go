@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -566,5 +568,39 @@ func TestLoneSurrogates(t *testing.T) {
 	}
 	if got := r.log.Count(stat.JSONString, stat.InvalidData); got != 2 {
 		t.Errorf("json_string invalid_data %d, want 2", got)
+	}
+}
+
+// TestEveryProblem imports a trace with an instance of most problems the
+// trackers count (testdata/traceevent/problems.json, also an input of
+// scripts/samedump) and checks every non-zero Trace Event stat cell.
+func TestEveryProblem(t *testing.T) {
+	r := importText(t, string(testutil.Fixture(t, "traceevent/problems.json")), Options{})
+	want := []string{
+		"json_file/received=1", "json_event/received=47", "json_pid_tid/received=2", "json_begin/received=2",
+		"json_begin/not_match=1", "json_end/received=2", "json_end/not_match=1", "json_complete/received=6",
+		"json_complete/not_match=1", "json_instant/received=1", "json_instant/not_supported=1",
+		"json_counter/received=2", "json_counter/not_supported=1", "json_counter/invalid_data=1",
+		"json_nestable_begin/received=1", "json_nestable_begin/not_match=1", "json_nestable_end/received=1",
+		"json_nestable_end/not_match=1", "json_async_start/received=3", "json_async_start/data_lost=1",
+		"json_async_start/not_match=2", "json_async_step_into/received=3",
+		"json_async_step_into/not_match=1", "json_async_step_into/not_supported=1",
+		"json_async_step_past/received=1", "json_async_step_past/not_supported=1",
+		"json_async_finish/received=1", "json_async_finish/not_match=1", "json_flow_start/received=4",
+		"json_flow_start/data_lost=1", "json_flow_start/not_match=1", "json_flow_step/received=1",
+		"json_flow_step/not_match=1", "json_flow_end/received=3", "json_flow_end/not_match=1",
+		"json_flow_end/not_supported=1", "json_flow_v2/received=4", "json_flow_v2/data_lost=1",
+		"json_flow_v2/not_match=1", "json_flow_v2/invalid_data=1", "json_sample/received=3",
+		"json_sample/not_match=3", "json_sample/invalid_data=1", "json_object_new/received=2",
+		"json_object_new/not_match=1", "json_object_snapshot/received=2", "json_object_snapshot/not_match=1",
+		"json_object_snapshot/invalid_data=1", "json_object_delete/received=1",
+		"json_object_delete/not_match=1", "json_object_delete/invalid_data=1", "json_metadata/received=2",
+		"json_metadata/not_supported=1", "json_metadata/invalid_data=1",
+		"json_memory_dump_process/invalid_data=1", "json_clock_sync/invalid_data=1",
+		"json_context_enter/invalid_data=1", "json_context_leave/received=1",
+		"json_context_leave/not_match=1", "json_linked_id/invalid_data=1",
+	}
+	if got := r.stats(); !reflect.DeepEqual(got, want) {
+		t.Errorf("stat cells\n%q\nwant\n%q", got, want)
 	}
 }

@@ -47,8 +47,11 @@ func TestNodeTrace(t *testing.T) {
 	if r.Problems != (tokenizer.Problems{}) || phases['B'] == 0 || phases['B'] != phases['E'] || phases['X'] == 0 || phases['M'] == 0 {
 		t.Fatalf("problems %+v, phases %v", r.Problems, phases)
 	}
-	th := tracker.NewThreads()
-	slices := tracker.NewSlices()
+	var st problems
+	st.init()
+	th := tracker.NewThreads(&st)
+	slices := tracker.NewSlices(&st)
+	unmatched := 0
 	last := int64(-1)
 	err = sorter.Sorted(func(k extsort.Key, off int64, raw []byte) error {
 		if k.TS < last {
@@ -59,12 +62,14 @@ func TestNodeTrace(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		ipid, itid := th.Lookup(ev)
 		switch ev.Ph {
 		case 'B':
 			slices.Begin(itid, ev)
 		case 'E':
-			slices.End(itid, ev)
+			if !slices.End(itid, ev) {
+				unmatched++
+			}
 		case 'X':
 			slices.Complete(itid, ev, ev.Dur.NS)
 		case 'M':
@@ -76,8 +81,8 @@ func TestNodeTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Finish()
-	if c := slices.Counts; c.Unmatched != 0 || c.Unclosed != 0 || c.TooDeep != 0 {
-		t.Errorf("slice counts %+v", c)
+	if len(st.cells) != 0 || unmatched != 0 {
+		t.Errorf("%d unmatched E, counted %v", unmatched, st.cells)
 	}
 	if len(slices.Rows()) != phases['B']+phases['X'] {
 		t.Errorf("%d slices for %d B and %d X", len(slices.Rows()), phases['B'], phases['X'])

@@ -25,8 +25,8 @@ type cell struct {
 
 func (p *problems) init() { p.cells = map[cellKey]*cell{} }
 
-// add counts n (if positive) occurrences at offset off.
-func (p *problems) add(event stat.Event, typ stat.Type, n, off int64) {
+// Add counts n (if positive) occurrences at offset off.
+func (p *problems) Add(event stat.Event, typ stat.Type, n, off int64) {
 	if n <= 0 {
 		return
 	}

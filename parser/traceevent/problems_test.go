@@ -21,7 +21,7 @@ func TestProblemsReachLog(t *testing.T) {
 			continue
 		}
 		for _, typ := range stat.Types() {
-			p.add(e, typ, n, 100+n)
+			p.Add(e, typ, n, 100+n)
 			want[[2]stat.Event{e, stat.Event(typ)}] = n
 			n++
 		}

@@ -291,10 +291,10 @@ func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
 		n := len(im.frames.Rows)
 		im.frames.AddStackFrames(raw, "stackFrames", -1)
-		im.stats.add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), 0)
+		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), 0)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {
-		im.stats.add(stat.JSONFile, stat.NotSupported, 1, 0)
+		im.stats.Add(stat.JSONFile, stat.NotSupported, 1, 0)
 	}
 }
 
@@ -302,7 +302,6 @@ func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 // samples array and the trace_config rows (docs/format/traceevent.md#top-level-keys).
 func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	if raw, ok := rd.Other["samples"]; ok {
-		c := im.samples.Counts
 		im.samples.TopLevel(raw, func(tid event.Ident) int {
 			itid, ok := im.sampleTIDs[tid]
 			if !ok {
@@ -316,9 +315,7 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		for i := range im.samples.Rows {
 			im.samples.Rows[i].ID = im.samples.Base + i
 		}
-		im.stats.add(stat.JSONSamples, stat.Received, int64(len(im.samples.Rows)), -1)
-		im.stats.add(stat.JSONSamples, stat.NotMatch, im.samples.Counts.UnknownFrames-c.UnknownFrames, -1)
-		im.stats.add(stat.JSONSamples, stat.InvalidData, im.samples.Counts.Invalid-c.Invalid, -1)
+		im.stats.Add(stat.JSONSamples, stat.Received, int64(len(im.samples.Rows)), -1)
 		im.drainSamples()
 	}
 	container := "array"
@@ -337,10 +334,10 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		switch key {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
-			im.stats.add(stat.JSONDisplayTimeUnit, stat.Received, 1, -1)
+			im.stats.Add(stat.JSONDisplayTimeUnit, stat.Received, 1, -1)
 			text, ok := event.StringValue(raw)
 			if !ok || (text != "ms" && text != "ns") {
-				im.stats.add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, -1)
+				im.stats.Add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, -1)
 			}
 			if !ok {
 				text = string(raw)
@@ -355,12 +352,12 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		case "otherData", "metadata":
 			configLeaves(raw, key, 0, im.configRow)
 		case "systemTraceEvents":
-			im.stats.add(stat.JSONSystemTraceEvents, stat.Received, 1, -1)
+			im.stats.Add(stat.JSONSystemTraceEvents, stat.Received, 1, -1)
 			if raw != nil { // else streamed as it was read
 				im.systemTraceEvents(raw)
 			}
 		default:
-			im.stats.add(stat.JSONTopLevel, stat.Received, 1, -1)
+			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, -1)
 			im.configRow(key, string(raw))
 		}
 	}
@@ -496,23 +493,19 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 func (im *Importer) Finish() {
 	st := &im.stats
 	im.slices.Finish()
-	st.add(stat.JSONBegin, stat.NotMatch, im.slices.Counts.Unclosed, -1)
 	var nestableOpen int64
 	im.slices.EachOpen(func(r *tracker.Slice) { // no order needed to count
 		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
 			nestableOpen++
 		}
 	})
-	st.add(stat.JSONNestableBegin, stat.NotMatch, nestableOpen, -1)
+	st.Add(stat.JSONNestableBegin, stat.NotMatch, nestableOpen, -1)
 	im.legacy.Finish()
-	st.add(stat.JSONAsyncStart, stat.NotMatch, im.legacy.Counts.StartUnclosed, -1)
-	c := im.flows.Counts
 	im.flows.Finish()
-	im.flowCounts(c, -1)
 	im.slices.TakeAll(im.closeSlice)
 	im.order.flush(im.writeSlice)
 	im.frames.Resolve()
-	st.add(stat.JSONStackFrames, stat.NotMatch, im.frames.UnknownParents, -1)
+	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.UnknownParents, -1)
 	im.drain()
 	im.stats.flush(im.env.Log, im.lastPath)
 	im.countMarkers()

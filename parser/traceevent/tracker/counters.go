@@ -5,6 +5,7 @@ import (
 
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
 )
 
 // NormaliseID gives the text form of an id value (docs/format/traceevent.md#ids-and-scopes): a string as it
@@ -52,10 +53,8 @@ type CounterFilter struct {
 type Counters struct {
 	Filters []CounterFilter
 	Samples []CounterSample
-	// NotNumeric counts skipped non-numeric members; Invalid counts C events
-	// without (usable) args.
-	NotNumeric, Invalid int64
 
+	stats Stats
 	byKey map[counterKey]int
 	last  map[int]int // filter → index of its last sample
 }
@@ -66,14 +65,16 @@ type counterKey struct {
 }
 
 // NewCounters returns an empty tracker.
-func NewCounters() *Counters {
-	return &Counters{byKey: map[counterKey]int{}, last: map[int]int{}}
+func NewCounters(st Stats) *Counters {
+	return &Counters{stats: st, byKey: map[counterKey]int{}, last: map[int]int{}}
 }
 
-// Add handles a C event of process ipid.
+// Add handles a C event of process ipid: json_counter not_supported for each
+// member that is not a number, invalid_data for an event without (usable)
+// args.
 func (c *Counters) Add(ipid int, ev *event.Event) {
 	if ev.Args == nil {
-		c.Invalid++
+		c.stats.Add(stat.JSONCounter, stat.InvalidData, 1, ev.Offset)
 		return
 	}
 	prefix := ev.Name
@@ -93,7 +94,7 @@ func (c *Counters) Add(ipid int, ev *event.Event) {
 		raw := event.TrimSpace(ev.Args[start:js.Offset()])
 		val, ok := counterValue(raw)
 		if !ok {
-			c.NotNumeric++
+			c.stats.Add(stat.JSONCounter, stat.NotSupported, 1, ev.Offset)
 			return nil
 		}
 		key := counterKey{ipid, prefix + " " + string(k)}
@@ -111,7 +112,7 @@ func (c *Counters) Add(ipid int, ev *event.Event) {
 		return nil
 	})
 	if err != nil || members == 0 {
-		c.Invalid++
+		c.stats.Add(stat.JSONCounter, stat.InvalidData, 1, ev.Offset)
 	}
 }
 

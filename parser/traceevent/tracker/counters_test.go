@@ -24,7 +24,8 @@ func TestNormaliseID(t *testing.T) {
 }
 
 func TestCounters(t *testing.T) {
-	c := NewCounters()
+	st := cells{}
+	c := NewCounters(st)
 	for i, e := range []string{
 		`{"ph":"C","ts":1,"name":"mem","args":{"heap":10,"ext":"2.5"}}`,
 		`{"ph":"C","ts":3,"name":"mem","args":{"heap":12,"bad":true}}`,
@@ -55,7 +56,7 @@ func TestCounters(t *testing.T) {
 	if want := []string{"1000 2000 10 0", "1000 - 2.5 1", "3000 - 12 0", "4000 - 1 2"}; !reflect.DeepEqual(samples, want) {
 		t.Errorf("samples %q, want %q", samples, want)
 	}
-	if c.NotNumeric != 1 || c.Invalid != 2 {
-		t.Errorf("not numeric %d, invalid %d", c.NotNumeric, c.Invalid)
+	if want := (cells{"json_counter/not_supported": 1, "json_counter/invalid_data": 2}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
 	}
 }

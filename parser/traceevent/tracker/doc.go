@@ -3,10 +3,12 @@
 // stacks and async tracks, legacy async events, flows, counters, instants and
 // metadata, object instances and snapshots, memory dumps, markers, stack
 // frames and CPU profile samples (docs/format/traceevent.md). Each tracker
-// exposes what it made as plain Go values and counts of what it could not
-// use.
+// exposes what it made as plain Go values, returns what the caller needs to
+// decide (whether an event was used), and counts what it could not use as it
+// finds it, naming the stat cell (a typed stat.Event and stat.Type) to the
+// Stats it was given, with the event's offset.
 //
-// Trackers must not write rows, know tables or SQL, or report to the stat
-// table: the importer (package traceevent) reads their results and counts and
-// writes them. internal/archtest keeps the imports honest.
+// Trackers must not write rows, know tables or SQL: the importer (package
+// traceevent) writes their results. They may import stat only for its typed
+// keys. internal/archtest keeps the imports honest.
 package tracker

@@ -1,6 +1,9 @@
 package tracker
 
-import "tracestreamer/parser/traceevent/event"
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
+)
 
 // Flow is one flow arrow (docs/format/traceevent.md#flows).
 type Flow struct {
@@ -14,18 +17,6 @@ type Flow struct {
 	Key     string
 	SrcArgs []byte // v1: args of the starting event
 	DstArgs []byte // v1: args of the ending event
-}
-
-// FlowCounts are the stat counts of flows.
-type FlowCounts struct {
-	StartNoSlice int64 // json_flow_start not_match
-	StartOpen    int64 // json_flow_start data_lost
-	StepNoMatch  int64 // json_flow_step not_match
-	EndNoMatch   int64 // json_flow_end not_match
-	EndBadBP     int64 // json_flow_end not_supported
-	V2Lost       int64 // json_flow_v2 data_lost
-	V2NoProducer int64 // json_flow_v2 not_match
-	V2Invalid    int64 // json_flow_v2 invalid_data
 }
 
 type flowKey struct{ cat, name, id string }
@@ -46,11 +37,11 @@ type pendingEnd struct {
 // Flows builds flow arrows between synchronous slices.
 type Flows struct {
 	// Rows are the arrows not yet taken away; arrow Base+i is Rows[i].
-	Rows   []Flow
-	Base   int
-	Counts FlowCounts
-	s      *Slices
-	open   map[flowKey]openFlow
+	Rows  []Flow
+	Base  int
+	stats Stats
+	s     *Slices
+	open  map[flowKey]openFlow
 	// pending ends (f without bp:"e") wait for the next slice of their thread.
 	pending map[int][]pendingEnd
 	// the first slice a thread started at its latest start time.
@@ -61,8 +52,8 @@ type Flows struct {
 }
 
 // NewFlows returns a flow tracker watching the slices of s.
-func NewFlows(s *Slices) *Flows {
-	f := &Flows{s: s, open: map[flowKey]openFlow{}, pending: map[int][]pendingEnd{},
+func NewFlows(s *Slices, st Stats) *Flows {
+	f := &Flows{s: s, stats: st, open: map[flowKey]openFlow{}, pending: map[int][]pendingEnd{},
 		lastTS: map[int]int64{}, firstAtTS: map[int]int64{}, producers: map[string]int64{}, consumed: map[string]bool{}}
 	s.OnSlice = f.slice
 	return f
@@ -87,22 +78,26 @@ func (f *Flows) emit(version int, out, in int64, k flowKey, src, dst []byte, ev 
 	f.Rows = append(f.Rows, fl)
 }
 
-// V1 handles an s, t or f event of thread itid.
-func (f *Flows) V1(itid int, ev *event.Event) {
+// V1 handles an s, t or f event of thread itid. It reports false when the
+// event was counted as a problem.
+func (f *Flows) V1(itid int, ev *event.Event) bool {
 	id, ok := NormaliseID(ev.ID)
 	if !ok {
-		return
+		return true
 	}
+	off := ev.Offset
 	k := flowKey{ev.Cat, ev.Name, id}
-	encl, hasEncl := f.s.Enclosing(itid, ev.TS.NS)
+	encl, hasEncl := f.s.Enclosing(itid, ev.TS.NS, off)
 	op, isOpen := f.open[k]
 	switch ev.Ph {
 	case 's':
 		switch {
 		case !hasEncl:
-			f.Counts.StartNoSlice++
+			f.stats.Add(stat.JSONFlowStart, stat.NotMatch, 1, off)
+			return false
 		case isOpen:
-			f.Counts.StartOpen++
+			f.stats.Add(stat.JSONFlowStart, stat.DataLost, 1, off)
+			return false
 		default:
 			// The event's memory is reused after this call: keep copies.
 			f.open[k] = openFlow{src: encl, ev: &event.Event{Cat: ev.Cat, HasCat: ev.HasCat, Name: ev.Name, HasName: ev.HasName},
@@ -110,34 +105,36 @@ func (f *Flows) V1(itid int, ev *event.Event) {
 		}
 	case 't':
 		if !isOpen || !hasEncl {
-			f.Counts.StepNoMatch++
-			return
+			f.stats.Add(stat.JSONFlowStep, stat.NotMatch, 1, off)
+			return false
 		}
 		f.emit(1, op.src, encl, k, op.args, ev.Args, op.ev)
 		f.open[k] = openFlow{src: encl, ev: op.ev, args: op.args}
 	case 'f':
 		if !isOpen {
-			f.Counts.EndNoMatch++
-			return
+			f.stats.Add(stat.JSONFlowEnd, stat.NotMatch, 1, off)
+			return false
 		}
 		delete(f.open, k)
 		switch {
 		case ev.BP == "e":
 			if !hasEncl {
-				f.Counts.EndNoMatch++
-				return
+				f.stats.Add(stat.JSONFlowEnd, stat.NotMatch, 1, off)
+				return false
 			}
 			f.emit(1, op.src, encl, k, op.args, ev.Args, op.ev)
 		case ev.BP != "":
-			f.Counts.EndBadBP++
+			f.stats.Add(stat.JSONFlowEnd, stat.NotSupported, 1, off)
+			return false
 		default:
 			if ts, ok := f.lastTS[itid]; ok && ts == ev.TS.NS {
 				f.emit(1, op.src, f.firstAtTS[itid], k, op.args, ev.Args, op.ev)
-				return
+				return true
 			}
 			f.pending[itid] = append(f.pending[itid], pendingEnd{key: k, open: op, ts: ev.TS.NS, args: cloneBytes(ev.Args)})
 		}
 	}
+	return true
 }
 
 // V2 handles the bind_id of the event that created slice id.
@@ -147,7 +144,7 @@ func (f *Flows) V2(slice int64, ev *event.Event) {
 		return
 	}
 	if !ev.FlowIn && !ev.FlowOut {
-		f.Counts.V2Invalid++
+		f.stats.Add(stat.JSONFlowV2, stat.InvalidData, 1, ev.Offset)
 		return
 	}
 	if ev.FlowIn {
@@ -155,12 +152,12 @@ func (f *Flows) V2(slice int64, ev *event.Event) {
 			f.emit(2, src, slice, flowKey{id: key}, nil, nil, nil)
 			f.consumed[key] = true
 		} else {
-			f.Counts.V2NoProducer++
+			f.stats.Add(stat.JSONFlowV2, stat.NotMatch, 1, ev.Offset)
 		}
 	}
 	if ev.FlowOut {
 		if _, ok := f.producers[key]; ok && !f.consumed[key] && !ev.FlowIn {
-			f.Counts.V2Lost++
+			f.stats.Add(stat.JSONFlowV2, stat.DataLost, 1, ev.Offset)
 			return
 		}
 		f.producers[key] = slice
@@ -171,7 +168,7 @@ func (f *Flows) V2(slice int64, ev *event.Event) {
 // Finish counts the ends still waiting for a slice.
 func (f *Flows) Finish() {
 	for _, p := range f.pending {
-		f.Counts.EndNoMatch += int64(len(p))
+		f.stats.Add(stat.JSONFlowEnd, stat.NotMatch, int64(len(p)), -1)
 	}
 	f.pending = map[int][]pendingEnd{}
 }

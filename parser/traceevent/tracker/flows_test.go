@@ -9,8 +9,9 @@ import (
 )
 
 func TestFlows(t *testing.T) {
-	s := NewSlices()
-	f := NewFlows(s)
+	st := cells{}
+	s := NewSlices(st)
+	f := NewFlows(s, st)
 	run := func(raw string) {
 		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
 		if err != nil {
@@ -54,7 +55,9 @@ func TestFlows(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("flows %q, want %q", got, want)
 	}
-	if c := f.Counts; c != (FlowCounts{StartOpen: 1, StartNoSlice: 1, EndNoMatch: 1, V2NoProducer: 1, V2Invalid: 1}) {
+	if want := (cells{"json_flow_start/data_lost": 1, "json_flow_start/not_match": 1, "json_flow_end/not_match": 1,
+		"json_flow_v2/not_match": 1, "json_flow_v2/invalid_data": 1}); !st.equal(want) {
+		c := st
 		t.Errorf("counts %+v", c)
 	}
 }

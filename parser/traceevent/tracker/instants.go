@@ -1,6 +1,9 @@
 package tracker
 
-import "tracestreamer/parser/traceevent/event"
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
+)
 
 // InstantScope classifies an instant event (i, I, R) by its s field (spec
 // docs/format/traceevent.md#thread-instants, docs/format/traceevent.md#process-and-global-instants): 't' for thread scope (also when s is missing), 'p' for
@@ -46,32 +49,22 @@ func (in *Instant) RefType() string {
 	return "global"
 }
 
-// InstantCounts are the stat counts of instant events.
-type InstantCounts struct {
-	UnknownScope int64 // json_instant/json_mark not_supported
-	InvalidTS    int64 // json_instant/json_mark invalid_data
-}
-
 // Instants collects process- and global-scoped instants in processing order.
 type Instants struct {
 	// Rows are the instants not yet taken away; Base counts the others.
-	Rows   []Instant
-	Base   int
-	Counts InstantCounts
+	Rows []Instant
+	Base int
 }
 
 // Add handles an i, I or R event emitted by (ipid, itid). It returns true when
 // the event was taken as a process or global instant; false means the caller
-// makes it a thread-scoped zero-length slice (or drops it for a bad ts).
+// makes it a thread-scoped zero-length slice (or drops it for a bad ts). An
+// unknown scope is the caller's to count (InstantScope).
 func (is *Instants) Add(ipid, itid int, ev *event.Event) bool {
 	if !ev.TS.Valid {
-		is.Counts.InvalidTS++
 		return false
 	}
-	scope, known := InstantScope(ev)
-	if !known {
-		is.Counts.UnknownScope++
-	}
+	scope, _ := InstantScope(ev)
 	if scope == 't' {
 		return false
 	}
@@ -95,20 +88,17 @@ type MetadataEvent struct {
 	Args       []byte // raw args object (nil: none)
 }
 
-// MetadataCounts are the json_metadata stat counts.
-type MetadataCounts struct {
-	NotSupported int64 // unknown metadata name (the row is kept)
-	InvalidData  int64 // known name with an unusable argument
-}
-
 // Metadata records M events and applies their effect on process and thread
 // names through Threads.
 type Metadata struct {
 	// Rows are the events not yet taken away; Base counts the others.
-	Rows   []MetadataEvent
-	Base   int
-	Counts MetadataCounts
+	Rows  []MetadataEvent
+	Base  int
+	stats Stats
 }
+
+// NewMetadata returns an empty recorder.
+func NewMetadata(st Stats) *Metadata { return &Metadata{stats: st} }
 
 // Add records an M event of (ipid, itid) and applies it to t.
 func (m *Metadata) Add(t *Threads, ipid, itid int, ev *event.Event) {
@@ -119,8 +109,8 @@ func (m *Metadata) Add(t *Threads, ipid, itid int, ev *event.Event) {
 	known, usable := t.Metadata(ipid, itid, ev)
 	switch {
 	case !known:
-		m.Counts.NotSupported++
+		m.stats.Add(stat.JSONMetadata, stat.NotSupported, 1, ev.Offset) // unknown name: the row is kept
 	case !usable:
-		m.Counts.InvalidData++
+		m.stats.Add(stat.JSONMetadata, stat.InvalidData, 1, ev.Offset) // known name, unusable argument
 	}
 }

@@ -30,11 +30,16 @@ func TestInstantsE9(t *testing.T) {
 		`{"ph":"i","pid":1,"tid":2,"ts":8,"name":"q","s":"z"}`,
 		`{"ph":"i","pid":1,"tid":2,"name":"nots","s":"p"}`,
 	)
-	th := NewThreads()
-	s := NewSlices()
+	st := cells{}
+	th := NewThreads(st)
+	s := NewSlices(st)
 	var is Instants
+	var unknownScope int
 	for _, ev := range evs {
-		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		ipid, itid := th.Lookup(ev)
+		if _, known := InstantScope(ev); !known {
+			unknownScope++
+		}
 		if !is.Add(ipid, itid, ev) && ev.TS.Valid {
 			s.Complete(itid, ev, 0)
 		}
@@ -64,8 +69,8 @@ func TestInstantsE9(t *testing.T) {
 	if !reflect.DeepEqual(inst, wantInst) {
 		t.Errorf("instants %q, want %q", inst, wantInst)
 	}
-	if is.Counts != (InstantCounts{UnknownScope: 1, InvalidTS: 1}) {
-		t.Errorf("counts %+v", is.Counts)
+	if unknownScope != 1 || len(st) != 0 {
+		t.Errorf("%d unknown scopes, want 1; counts %v, want none", unknownScope, st)
 	}
 }
 
@@ -79,10 +84,11 @@ func TestMetadataE10(t *testing.T) {
 		`{"ph":"M","pid":3,"tid":4,"name":"thread_name","args":{"name":5}}`,
 		`{"ph":"M","pid":3,"tid":4,"ts":9,"name":"my_meta","args":{}}`,
 	)
-	th := NewThreads()
-	var m Metadata
+	st := cells{}
+	th := NewThreads(st)
+	m := NewMetadata(st)
 	for _, ev := range evs {
-		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		ipid, itid := th.Lookup(ev)
 		m.Add(th, ipid, itid, ev)
 	}
 	var rows []string
@@ -98,8 +104,8 @@ func TestMetadataE10(t *testing.T) {
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
-	if m.Counts != (MetadataCounts{NotSupported: 1, InvalidData: 1}) {
-		t.Errorf("counts %+v", m.Counts)
+	if want := (cells{"json_metadata/not_supported": 1, "json_metadata/invalid_data": 1}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
 	}
 	if name, _ := th.ThreadName(2); name != "IO" {
 		t.Errorf("thread 2 name %q, want IO (an unusable thread_name must not change it)", name)

@@ -1,15 +1,9 @@
 package tracker
 
-import "tracestreamer/parser/traceevent/event"
-
-// LegacyCounts are the stat counts of legacy async events.
-type LegacyCounts struct {
-	StartDropped  int64 // json_async_start data_lost: key already open
-	StartUnclosed int64 // json_async_start not_match: never finished
-	StepNoKey     int64 // json_async_step_into/past not_match
-	MixedSteps    int64 // json_async_step_past not_supported: T and p in one slice
-	FinishNoKey   int64 // json_async_finish not_match
-}
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
+)
 
 type legacyState struct {
 	open       bool
@@ -22,7 +16,7 @@ type legacyState struct {
 // Legacy builds the slices of legacy async events S, T, p and F (docs/format/traceevent.md#legacy-async):
 // one slice from S to F on the key's track, and step slices below it.
 type Legacy struct {
-	Counts LegacyCounts
+	stats Stats
 	// Finished is the row id of the S slice the latest F closed, -1 if that
 	// F closed nothing.
 	Finished int
@@ -31,7 +25,17 @@ type Legacy struct {
 }
 
 // NewLegacy returns a tracker appending its rows to s.
-func NewLegacy(s *Slices) *Legacy { return &Legacy{s: s, state: map[int]*legacyState{}, Finished: -1} }
+func NewLegacy(s *Slices, st Stats) *Legacy {
+	return &Legacy{s: s, stats: st, state: map[int]*legacyState{}, Finished: -1}
+}
+
+// stepStat is the stat event of a T or p step.
+func stepStat(ph byte) stat.Event {
+	if ph == 'T' {
+		return stat.JSONAsyncStepInto
+	}
+	return stat.JSONAsyncStepPast
+}
 
 func (l *Legacy) row(track, callid, emit int, ev *event.Event, depth int, parent int64) int {
 	return l.s.add(Slice{TS: ev.TS.NS, Itid: callid, Depth: depth, ParentID: parent,
@@ -47,8 +51,11 @@ func (l *Legacy) closeT(st *legacyState, t int64, emit int) {
 	}
 }
 
-// Add handles one S, T, p or F event of a track.
-func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
+// Add handles one S, T, p or F event of a track. It reports false when the
+// event was dropped: an S of a key already open (data_lost), a step or F of a
+// key not open (not_match); a step after T and p were mixed is kept and
+// counted not_supported.
+func (l *Legacy) Add(track, callid, emit int, ev *event.Event) bool {
 	st := l.state[track]
 	if st == nil {
 		st = &legacyState{openT: -1}
@@ -58,14 +65,14 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
 	switch ev.Ph {
 	case 'S':
 		if st.open {
-			l.Counts.StartDropped++
-			return
+			l.stats.Add(stat.JSONAsyncStart, stat.DataLost, 1, ev.Offset)
+			return false
 		}
 		*st = legacyState{open: true, sRow: l.row(track, callid, emit, ev, 0, -1), last: t, openT: -1}
 	case 'T', 'p':
 		if !st.open {
-			l.Counts.StepNoKey++
-			return
+			l.stats.Add(stepStat(ev.Ph), stat.NotMatch, 1, ev.Offset)
+			return false
 		}
 		if ev.Ph == 'T' {
 			st.sawT = true
@@ -73,7 +80,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
 			st.sawP = true
 		}
 		if st.sawT && st.sawP {
-			l.Counts.MixedSteps++
+			l.stats.Add(stepStat(ev.Ph), stat.NotSupported, 1, ev.Offset)
 		}
 		l.closeT(st, t, emit)
 		s := *l.s.Row(st.sRow)
@@ -97,8 +104,8 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
 	case 'F':
 		l.Finished = -1
 		if !st.open {
-			l.Counts.FinishNoKey++
-			return
+			l.stats.Add(stat.JSONAsyncFinish, stat.NotMatch, 1, ev.Offset)
+			return false
 		}
 		l.closeT(st, t, emit)
 		r := l.s.Row(st.sRow)
@@ -107,6 +114,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
 		l.Finished = st.sRow
 		delete(l.state, track)
 	}
+	return true
 }
 
 // Finish counts the S slices never finished; they and their open step keep
@@ -114,7 +122,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) {
 func (l *Legacy) Finish() {
 	for _, st := range l.state {
 		if st.open {
-			l.Counts.StartUnclosed++
+			l.stats.Add(stat.JSONAsyncStart, stat.NotMatch, 1, -1) // never finished
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package tracker
 
-import "tracestreamer/parser/traceevent/event"
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
+)
 
 // ClockSyncMarker is one clock_sync_marker row (docs/format/traceevent.md#clock-sync).
 type ClockSyncMarker struct {
@@ -34,11 +37,6 @@ type LinkedID struct {
 	LinkedRawID      string
 }
 
-// MarkerCounts are the stat counts of c, (, ) and = events.
-type MarkerCounts struct {
-	ClockSyncInvalid, ContextInvalid, ContextUnmatched, LinkedInvalid int64
-}
-
 type contextKey struct {
 	itid                  int
 	name, scope, kind, id string
@@ -53,19 +51,19 @@ type Markers struct {
 	Contexts   []ContextEvent
 	Linked     []LinkedID
 	Base       struct{ ClockSyncs, Contexts, Linked int }
-	Counts     MarkerCounts
+	stats      Stats
 	entered    map[contextKey]int
 }
 
 // NewMarkers returns an empty collector.
-func NewMarkers() *Markers { return &Markers{entered: map[contextKey]int{}} }
+func NewMarkers(st Stats) *Markers { return &Markers{stats: st, entered: map[contextKey]int{}} }
 
-// ClockSync handles a c event.
-func (m *Markers) ClockSync(itid int, ev *event.Event) {
+// ClockSync handles a c event. It reports false for one without
+// args.sync_id, which is dropped.
+func (m *Markers) ClockSync(itid int, ev *event.Event) bool {
 	id, ok := argString(ev.Args, "sync_id")
 	if !ok {
-		m.Counts.ClockSyncInvalid++
-		return
+		return false
 	}
 	c := ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
 	if raw, ok := event.ArgRaw(ev.Args, "issue_ts"); ok {
@@ -76,6 +74,7 @@ func (m *Markers) ClockSync(itid int, ev *event.Event) {
 		}
 	}
 	m.ClockSyncs = append(m.ClockSyncs, c)
+	return true
 }
 
 // LegacyClockSync records an S/F pair named ClockSyncEvent.<id>.
@@ -84,12 +83,13 @@ func (m *Markers) LegacyClockSync(syncID string, issueTS, ts int64, itid int) {
 		IssueTS: issueTS, HasIssue: true, Itid: itid, Source: "legacy_async"})
 }
 
-// Context handles ( and ) events; ids are process-local.
-func (m *Markers) Context(ipid, itid int, ev *event.Event) {
+// Context handles ( and ) events; ids are process-local. It reports false
+// for an event without a usable id, which is dropped; a ) without an entered
+// context is kept and counted json_context_leave not_match.
+func (m *Markers) Context(ipid, itid int, ev *event.Event) bool {
 	kind, id, _, _, ok := eventID(ev)
 	if !ok {
-		m.Counts.ContextInvalid++
-		return
+		return false
 	}
 	c := ContextEvent{ID: m.Base.Contexts + len(m.Contexts), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id}
@@ -97,7 +97,7 @@ func (m *Markers) Context(ipid, itid int, ev *event.Event) {
 	if ev.Ph == ')' {
 		c.Phase = "leave"
 		if m.entered[k] == 0 {
-			m.Counts.ContextUnmatched++
+			m.stats.Add(stat.JSONContextLeave, stat.NotMatch, 1, ev.Offset)
 		} else {
 			m.entered[k]--
 		}
@@ -105,10 +105,12 @@ func (m *Markers) Context(ipid, itid int, ev *event.Event) {
 		m.entered[k]++
 	}
 	m.Contexts = append(m.Contexts, c)
+	return true
 }
 
-// Link handles an = event.
-func (m *Markers) Link(itid int, ev *event.Event) {
+// Link handles an = event. It reports false for one without a usable id or
+// args.linked_id, which is dropped.
+func (m *Markers) Link(itid int, ev *event.Event) bool {
 	kind, id, _, _, ok := eventID(ev)
 	linked, lok := "", false
 	if ev.Args != nil {
@@ -117,9 +119,9 @@ func (m *Markers) Link(itid int, ev *event.Event) {
 		}
 	}
 	if !ok || !lok {
-		m.Counts.LinkedInvalid++
-		return
+		return false
 	}
 	m.Linked = append(m.Linked, LinkedID{ID: m.Base.Linked + len(m.Linked), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id, LinkedRawID: linked})
+	return true
 }

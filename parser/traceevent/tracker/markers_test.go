@@ -9,7 +9,9 @@ import (
 )
 
 func TestMarkers(t *testing.T) {
-	m := NewMarkers()
+	st := cells{}
+	m := NewMarkers(st)
+	var dropped []string
 	for _, raw := range []string{
 		`{"ph":"c","ts":10,"args":{"sync_id":"abc","issue_ts":9.5}}`,
 		`{"ph":"c","ts":11,"args":{}}`,
@@ -25,11 +27,17 @@ func TestMarkers(t *testing.T) {
 		}
 		switch ev.Ph {
 		case 'c':
-			m.ClockSync(1, ev)
+			if !m.ClockSync(1, ev) {
+				dropped = append(dropped, raw)
+			}
 		case '(', ')':
-			m.Context(1, 1, ev)
+			if !m.Context(1, 1, ev) {
+				dropped = append(dropped, raw)
+			}
 		case '=':
-			m.Link(1, ev)
+			if !m.Link(1, ev) {
+				dropped = append(dropped, raw)
+			}
 		}
 	}
 	m.LegacyClockSync("7", 100, 200, 2)
@@ -48,7 +56,10 @@ func TestMarkers(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("markers %q, want %q", got, want)
 	}
-	if c := m.Counts; c != (MarkerCounts{ClockSyncInvalid: 1, ContextUnmatched: 1, LinkedInvalid: 1}) {
-		t.Errorf("counts %+v", c)
+	if want := (cells{"json_context_leave/not_match": 1}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
+	}
+	if want := []string{`{"ph":"c","ts":11,"args":{}}`, `{"ph":"=","ts":16,"name":"n","id":"0x5"}`}; !reflect.DeepEqual(dropped, want) {
+		t.Errorf("dropped %q, want %q", dropped, want)
 	}
 }

@@ -46,26 +46,25 @@ type MemoryDumpEdge struct {
 type MemoryDumps struct {
 	// Dumps, Values and Edges are the rows not yet taken away; the Base
 	// fields count the others.
-	Dumps   []MemoryDump
-	Values  []MemoryDumpValue
-	Edges   []MemoryDumpEdge
-	Base    struct{ Dumps, Values, Edges int }
-	Invalid int64 // v without id or dumps
+	Dumps  []MemoryDump
+	Values []MemoryDumpValue
+	Edges  []MemoryDumpEdge
+	Base   struct{ Dumps, Values, Edges int }
 }
 
-// Add handles a v or V event.
-func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) {
+// Add handles a v or V event. It reports false for a v without id or dumps,
+// which is dropped.
+func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) bool {
 	id, _ := NormaliseID(ev.ID)
 	d := MemoryDump{ID: m.Base.Dumps + len(m.Dumps), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
 	if ev.Ph == 'V' {
 		d.Args = ev.Args
 		m.Dumps = append(m.Dumps, d)
-		return
+		return true
 	}
 	dumps, ok := event.ArgRaw(ev.Args, "dumps")
 	if ev.ID == nil || !ok {
-		m.Invalid++
-		return
+		return false
 	}
 	d.Kind = "process"
 	d.Args = withoutMember(ev.Args, "dumps")
@@ -100,6 +99,7 @@ func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) {
 		d.ExtraJSON = append(extra, '}')
 	}
 	m.Dumps = append(m.Dumps, d)
+	return true
 }
 
 // hexValue decodes a memory-dump scalar: a hexadecimal string, a number, or

@@ -3,6 +3,7 @@ package tracker
 import (
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
 )
 
 // Instance is one object_instance row (docs/format/traceevent.md#objects).
@@ -32,11 +33,6 @@ type ObjectSnapshot struct {
 	Args     []byte // the snapshot object without cat and base_type, raw
 }
 
-// ObjectCounts are the stat counts of N, O and D events.
-type ObjectCounts struct {
-	NewAlive, SnapshotImplicit, SnapshotInvalid, DeleteNone, BadID int64
-}
-
 type objectKey struct {
 	ipid        int
 	scope, kind string
@@ -47,20 +43,31 @@ type objectKey struct {
 type Objects struct {
 	Instances []Instance
 	Snapshots []ObjectSnapshot
-	Counts    ObjectCounts
+	stats     Stats
 	alive     map[objectKey]int
 }
 
 // NewObjects returns an empty tracker.
-func NewObjects() *Objects { return &Objects{alive: map[objectKey]int{}} }
+func NewObjects(st Stats) *Objects { return &Objects{stats: st, alive: map[objectKey]int{}} }
+
+// ObjectOutcome is what Objects.Add did with an event.
+type ObjectOutcome uint8
+
+// Outcomes of Objects.Add.
+const (
+	ObjectApplied ObjectOutcome = iota // the event changed an instance or made a snapshot
+	ObjectBadID                        // no usable id: dropped
+	ObjectIgnored                      // valid but without effect: a D with no live instance, an O without args.snapshot
+)
 
 // Add handles an N, O or D event of thread itid in process ipid. Plain ids
-// are process-local for objects.
-func (o *Objects) Add(ipid, itid int, ev *event.Event) {
+// are process-local for objects. It counts what did not match (an N of a
+// live id, an O creating its instance, a D with none) and an O without
+// args.snapshot (invalid_data) under the event's phase.
+func (o *Objects) Add(ipid, itid int, ev *event.Event) ObjectOutcome {
 	kind, id, _, _, ok := eventID(ev)
 	if !ok {
-		o.Counts.BadID++
-		return
+		return ObjectBadID
 	}
 	k := objectKey{ipid: ipid, scope: ev.Scope, kind: kind, id: id}
 	t := ev.TS.NS
@@ -75,19 +82,19 @@ func (o *Objects) Add(ipid, itid int, ev *event.Event) {
 	case 'N':
 		if i, ok := o.alive[k]; ok {
 			o.Instances[i].DeleteTS, o.Instances[i].DeleteItid, o.Instances[i].Deleted = t, itid, true
-			o.Counts.NewAlive++
+			o.stats.Add(stat.JSONObjectNew, stat.NotMatch, 1, ev.Offset) // its id is still alive
 		}
 		create(true)
 	case 'O':
 		snap, ok := snapshotArg(ev.Args)
 		if !ok {
-			o.Counts.SnapshotInvalid++
-			return
+			o.stats.Add(stat.JSONObjectSnapshot, stat.InvalidData, 1, ev.Offset)
+			return ObjectIgnored
 		}
 		i, alive := o.alive[k]
 		if !alive {
 			i = create(false)
-			o.Counts.SnapshotImplicit++
+			o.stats.Add(stat.JSONObjectSnapshot, stat.NotMatch, 1, ev.Offset) // instance created implicitly
 		}
 		s := ObjectSnapshot{ID: len(o.Snapshots), ObjectID: i, TS: t, Itid: itid, Cat: ev.Cat, Name: ev.Name}
 		s.Args = snapshotMembers(snap, &s)
@@ -95,12 +102,13 @@ func (o *Objects) Add(ipid, itid int, ev *event.Event) {
 	case 'D':
 		i, ok := o.alive[k]
 		if !ok {
-			o.Counts.DeleteNone++
-			return
+			o.stats.Add(stat.JSONObjectDelete, stat.NotMatch, 1, ev.Offset) // no live instance
+			return ObjectIgnored
 		}
 		o.Instances[i].DeleteTS, o.Instances[i].DeleteItid, o.Instances[i].Deleted = t, itid, true
 		delete(o.alive, k)
 	}
+	return ObjectApplied
 }
 
 // snapshotArg returns the raw args.snapshot value.

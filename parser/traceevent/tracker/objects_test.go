@@ -9,7 +9,9 @@ import (
 )
 
 func TestObjects(t *testing.T) {
-	o := NewObjects()
+	st := cells{}
+	o := NewObjects(st)
+	var outcomes []ObjectOutcome
 	for _, raw := range []string{
 		`{"ph":"N","ts":1,"pid":1,"tid":2,"cat":"c","name":"Layer","id":"0x1"}`,
 		`{"ph":"O","ts":2,"pid":1,"tid":2,"cat":"c","name":"Layer","id":"0x1","args":{"snapshot":{"cat":"cc","base_type":"L","w\"x":3,"h":[1]}}}`,
@@ -23,7 +25,7 @@ func TestObjects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Add(int(ev.Pid.Num), int(ev.Tid.Num), ev)
+		outcomes = append(outcomes, o.Add(int(ev.Pid.Num), int(ev.Tid.Num), ev))
 	}
 	var inst, snaps []string
 	for _, i := range o.Instances {
@@ -37,7 +39,12 @@ func TestObjects(t *testing.T) {
 	if !reflect.DeepEqual(inst, wantInst) || !reflect.DeepEqual(snaps, wantSnaps) {
 		t.Errorf("instances %q\nsnapshots %q", inst, snaps)
 	}
-	if c := o.Counts; c != (ObjectCounts{NewAlive: 1, SnapshotImplicit: 1, SnapshotInvalid: 1, DeleteNone: 1}) {
-		t.Errorf("counts %+v", c)
+	if want := (cells{"json_object_new/not_match": 1, "json_object_snapshot/not_match": 1,
+		"json_object_snapshot/invalid_data": 1, "json_object_delete/not_match": 1}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
+	}
+	want := []ObjectOutcome{ObjectApplied, ObjectApplied, ObjectApplied, ObjectApplied, ObjectIgnored, ObjectApplied, ObjectIgnored}
+	if !reflect.DeepEqual(outcomes, want) {
+		t.Errorf("outcomes %v, want %v", outcomes, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/stat"
 )
 
 // CPUProfile is one cpu_profile row: a V8 CPU profile carried by Profile and
@@ -39,13 +40,6 @@ type StackSample struct {
 	Args          []byte
 }
 
-// SampleCounts are the stat counts of samples: json_sample not_match and
-// invalid_data for P events; json_samples not_match (UnknownFrames) and
-// invalid_data (Invalid) for the top-level samples.
-type SampleCounts struct {
-	NotMatch, Invalid, UnknownFrames int64
-}
-
 type profileKey struct {
 	ipid int
 	id   string
@@ -57,15 +51,15 @@ type Samples struct {
 	// Rows are the samples not yet taken away; sample Base+i is Rows[i].
 	Rows    []StackSample
 	Base    int
-	Counts  SampleCounts
+	stats   Stats
 	frames  *Frames
 	byKey   map[profileKey]int
 	parents map[int]map[int64]int64 // profile → child node → parent node (from children lists)
 }
 
 // NewSamples returns a tracker adding profile frames to frames.
-func NewSamples(frames *Frames) *Samples {
-	return &Samples{frames: frames, byKey: map[profileKey]int{}, parents: map[int]map[int64]int64{}}
+func NewSamples(frames *Frames, st Stats) *Samples {
+	return &Samples{stats: st, frames: frames, byKey: map[profileKey]int{}, parents: map[int]map[int64]int64{}}
 }
 
 func (s *Samples) profile(ipid, itid int, key string, start int64) int {
@@ -117,7 +111,7 @@ func (s *Samples) P(ipid, itid int, ev *event.Event) {
 				if id, ok := s.frames.Lookup(key); ok {
 					fr = id
 				} else {
-					s.Counts.NotMatch++
+					s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
 				}
 			}
 		}
@@ -130,7 +124,7 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 	key, _ := NormaliseID(ev.ID)
 	p, ok := s.byKey[profileKey{ipid, key}]
 	if !ok {
-		s.Counts.NotMatch++
+		s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
 		p = s.profile(ipid, itid, key, ev.TS.NS)
 	}
 	cp, ok := path(ev.Args, "data", "cpuProfile")
@@ -139,7 +133,7 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 	}
 	if nodes, ok := event.ArgRaw(cp, "nodes"); ok {
 		if err := s.nodes(p, ipid, nodes); err != nil {
-			s.Counts.Invalid++
+			s.stats.Add(stat.JSONSample, stat.InvalidData, 1, ev.Offset)
 		}
 	}
 	samples, _ := event.ArgRaw(cp, "samples")
@@ -147,7 +141,7 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 	ids, err1 := intList(samples)
 	ds, err2 := timeList(deltas)
 	if err1 != nil || err2 != nil {
-		s.Counts.Invalid++
+		s.stats.Add(stat.JSONSample, stat.InvalidData, 1, ev.Offset)
 		return
 	}
 	prof := &s.Profiles[p]
@@ -158,7 +152,7 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 		fr, ok := s.frames.V8Frame(p, ipid, id)
 		if !ok {
 			fr = -1
-			s.Counts.NotMatch++
+			s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
 		}
 		s.Rows = append(s.Rows, StackSample{ID: s.Base + len(s.Rows), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
 			Itid: itid, FrameID: fr, Weight: 1})
@@ -265,7 +259,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) error {
 		obj := event.TrimSpace(raw[start:js.Offset()])
 		ev, err := event.Decode(&tokenizer.Element{Raw: obj})
 		if err != nil || !ev.TS.Valid {
-			s.Counts.Invalid++
+			s.stats.Add(stat.JSONSamples, stat.InvalidData, 1, -1)
 			return nil
 		}
 		row := StackSample{ID: s.Base + len(s.Rows), Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
@@ -286,7 +280,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) error {
 				if id, ok := s.frames.Lookup(key); ok {
 					row.FrameID = id
 				} else {
-					s.Counts.UnknownFrames++
+					s.stats.Add(stat.JSONSamples, stat.NotMatch, 1, -1) // an sf naming no frame
 				}
 			}
 		}

@@ -11,7 +11,8 @@ import (
 func TestSamples(t *testing.T) {
 	frames := NewFrames()
 	frames.AddStackFrames([]byte(`{"7":{"name":"tick"}}`), "stackFrames", -1)
-	s := NewSamples(frames)
+	st := cells{}
+	s := NewSamples(frames, st)
 	for _, raw := range []string{
 		`{"ph":"P","ts":100,"name":"Profile","id":"0x1","args":{"data":{"startTime":1000}}}`,
 		`{"ph":"P","ts":110,"name":"ProfileChunk","id":"0x1","args":{"data":{"cpuProfile":{"nodes":[` +
@@ -38,8 +39,8 @@ func TestSamples(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("samples %q, want %q", got, want)
 	}
-	if len(s.Profiles) != 2 || s.Profiles[1].StartTS != 130000 || s.Counts != (SampleCounts{NotMatch: 2}) {
-		t.Errorf("profiles %+v counts %+v", s.Profiles, s.Counts)
+	if len(s.Profiles) != 2 || s.Profiles[1].StartTS != 130000 || !st.equal(cells{"json_sample/not_match": 2}) {
+		t.Errorf("profiles %+v counts %v", s.Profiles, st)
 	}
 	if f := frames.Rows[2]; f.Name != "f" || f.ParentID != 1 || f.URL != "a.js" || f.ScriptID != "3" || f.Line != 4 {
 		t.Errorf("frame %+v", f)
@@ -49,7 +50,8 @@ func TestSamples(t *testing.T) {
 func TestTopLevelSamples(t *testing.T) {
 	frames := NewFrames()
 	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1)
-	s := NewSamples(frames)
+	st := cells{}
+	s := NewSamples(frames, st)
 	err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`),
 		func(tid event.Ident) int { return int(tid.Num) * 10 })
 	if err != nil {
@@ -60,7 +62,7 @@ func TestTopLevelSamples(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s @%d itid%d cpu%d/%v f%d w%d %s", r.Source, r.TS, r.Itid, r.CPU, r.HasCPU, r.FrameID, r.Weight, r.Name))
 	}
 	want := []string{"samples @10000 itid50 cpu1/true f0 w3 cycles", "samples @11000 itid60 cpu0/false f-1 w1 "}
-	if !reflect.DeepEqual(got, want) || s.Counts != (SampleCounts{Invalid: 1, UnknownFrames: 1}) {
-		t.Errorf("samples %q, counts %+v", got, s.Counts)
+	if !reflect.DeepEqual(got, want) || !st.equal(cells{"json_samples/invalid_data": 1, "json_samples/not_match": 1}) {
+		t.Errorf("samples %q, counts %v", got, st)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
 )
 
 // MaxDepth is the deepest a thread's slice stack may grow; deeper B and X
@@ -48,16 +49,6 @@ type Slice struct {
 	CName        string
 }
 
-// SliceCounts are the stat counts of the slice rules.
-type SliceCounts struct {
-	Truncated    int64 // json_begin data_lost: ended by an ending ancestor
-	Unclosed     int64 // json_begin not_match: never closed
-	Unmatched    int64 // json_end not_match: E without a compatible open slice
-	Overlaps     int64 // json_complete not_match
-	TooDeep      int64 // json_max_depth data_lost
-	InvalidXDurs int64 // json_complete invalid_data: X without a usable dur
-}
-
 type entry struct {
 	slice   int  // row id (Slice.ID)
 	pending bool // B without its E yet
@@ -68,7 +59,7 @@ type entry struct {
 // in processing order. It keeps only the rows that may still change; a row
 // that became final is handed out by Take.
 type Slices struct {
-	Counts SliceCounts
+	stats  Stats
 	open   map[int]*Slice // rows not yet taken, by id
 	free   []*Slice       // rows given back by Release, to reuse
 	next   int            // the id the next row gets
@@ -83,8 +74,8 @@ type Slices struct {
 }
 
 // NewSlices returns an empty tracker.
-func NewSlices() *Slices {
-	return &Slices{open: map[int]*Slice{}, stacks: map[int][]entry{}, Ended: -1}
+func NewSlices(st Stats) *Slices {
+	return &Slices{open: map[int]*Slice{}, stacks: map[int][]entry{}, Ended: -1, stats: st}
 }
 
 // Row returns the row with id id, which must not have been taken.
@@ -178,7 +169,7 @@ func (s *Slices) effectiveEnd(st []entry, i int) int64 {
 func trackStack(track int) int { return -(track + 1) }
 
 // closeAt pops what has ended by time t on a stack (docs/format/traceevent.md#closing-a-stack).
-func (s *Slices) closeAt(key int, t int64) {
+func (s *Slices) closeAt(key int, t, off int64) {
 	st := s.stacks[key]
 	for {
 		i := len(st) - 1
@@ -197,7 +188,7 @@ func (s *Slices) closeAt(key int, t int64) {
 			for k := len(st) - 1; k > i; k-- {
 				row := s.Row(st[k].slice)
 				s.setDur(row, end-row.TS)
-				s.Counts.Truncated++
+				s.stats.Add(stat.JSONBegin, stat.DataLost, 1, off) // ended by an ending ancestor
 			}
 			st = st[:i]
 			continue
@@ -222,7 +213,7 @@ func (s *Slices) setStack(key int, st []entry) {
 func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (int, bool) {
 	st := s.stacks[key]
 	if len(st) >= MaxDepth {
-		s.Counts.TooDeep++
+		s.stats.Add(stat.JSONMaxDepth, stat.DataLost, 1, ev.Offset)
 		return 0, false
 	}
 	parent := int64(-1)
@@ -240,8 +231,8 @@ func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (i
 
 // Enclosing returns the slice id at the top of thread itid's stack after
 // closing what ended by t; ok is false when nothing is open.
-func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
-	s.closeAt(itid, t)
+func (s *Slices) Enclosing(itid int, t, off int64) (int64, bool) {
+	s.closeAt(itid, t, off)
 	st := s.stacks[itid]
 	if len(st) == 0 {
 		return 0, false
@@ -253,7 +244,7 @@ func (s *Slices) Enclosing(itid int, t int64) (int64, bool) {
 func (s *Slices) Begin(itid int, ev *event.Event) { s.begin(itid, itid, ev) }
 
 func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
-	s.closeAt(key, ev.TS.NS)
+	s.closeAt(key, ev.TS.NS, ev.Offset)
 	i, ok := s.push(key, itid, ev, 0, false)
 	if ok {
 		s.stacks[key] = append(s.stacks[key], entry{slice: i, pending: true})
@@ -262,16 +253,13 @@ func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 }
 
 // End handles an E event: it closes the nearest open compatible slice (names
-// and categories match, or one side is missing).
-func (s *Slices) End(itid int, ev *event.Event) {
-	if !s.end(itid, ev, true) {
-		s.Counts.Unmatched++
-	}
-}
+// and categories match, or one side is missing). It reports whether one was
+// found (Ended is then its id).
+func (s *Slices) End(itid int, ev *event.Event) bool { return s.end(itid, ev, true) }
 
 func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
 	s.Ended = -1
-	s.closeAt(key, ev.TS.NS)
+	s.closeAt(key, ev.TS.NS, ev.Offset)
 	st := s.stacks[key]
 	for i := len(st) - 1; i >= 0; i-- {
 		if !st[i].pending {
@@ -298,7 +286,7 @@ func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
 func (s *Slices) Complete(itid int, ev *event.Event, dur int64) { s.complete(itid, itid, ev, dur) }
 
 func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool) {
-	s.closeAt(key, ev.TS.NS)
+	s.closeAt(key, ev.TS.NS, ev.Offset)
 	i, ok := s.push(key, itid, ev, dur, true)
 	if !ok {
 		return 0, false
@@ -308,7 +296,6 @@ func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool)
 	if n := len(st); n > 0 && !st[n-1].pending {
 		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
 			s.Row(i).Overlap = true
-			s.Counts.Overlaps++
 			end = parentEnd
 		}
 	}
@@ -339,11 +326,13 @@ func (s *Slices) AsyncEnd(track int, ev *event.Event) bool {
 	return s.end(trackStack(track), ev, false)
 }
 
-// Finish counts the slices never closed; they keep no duration.
+// Finish counts the thread slices never closed; they keep no duration.
 func (s *Slices) Finish() {
+	var n int64
 	for _, r := range s.open {
 		if !r.HasDur && r.Cookie < 0 {
-			s.Counts.Unclosed++
+			n++
 		}
 	}
+	s.stats.Add(stat.JSONBegin, stat.NotMatch, n, -1)
 }

@@ -7,13 +7,15 @@ import (
 	"testing"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/stat"
 )
 
 // run feeds events (already in processing order) of thread 1 and returns the
 // rows as "name depth parent dur" ("-" for no dur).
-func runSlices(t *testing.T, events ...string) ([]string, SliceCounts) {
+func runSlices(t *testing.T, events ...string) ([]string, cells) {
 	t.Helper()
-	s := NewSlices()
+	c := cells{}
+	s := NewSlices(c)
 	for i, e := range events {
 		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(e)})
 		if err != nil {
@@ -23,7 +25,9 @@ func runSlices(t *testing.T, events ...string) ([]string, SliceCounts) {
 		case 'B':
 			s.Begin(1, ev)
 		case 'E':
-			s.End(1, ev)
+			if !s.End(1, ev) {
+				c.Add(stat.JSONEnd, stat.NotMatch, 1, ev.Offset) // as the importer counts it
+			}
 		case 'X':
 			s.Complete(1, ev, ev.Dur.NS)
 		case 'i':
@@ -38,8 +42,11 @@ func runSlices(t *testing.T, events ...string) ([]string, SliceCounts) {
 			d = fmt.Sprint(r.Dur / 1000)
 		}
 		out = append(out, fmt.Sprintf("%s %d %d %s", r.Name, r.Depth, r.ParentID, d))
+		if r.Overlap {
+			c.Add(stat.JSONComplete, stat.NotMatch, 1, -1) // as the importer counts it
+		}
 	}
-	return out, s.Counts
+	return out, c
 }
 
 func TestSlices(t *testing.T) {
@@ -47,34 +54,34 @@ func TestSlices(t *testing.T) {
 		name   string
 		events []string
 		want   []string
-		counts SliceCounts
+		counts cells
 	}{
 		{"nested B/E", []string{`{"ph":"B","ts":0,"name":"a"}`, `{"ph":"B","ts":1,"name":"b"}`,
 			`{"ph":"E","ts":2,"name":"b"}`, `{"ph":"E","ts":3}`},
-			[]string{"a 0 -1 3", "b 1 0 1"}, SliceCounts{}},
+			[]string{"a 0 -1 3", "b 1 0 1"}, nil},
 		{"siblings meeting at T", []string{`{"ph":"B","ts":0,"name":"a"}`, `{"ph":"E","ts":10}`,
 			`{"ph":"B","ts":10,"name":"b"}`, `{"ph":"E","ts":20}`},
-			[]string{"a 0 -1 10", "b 0 -1 10"}, SliceCounts{}},
+			[]string{"a 0 -1 10", "b 0 -1 10"}, nil},
 		{"X children end where the next starts", []string{`{"ph":"X","ts":0,"dur":10,"name":"p"}`,
 			`{"ph":"X","ts":2,"dur":3,"name":"c"}`, `{"ph":"X","ts":5,"dur":5,"name":"d"}`},
-			[]string{"p 0 -1 10", "c 1 0 3", "d 1 0 5"}, SliceCounts{}},
+			[]string{"p 0 -1 10", "c 1 0 3", "d 1 0 5"}, nil},
 		{"B inside an X is truncated when the X ends", []string{`{"ph":"X","ts":0,"dur":10,"name":"p"}`,
 			`{"ph":"B","ts":5,"name":"q"}`, `{"ph":"i","ts":12,"name":"later"}`},
-			[]string{"p 0 -1 10", "q 1 0 5", "later 0 -1 0"}, SliceCounts{Truncated: 1}},
+			[]string{"p 0 -1 10", "q 1 0 5", "later 0 -1 0"}, cells{"json_begin/data_lost": 1}},
 		{"E closing a slice below an open one", []string{`{"ph":"B","ts":0,"name":"a"}`, `{"ph":"B","ts":1,"name":"b"}`,
 			`{"ph":"E","ts":2,"name":"a"}`, `{"ph":"i","ts":3,"name":"z"}`},
-			[]string{"a 0 -1 2", "b 1 0 1", "z 0 -1 0"}, SliceCounts{Truncated: 1}},
+			[]string{"a 0 -1 2", "b 1 0 1", "z 0 -1 0"}, cells{"json_begin/data_lost": 1}},
 		{"E without a compatible slice", []string{`{"ph":"B","ts":0,"name":"a","cat":"x"}`, `{"ph":"E","ts":1,"cat":"y"}`},
-			[]string{"a 0 -1 -"}, SliceCounts{Unmatched: 1, Unclosed: 1}},
+			[]string{"a 0 -1 -"}, cells{"json_end/not_match": 1, "json_begin/not_match": 1}},
 		{"partial overlap is kept and flagged", []string{`{"ph":"X","ts":0,"dur":10,"name":"p"}`,
 			`{"ph":"X","ts":5,"dur":10,"name":"c"}`, `{"ph":"X","ts":11,"dur":1,"name":"n"}`},
-			[]string{"p 0 -1 10", "c 1 0 10", "n 0 -1 1"}, SliceCounts{Overlaps: 1}},
+			[]string{"p 0 -1 10", "c 1 0 10", "n 0 -1 1"}, cells{"json_complete/not_match": 1}},
 		{"zero-length instants at one T are siblings", []string{`{"ph":"i","ts":5,"name":"a"}`, `{"ph":"i","ts":5,"name":"b"}`},
-			[]string{"a 0 -1 0", "b 0 -1 0"}, SliceCounts{}},
+			[]string{"a 0 -1 0", "b 0 -1 0"}, nil},
 	}
 	for _, tt := range tests {
 		got, counts := runSlices(t, tt.events...)
-		if !reflect.DeepEqual(got, tt.want) || counts != tt.counts {
+		if !reflect.DeepEqual(got, tt.want) || !counts.equal(tt.counts) {
 			t.Errorf("%s:\n got %q %+v\nwant %q %+v", tt.name, got, counts, tt.want, tt.counts)
 		}
 	}
@@ -83,13 +90,13 @@ func TestSlices(t *testing.T) {
 		deep[i] = `{"ph":"B","ts":1}`
 	}
 	rows, counts := runSlices(t, deep...)
-	if len(rows) != MaxDepth || counts.TooDeep != 1 || !strings.HasPrefix(rows[MaxDepth-1], fmt.Sprintf(" %d ", MaxDepth-1)) {
+	if len(rows) != MaxDepth || counts["json_max_depth/data_lost"] != 1 || !strings.HasPrefix(rows[MaxDepth-1], fmt.Sprintf(" %d ", MaxDepth-1)) {
 		t.Errorf("%d rows, counts %+v, last %q", len(rows), counts, rows[len(rows)-1])
 	}
 }
 
 func TestAsyncNestable(t *testing.T) {
-	s := NewSlices()
+	s := NewSlices(cells{})
 	tr := NewTracks()
 	ev := func(raw string) *event.Event {
 		e, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
@@ -151,9 +158,10 @@ func TestAsyncNestable(t *testing.T) {
 }
 
 func TestLegacyAsync(t *testing.T) {
-	s := NewSlices()
+	s := NewSlices(cells{})
 	tr := NewTracks()
-	l := NewLegacy(s)
+	c := cells{}
+	l := NewLegacy(s, c)
 	for i, raw := range []string{
 		`{"ph":"S","ts":0,"name":"load","cat":"c","id":"0x1"}`,
 		`{"ph":"T","ts":2,"name":"load","id":"0x1","args":{"step":"parse"}}`,
@@ -191,8 +199,9 @@ func TestLegacyAsync(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rows\n%q\nwant\n%q", got, want)
 	}
-	if c := l.Counts; c != (LegacyCounts{StartDropped: 1, FinishNoKey: 1, StepNoKey: 1, StartUnclosed: 1}) {
-		t.Errorf("counts %+v", c)
+	if want := (cells{"json_async_start/data_lost": 1, "json_async_finish/not_match": 1,
+		"json_async_step_into/not_match": 1, "json_async_start/not_match": 1}); !c.equal(want) {
+		t.Errorf("counts %v, want %v", c, want)
 	}
 	if rows := s.Rows(); !rows[0].HasEndItid || rows[0].EndItid != 8 {
 		t.Errorf("end itid %+v", s.Rows()[0])
@@ -202,7 +211,7 @@ func TestLegacyAsync(t *testing.T) {
 // TestTakeKeepsOnlyOpenRows: a slice that stays open (Chrome's message loop)
 // does not keep the slices after it in memory; rows come out as they close.
 func TestTakeKeepsOnlyOpenRows(t *testing.T) {
-	s := NewSlices()
+	s := NewSlices(cells{})
 	var taken []int64
 	take := func(r *Slice) { taken = append(taken, r.ID) }
 	b, _ := event.Decode(&tokenizer.Element{Raw: []byte(`{"ph":"B","ts":0,"name":"loop"}`)})

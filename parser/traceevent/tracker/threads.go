@@ -1,6 +1,9 @@
 package tracker
 
-import "tracestreamer/parser/traceevent/event"
+import (
+	"tracestreamer/parser/traceevent/event"
+	"tracestreamer/stat"
+)
 
 // Synthetic is the first number given to a pid or tid that is a non-numeric
 // string (docs/format/traceevent.md#processes-and-threads): 4294967296 + k, k in order of first appearance, one map
@@ -32,50 +35,56 @@ type Thread struct {
 type Threads struct {
 	Processes []Process
 	Threads   []Thread
-	// StringIDs counts the distinct non-numeric pid/tid strings seen.
-	StringIDs int
 
+	stats Stats
 	strs  map[string]int64
 	procs map[int64]int
 	thrs  map[[2]int64]int
 }
 
 // NewThreads returns the registry with the placeholder rows.
-func NewThreads() *Threads {
-	t := &Threads{strs: map[string]int64{}, procs: map[int64]int{0: 0}, thrs: map[[2]int64]int{{0, 0}: 0}}
+func NewThreads(st Stats) *Threads {
+	t := &Threads{stats: st, strs: map[string]int64{}, procs: map[int64]int{0: 0}, thrs: map[[2]int64]int{{0, 0}: 0}}
 	t.Processes = []Process{{Pid: 0, Name: "swapper"}}
 	t.Threads = []Thread{{Tid: 0, Ipid: 0, Name: "swapper"}}
 	return t
 }
 
 // number resolves an Ident to its number, mapping strings to synthetic ones.
-func (t *Threads) number(id event.Ident) (n int64, str string) {
+// fresh tells that the string was not seen before.
+func (t *Threads) number(id event.Ident) (n int64, str string, fresh bool) {
 	if !id.IsStr {
-		return id.Num, ""
+		return id.Num, "", false
 	}
 	n, ok := t.strs[id.Str]
 	if !ok {
 		n = Synthetic + int64(len(t.strs))
 		t.strs[id.Str] = n
-		t.StringIDs++
 	}
-	return n, id.Str
+	return n, id.Str, !ok
 }
 
 // Lookup returns the ipid and itid of an event's pid and tid, creating rows as
 // needed: a missing pid is 0; a missing tid, or tid 0 with a pid other than 0,
-// is the pid (the main thread).
-func (t *Threads) Lookup(pid, tid event.Ident) (ipid, itid int) {
+// is the pid (the main thread). A pid or tid string not seen before counts
+// json_pid_tid received.
+func (t *Threads) Lookup(ev *event.Event) (ipid, itid int) {
+	pid, tid := ev.Pid, ev.Tid
 	var p int64
 	var pstr string
+	var fresh bool
 	if pid.Present {
-		p, pstr = t.number(pid)
+		if p, pstr, fresh = t.number(pid); fresh {
+			t.stats.Add(stat.JSONPidTid, stat.Received, 1, ev.Offset)
+		}
 	}
 	ipid = t.process(p, pstr)
 	var th int64
 	var tstr string
 	if tid.Present {
-		th, tstr = t.number(tid)
+		if th, tstr, fresh = t.number(tid); fresh {
+			t.stats.Add(stat.JSONPidTid, stat.Received, 1, ev.Offset)
+		}
 	}
 	if !tid.Present || (th == 0 && p != 0) {
 		th, tstr = p, ""
@@ -196,7 +205,7 @@ func (t *Threads) MainThread(ipid int) int {
 func (t *Threads) ByTid(tid event.Ident) int {
 	n, str := int64(0), ""
 	if tid.Present {
-		n, str = t.number(tid)
+		n, str, _ = t.number(tid) // not counted: see Lookup
 	}
 	for itid, th := range t.Threads {
 		if itid > 0 && th.Tid == n {

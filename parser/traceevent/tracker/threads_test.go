@@ -11,7 +11,8 @@ func TestThreads(t *testing.T) {
 	n := func(v int64) event.Ident { return event.Ident{Num: v, Present: true} }
 	s := func(v string) event.Ident { return event.Ident{Str: v, IsStr: true, Present: true} }
 	none := event.Ident{}
-	th := NewThreads()
+	st := cells{}
+	th := NewThreads(st)
 	type pair struct{ ipid, itid int }
 	var got []pair
 	for _, ev := range [][2]event.Ident{
@@ -23,7 +24,7 @@ func TestThreads(t *testing.T) {
 		{none, n(7)},         // missing pid: process 0
 		{n(20), n(11)},       // same tid in another process: another thread
 	} {
-		ipid, itid := th.Lookup(ev[0], ev[1])
+		ipid, itid := th.Lookup(&event.Event{Pid: ev[0], Tid: ev[1]})
 		got = append(got, pair{ipid, itid})
 	}
 	want := []pair{{1, 2}, {1, 1}, {1, 1}, {2, 3}, {2, 4}, {0, 5}, {3, 7}}
@@ -38,8 +39,8 @@ func TestThreads(t *testing.T) {
 		tids = append(tids, x.Tid)
 	}
 	if !reflect.DeepEqual(pids, []int64{0, 10, Synthetic, 20}) ||
-		!reflect.DeepEqual(tids, []int64{0, 10, 11, Synthetic, Synthetic + 1, 7, 20, 11}) || th.StringIDs != 2 {
-		t.Errorf("pids %v tids %v strings %d", pids, tids, th.StringIDs)
+		!reflect.DeepEqual(tids, []int64{0, 10, 11, Synthetic, Synthetic + 1, 7, 20, 11}) || st["json_pid_tid/received"] != 2 {
+		t.Errorf("pids %v tids %v counts %v", pids, tids, st)
 	}
 	if th.Threads[4].Str != "io" || th.Processes[2].Str != "gpu" || th.Threads[4].Ipid != 2 {
 		t.Errorf("threads %+v", th.Threads)
@@ -47,7 +48,7 @@ func TestThreads(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	th := NewThreads()
+	th := NewThreads(cells{})
 	dec := func(s string) *event.Event {
 		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(s)})
 		if err != nil {
@@ -57,13 +58,13 @@ func TestNames(t *testing.T) {
 	}
 	apply := func(s string) (bool, bool) {
 		ev := dec(s)
-		ipid, itid := th.Lookup(ev.Pid, ev.Tid)
+		ipid, itid := th.Lookup(ev)
 		return th.Metadata(ipid, itid, ev)
 	}
 	apply(`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"worker"}}`)
 	apply(`{"ph":"M","pid":1,"name":"process_name","args":{"name":"Browser"}}`)
 	apply(`{"ph":"M","pid":3,"tid":3,"name":"thread_name","args":{"name":"CrGpuMain"}}`)
-	th.Lookup(event.Ident{Str: "io", IsStr: true, Present: true}, event.Ident{Num: 9, Present: true})
+	th.Lookup(&event.Event{Pid: event.Ident{Str: "io", IsStr: true, Present: true}, Tid: event.Ident{Num: 9, Present: true}})
 	if known, usable := apply(`{"ph":"M","pid":1,"name":"thread_name","args":{"name":5}}`); !known || usable {
 		t.Errorf("bad thread_name: known %v usable %v", known, usable)
 	}
