@@ -53,7 +53,7 @@ func TestNodeTrace(t *testing.T) {
 	slices := tracker.NewSlices(&st)
 	unmatched := 0
 	last := int64(-1)
-	err = sorter.Sorted(func(k extsort.Key, off int64, raw []byte) error {
+	err = sorter.Sorted(nil, func(k extsort.Key, off int64, raw []byte) error {
 		if k.TS < last {
 			t.Errorf("time goes back at offset %d", off)
 		}

@@ -268,7 +268,7 @@ func readElements(rd *tokenizer.Reader, p *pipe) {
 func readSorted(s *extsort.Sorter, p *pipe) {
 	defer close(p.full)
 	f := newFeeder(p)
-	err := s.Sorted(func(k extsort.Key, off int64, raw []byte) error {
+	err := s.Sorted(p.stop, func(k extsort.Key, off int64, raw []byte) error {
 		if f.add(raw, k.Seq, off, k) == nil {
 			return errConsumerQuit
 		}

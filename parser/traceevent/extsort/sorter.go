@@ -158,16 +158,24 @@ func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex) ([]tsI
 	var hdr []byte
 	for _, i := range order {
 		r := &recs[i]
-		hdr = binary.AppendVarint(hdr[:0], r.key.TS)
-		hdr = append(hdr, r.key.Rank)
-		hdr = binary.AppendVarint(hdr, r.key.DurKey)
-		hdr = binary.AppendVarint(hdr, r.key.Seq)
-		hdr = binary.AppendVarint(hdr, r.off)
-		hdr = binary.AppendVarint(hdr, int64(r.n))
-		w.Write(hdr)
-		w.Write(rawOf(chunks, r))
+		hdr = writeRecord(w, hdr, r.key, r.off, rawOf(chunks, r))
 	}
 	return scratch, w.Flush()
+}
+
+// writeRecord writes one record of a run: its header (five varints and the
+// rank byte) and its bytes. hdr is scratch space, returned for reuse; write
+// errors surface at Flush.
+func writeRecord(w *bufio.Writer, hdr []byte, k Key, off int64, raw []byte) []byte {
+	hdr = binary.AppendVarint(hdr[:0], k.TS)
+	hdr = append(hdr, k.Rank)
+	hdr = binary.AppendVarint(hdr, k.DurKey)
+	hdr = binary.AppendVarint(hdr, k.Seq)
+	hdr = binary.AppendVarint(hdr, off)
+	hdr = binary.AppendVarint(hdr, int64(len(raw)))
+	w.Write(hdr)
+	w.Write(raw)
+	return hdr
 }
 
 type runReader struct {
@@ -277,12 +285,31 @@ func (h *runHeap) Pop() any {
 	return x
 }
 
+// MaxFanIn is the largest number of runs merged at once: runs beyond it are
+// merged in rounds of MaxFanIn into longer runs first, so that open files and
+// read buffers (256 KiB a run) stay bounded however small the budget and
+// however large the input (docs/format/traceevent.md#sorting-large-inputs).
+const MaxFanIn = 64
+
+// runBuffer is the read buffer of each run being merged.
+const runBuffer = 256 << 10
+
+// ErrStopped is returned by Sorted when stop was closed.
+var ErrStopped = errors.New("sort: stopped")
+
 // Sorted calls fn for every record in processing order, then removes the
-// temporary files. raw is valid only during the call.
-func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
+// temporary files. raw is valid only during the call. Closing stop makes it
+// return ErrStopped soon, in any phase of the merge.
+func (s *Sorter) Sorted(stop <-chan struct{}, fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
 	if err := s.wait(); err != nil {
 		return err
+	}
+	// Merge rounds first, leaving a slot for the records still in memory.
+	for len(s.runs) > MaxFanIn-1 {
+		if err := s.mergeRound(stop); err != nil {
+			return err
+		}
 	}
 	// The records still in memory form the last run (the only one when
 	// nothing spilled) without a trip to disk.
@@ -294,23 +321,109 @@ func (s *Sorter) Sorted(fn func(k Key, off int64, raw []byte) error) error {
 		mr.next()
 		*h = append(*h, mr)
 	}
-	for _, name := range s.runs {
+	files, err := openRuns(s.runs, h)
+	defer closeAll(files)
+	if err != nil {
+		return err
+	}
+	return merge(h, stop, fn)
+}
+
+// mergeRound merges the spilled runs in groups of MaxFanIn into new runs,
+// removing the merged ones.
+func (s *Sorter) mergeRound(stop <-chan struct{}) error {
+	var next []string
+	for i := 0; i < len(s.runs); i += MaxFanIn {
+		group := s.runs[i:min(i+MaxFanIn, len(s.runs))]
+		if len(group) == 1 {
+			next = append(next, group[0])
+			continue
+		}
+		name, err := s.mergeFiles(group, stop)
+		if err != nil {
+			return err
+		}
+		next = append(next, name)
+		for _, g := range group {
+			os.Remove(g)
+		}
+	}
+	s.runs = next
+	return nil
+}
+
+// mergeFiles merges the runs named into one new run and returns its name.
+func (s *Sorter) mergeFiles(names []string, stop <-chan struct{}) (string, error) {
+	h := &runHeap{}
+	files, err := openRuns(names, h)
+	defer closeAll(files)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(s.dir, "run-*")
+	if err != nil {
+		return "", fmt.Errorf("sort: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var hdr []byte
+	err = merge(h, stop, func(k Key, off int64, raw []byte) error {
+		hdr = writeRecord(w, hdr, k, off, raw)
+		return nil
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("sort: merge runs: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// openRuns opens the runs named, reads the first record of each and adds
+// those that have one to h. It returns the files opened, to be closed by the
+// caller whatever the error.
+func openRuns(names []string, h *runHeap) ([]*os.File, error) {
+	var files []*os.File
+	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
-			return fmt.Errorf("sort: %w", err)
+			return files, fmt.Errorf("sort: %w", err)
 		}
-		r := &runReader{br: bufio.NewReaderSize(f, 256<<10), f: f}
-		defer f.Close()
+		files = append(files, f)
+		r := &runReader{br: bufio.NewReaderSize(f, runBuffer), f: f}
 		ok, err := r.next()
 		if err != nil {
-			return fmt.Errorf("sort: read run: %w", err)
+			return files, fmt.Errorf("sort: read run: %w", err)
 		}
 		if ok {
 			*h = append(*h, r)
 		}
 	}
+	return files, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// merge calls fn for the records of the runs in h in key order, checking
+// stop every few thousand records.
+func merge(h *runHeap, stop <-chan struct{}, fn func(k Key, off int64, raw []byte) error) error {
 	heap.Init(h)
-	for h.Len() > 0 {
+	for n := 0; h.Len() > 0; n++ {
+		if n%4096 == 0 {
+			select {
+			case <-stop:
+				return ErrStopped
+			default:
+			}
+		}
 		r := (*h)[0]
 		if err := fn(r.key, r.off, r.raw); err != nil {
 			return err

@@ -2,6 +2,7 @@ package extsort
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -25,7 +26,7 @@ func TestSorterSpillsAndMerges(t *testing.T) {
 		}
 		runs, dir := s.Runs(), s.dir
 		var got []Key
-		err := s.Sorted(func(k Key, off int64, raw []byte) error {
+		err := s.Sorted(nil, func(k Key, off int64, raw []byte) error {
 			if off != k.Seq*10 || string(raw) != fmt.Sprintf(`{"seq":%d}`, k.Seq) {
 				return fmt.Errorf("record %+v carries offset %d and %q", k, off, raw)
 			}
@@ -107,7 +108,7 @@ func TestSorterLargeRecords(t *testing.T) {
 		t.Fatalf("%d runs, want several", s.Runs())
 	}
 	var got []int
-	err := s.Sorted(func(k Key, off int64, raw []byte) error {
+	err := s.Sorted(nil, func(k Key, off int64, raw []byte) error {
 		want := bytes.Repeat([]byte{byte('a' + off)}, sizes[off])
 		if !bytes.Equal(raw, want) {
 			return fmt.Errorf("record %d: %d bytes, want %d", off, len(raw), len(want))
@@ -120,5 +121,63 @@ func TestSorterLargeRecords(t *testing.T) {
 	}
 	if want := []int{5, 4, 3, 2, 1, 0}; !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// TestSorterBoundedFanIn spills every record as a run of its own (several
+// times MaxFanIn runs): the merge goes in rounds, so that no more than
+// MaxFanIn runs are ever open, and the order is still right. Closing stop
+// ends a merge early.
+func TestSorterBoundedFanIn(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	const n = 5*MaxFanIn + 3
+	fill := func() *Sorter {
+		s := NewSorter(1) // every record spills
+		for i := range n {
+			if err := s.Add(Key{TS: int64((i * 7919) % n), Seq: int64(i)}, int64(i), []byte(fmt.Sprint(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	base := fds()
+	s := fill()
+	if s.Runs() < n-1 {
+		t.Fatalf("%d runs, want about %d", s.Runs(), n)
+	}
+	var ts []int64
+	most := 0
+	err := s.Sorted(nil, func(k Key, off int64, raw []byte) error {
+		if string(raw) != fmt.Sprint(off) {
+			return fmt.Errorf("record %d holds %q", off, raw)
+		}
+		ts = append(ts, k.TS)
+		most = max(most, fds()-base)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != n || !slices.IsSorted(ts) {
+		t.Errorf("%d records, sorted %v", len(ts), slices.IsSorted(ts))
+	}
+	if most > MaxFanIn+1 || most < 2 {
+		t.Errorf("%d files open while merging, want 2..%d", most, MaxFanIn+1)
+	}
+
+	s = fill()
+	stop := make(chan struct{})
+	close(stop)
+	if err := s.Sorted(stop, func(Key, int64, []byte) error { return nil }); !errors.Is(err, ErrStopped) {
+		t.Errorf("stopped merge returned %v", err)
+	}
+	if left := fds() - base; left > 0 {
+		t.Errorf("%d files left open", left)
 	}
 }
