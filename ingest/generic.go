@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tracestreamer/parser/htrace"
+	"tracestreamer/parser/traceevent"
 	"tracestreamer/rows"
 )
 
@@ -15,14 +16,9 @@ import (
 func (r *run) generic() {
 	t := r.tables
 	if r.trace == nil {
-		// Only the placeholders; the Trace Event importer writes the full
-		// tables.
-		proc := rows.NewAppender(r.sink, t.Process)
-		proc.IntsTextNull(0b0000_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
-		proc.Flush()
-		thr := rows.NewAppender(r.sink, t.Thread)
-		thr.IntsTextNull(0b0001_1000, []int64{0, 0, 0, 0, 0, 0, 0, 0}, "swapper")
-		thr.Flush()
+		// Only the placeholders; with Trace Event input its importer
+		// writes the full tables.
+		traceevent.WritePlaceholderThreads(r.sink, t)
 	}
 
 	r.standaloneConfig()

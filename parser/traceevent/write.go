@@ -13,6 +13,7 @@ import (
 	"tracestreamer/parser/traceevent/tokenizer"
 	"tracestreamer/parser/traceevent/tracker"
 	"tracestreamer/rows"
+	"tracestreamer/schema"
 	"tracestreamer/stat"
 )
 
@@ -669,7 +670,21 @@ func (im *Importer) writeProfiles() {
 // writeThreads writes the process and thread tables with their names (spec
 // docs/format/traceevent.md#names) and the counts the UI uses to show a process.
 func (im *Importer) writeThreads() {
-	th := im.threads
+	writeThreadTables(im.env.Sink, im.t, im.threads, im.sliceThreads, im.counters.Filters)
+}
+
+// WritePlaceholderThreads writes the process and thread tables of a run
+// without Trace Event input: only row 0 of each, the reference's "swapper"
+// placeholder. This package is the one writer of both tables.
+func WritePlaceholderThreads(sink rows.Sink, t *schema.Tables) {
+	writeThreadTables(sink, t, tracker.NewThreads(nil), nil, nil)
+}
+
+// writeThreadTables writes one process row per process of th and one thread
+// row per thread, with the counts of threads, threads with slices
+// (sliceThreads) and counter series (filters) per process.
+func writeThreadTables(sink rows.Sink, tables *schema.Tables, th *tracker.Threads, sliceThreads map[int]bool,
+	filters []tracker.CounterFilter) {
 	threadCount := make([]int64, len(th.Processes))
 	sliceCount := make([]int64, len(th.Processes))
 	for itid, t := range th.Threads {
@@ -677,15 +692,15 @@ func (im *Importer) writeThreads() {
 			continue
 		}
 		threadCount[t.Ipid]++
-		if im.sliceThreads[itid] {
+		if sliceThreads[itid] {
 			sliceCount[t.Ipid]++
 		}
 	}
 	memCount := make([]int64, len(th.Processes))
-	for _, f := range im.counters.Filters {
+	for _, f := range filters {
 		memCount[f.Ipid] = 1
 	}
-	p := rows.NewAppender(im.env.Sink, im.t.Process)
+	p := rows.NewAppender(sink, tables.Process)
 	for ipid, pr := range th.Processes {
 		name, ok := th.ProcessName(ipid)
 		p.I(int64(ipid))
@@ -700,7 +715,7 @@ func (im *Importer) writeThreads() {
 		p.End()
 	}
 	p.Flush()
-	t := rows.NewAppender(im.env.Sink, im.t.Thread)
+	t := rows.NewAppender(sink, tables.Thread)
 	for itid, tr := range th.Threads {
 		name, ok := th.ThreadName(itid)
 		t.I(int64(itid))
