@@ -46,6 +46,9 @@ type Options struct {
 	// SortBudget is the memory, in bytes, for sorting the events of a Trace
 	// Event file before they spill to temporary files (0: the default).
 	SortBudget int64
+	// MaxEvent is the largest Trace Event element kept, in bytes; strings
+	// are cut at half of it (0: the tokenizer's defaults).
+	MaxEvent int
 	// BeforeInput, if set, is called with the format of each input
 	// ("htrace", "heapsnapshot", "cpuprofile", "traceevent") before it is
 	// read (the command sets the garbage collector's pace with it).

@@ -50,6 +50,9 @@ flags:
                     class summary, comparisons): faster, less memory
   --sort-mem MB     memory for sorting a Trace Event file's events before
                     sorted runs spill to temporary files (default 64)
+  --max-event MB    largest Trace Event element kept (default 64; a larger
+                    one is skipped and counted); strings are cut at half of
+                    it (counted): each costs several times its size in memory
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)
@@ -102,6 +105,16 @@ func parseArgs(args []string) (*config, error) {
 				return nil, usageError{"--sort-mem needs a positive number of MB, not " + args[i]}
 			}
 			c.opts.SortBudget = mb << 20
+		case "--max-event":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a size in MB"}
+			}
+			i++
+			mb, err := strconv.ParseInt(args[i], 10, 64)
+			if err != nil || mb < 1 || mb > 1024 {
+				return nil, usageError{"--max-event needs a number of MB from 1 to 1024, not " + args[i]}
+			}
+			c.opts.MaxEvent = int(mb << 20)
 		case "-q", "--quiet":
 			c.quiet = true
 		case "--cpuprofile", "--memprofile":

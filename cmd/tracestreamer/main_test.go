@@ -31,6 +31,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"in.htrace", "-o", "x.db", "--bogus"}, "", "", "unknown flag --bogus"},
 		{[]string{"t.json", "-o", "x.db", "--sort-mem", "0"}, "", "", "--sort-mem needs a positive number of MB, not 0"},
 		{[]string{"t.json", "-o", "x.db", "--sort-mem"}, "", "", "--sort-mem needs a size in MB"},
+		{[]string{"t.json", "-o", "x.db", "--max-event", "2000"}, "", "", "--max-event needs a number of MB from 1 to 1024, not 2000"},
+		{[]string{"t.json", "-o", "x.db", "--max-event"}, "", "", "--max-event needs a size in MB"},
 		{[]string{"-", "-o", "x.db"}, "-", "x.db", ""},
 		{[]string{"--", "-o", "x.db"}, "", "", "unknown flag --"},
 	}
@@ -49,6 +51,9 @@ func TestParseArgs(t *testing.T) {
 	c, _ := parseArgs([]string{"-e", "out.db", "a.htrace", "-nm", "--compat-timing", "-q"})
 	if !c.opts.NoMeta || !c.opts.CompatTiming || !c.quiet {
 		t.Errorf("flags not set: %+v", c)
+	}
+	if c, err := parseArgs([]string{"t.json", "-o", "x.db", "--max-event", "300"}); err != nil || c.opts.MaxEvent != 300<<20 {
+		t.Errorf("--max-event 300: %+v %v", c, err)
 	}
 	if c, err := parseArgs([]string{"t.json", "-o", "x.db", "--sort-mem", "64"}); err != nil || c.opts.SortBudget != 64<<20 {
 		t.Errorf("--sort-mem 64: %+v, %v", c, err)

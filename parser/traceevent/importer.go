@@ -32,6 +32,10 @@ type Options struct {
 	// sorted runs are spilled to temporary files (docs/format/traceevent.md#sorting-large-inputs); 0 means
 	// DefaultSortBudget.
 	SortBudget int64
+	// MaxEvent is the largest element kept, in bytes: a larger one is
+	// skipped and counted (json_event data_lost), and strings are cut at
+	// half of it (json_string data_lost). 0 means the tokenizer's defaults.
+	MaxEvent int
 }
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
@@ -138,6 +142,9 @@ type Input struct {
 func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	counted := &countReader{r: r}
 	rd, err := tokenizer.NewReaderText(counted, im.systemPart)
+	if err == nil && im.opts.MaxEvent > 0 {
+		rd.MaxElement, rd.MaxString = im.opts.MaxEvent, im.opts.MaxEvent/2
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
@@ -357,6 +364,10 @@ func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 	}
 	st.Add(stat.JSONEvent, stat.Received, p.Broken, p.First.Broken)
 	st.Add(stat.JSONEvent, stat.InvalidData, p.Broken, p.First.Broken)
+	st.Add(stat.JSONEvent, stat.Received, p.TooLarge, p.First.TooLarge)
+	st.Add(stat.JSONEvent, stat.DataLost, p.TooLarge, p.First.TooLarge)
+	st.Add(stat.JSONFile, stat.DataLost, p.MembersTooLarge, p.First.MemberTooLarge)
+	st.Add(stat.JSONString, stat.DataLost, p.CutStrings, p.First.CutString)
 	if p.BadText {
 		st.Add(stat.JSONSystemTraceEvents, stat.InvalidData, 1, rd.Offset())
 	}

@@ -43,6 +43,14 @@ type Problems struct {
 	// after one, which ended the reading (json_file invalid_data).
 	Broken  int64
 	Stopped bool
+	// TooLarge counts elements larger than MaxElement, skipped whole by
+	// their structure (json_event data_lost); reading goes on after them.
+	// MembersTooLarge counts top-level members over MaxMember, skipped the
+	// same way (json_file data_lost).
+	TooLarge, MembersTooLarge int64
+	// CutStrings counts the elements with a string cut to MaxString bytes
+	// (json_string data_lost).
+	CutStrings int64
 	// BadText tells that a systemTraceEvents string read by SystemText was
 	// malformed.
 	BadText bool
@@ -53,7 +61,9 @@ type Problems struct {
 
 // FirstOffsets are the input offsets of the first occurrence of each problem
 // the reader counts.
-type FirstOffsets struct{ TrailingComma, EmptyEvent, Broken int64 }
+type FirstOffsets struct {
+	TrailingComma, EmptyEvent, Broken, TooLarge, MemberTooLarge, CutString int64
+}
 
 // count adds one to *n, noting off in *first when it is the first.
 func count(n, first *int64, off int64) {
@@ -89,6 +99,11 @@ type Reader struct {
 	// be far larger than anything else in a trace.
 	SystemText func(part []byte, end bool)
 
+	// MaxElement and MaxString are the limits of an element and of one of
+	// its strings, in bytes (0: DefaultMaxElement, DefaultMaxString).
+	MaxElement, MaxString int
+
+	cut      bool // value cut a string
 	inEvents bool // inside the traceEvents array
 	done     bool
 	first    bool   // no element read yet in the current array
@@ -187,7 +202,7 @@ func (r *Reader) toEvents(first bool) error {
 			}
 		}
 		first = false
-		key, err := r.value()
+		key, err := r.value(maxKey, maxKey)
 		if err != nil || len(key) < 2 || key[0] != '"' {
 			r.Problems.Garbage = true
 			r.done = true
@@ -207,7 +222,8 @@ func (r *Reader) toEvents(first bool) error {
 				return nil
 			}
 		}
-		if _, seen := r.Other[name]; !seen {
+		_, seen := r.Other[name]
+		if !seen {
 			r.OtherKeys = append(r.OtherKeys, name)
 		}
 		if c, err := r.peekNonSpace(); err == nil && c == '"' && name == "systemTraceEvents" && r.SystemText != nil {
@@ -217,7 +233,15 @@ func (r *Reader) toEvents(first bool) error {
 			}
 			continue
 		}
-		v, err := r.value()
+		off := r.off
+		v, err := r.value(MaxMember, MaxMember)
+		if errors.Is(err, errTooLarge) {
+			count(&r.Problems.MembersTooLarge, &r.Problems.First.MemberTooLarge, off)
+			if !seen {
+				r.OtherKeys = r.OtherKeys[:len(r.OtherKeys)-1]
+			}
+			continue
+		}
 		if err != nil {
 			r.Problems.CutElement, r.Problems.Unclosed = true, true
 			r.done = true
@@ -328,8 +352,15 @@ func (r *Reader) checkTrailing() {
 
 // value reads one JSON value's raw text by its structure (brackets and
 // strings), without checking its syntax; it returns io.ErrUnexpectedEOF when
-// the input ends inside it.
-func (r *Reader) value() ([]byte, error) {
+// the input ends inside it. A string longer than maxString is cut to it (at
+// a character boundary, outside escapes; r.cut tells); a value longer than
+// maxElement is read to its end without being kept and reported as
+// errTooLarge.
+func (r *Reader) value(maxElement, maxString int) ([]byte, error) {
+	r.cut = false
+	if cap(r.buf) > 4<<20 {
+		r.buf = nil // do not keep the memory of one large element for good
+	}
 	r.buf = r.buf[:0]
 	c, err := r.peekNonSpace()
 	if err != nil {
@@ -358,6 +389,10 @@ func (r *Reader) value() ([]byte, error) {
 	// brackets are kept to catch a closing one of the wrong kind.
 	stack := r.stack[:0]
 	inString, escaped := false, false
+	strStart := 0     // where the current string's text starts in the value
+	skipping := false // the current string is past maxString: its bytes are dropped
+	tooLarge := false // the value is past maxElement: nothing is kept
+	cut := false      // a string of the value was cut
 	for {
 		if r.br.Buffered() == 0 {
 			if _, err := r.br.Peek(1); err != nil {
@@ -366,17 +401,38 @@ func (r *Reader) value() ([]byte, error) {
 		}
 		chunk, _ := r.br.Peek(r.br.Buffered())
 		end := -1
+		seg := 0 // chunk[seg:] is to be kept, up to the end of the value
+		// at gives the position in the value of chunk[x], x >= seg.
+		at := func(x int) int { return len(r.buf) + x - seg }
 	scan:
 		for i := 0; i < len(chunk); i++ {
 			b := chunk[i]
 			if inString {
 				n, esc := stringEnd(chunk[i:], escaped)
+				textEnd := len(chunk) // the end of the string's text in this chunk
+				if n >= 0 {
+					textEnd = i + n - 1
+				}
+				if !skipping && !tooLarge && at(textEnd)-strStart > maxString {
+					// Keep maxString bytes of the text and drop the rest up
+					// to the closing quote.
+					keep := seg + strStart + maxString - len(r.buf)
+					r.buf = append(r.buf, chunk[seg:keep]...)
+					r.buf = trimPartial(r.buf, strStart)
+					skipping, cut = true, true
+				}
 				if n < 0 {
 					escaped, i = esc, len(chunk)
+					if skipping {
+						seg = len(chunk)
+					}
 					continue
 				}
 				escaped, inString = false, false
 				i += n - 1 // at the closing quote
+				if skipping {
+					seg, skipping = i, false
+				}
 				if len(stack) == 0 {
 					end = i + 1
 					break scan
@@ -386,6 +442,7 @@ func (r *Reader) value() ([]byte, error) {
 			switch b {
 			case '"':
 				inString = true
+				strStart = at(i + 1)
 			case ',':
 				// In an element's own members, a comma is followed by a key
 				// (or, tolerated, the closing brace). An opening brace there
@@ -421,28 +478,107 @@ func (r *Reader) value() ([]byte, error) {
 		}
 		r.stack = stack
 		if end < 0 {
-			if len(r.buf)+len(chunk) > MaxElement {
-				r.discard(len(chunk))
-				return nil, errBroken
+			if !tooLarge && at(len(chunk)) > maxElement {
+				// Too large to keep: follow its structure to its end.
+				tooLarge = true
 			}
-			r.buf = append(r.buf, chunk...)
+			if !tooLarge {
+				r.buf = append(r.buf, chunk[seg:]...)
+			} else {
+				r.buf = nil // let the memory of a too large element go
+			}
 			r.discard(len(chunk))
 			continue
 		}
-		if len(r.buf) == 0 {
+		if tooLarge || at(end) > maxElement {
+			r.discard(end)
+			return nil, errTooLarge
+		}
+		r.cut = cut
+		if len(r.buf) == 0 && seg == 0 {
 			// Valid until the reader reads again: callers copy what they keep.
 			r.discard(end)
 			return chunk[:end:end], nil
 		}
-		r.buf = append(r.buf, chunk[:end]...)
+		r.buf = append(r.buf, chunk[seg:end]...)
 		r.discard(end)
 		return r.buf, nil
 	}
 }
 
-// MaxElement is the largest element the reader takes; a larger one is taken
-// for a syntax error (a bracket that never closes) and skipped.
-const MaxElement = 256 << 20
+// trimPartial removes from the end of b, a string's text from b[start:] cut
+// anywhere, an escape sequence and a UTF-8 character left incomplete.
+func trimPartial(b []byte, start int) []byte {
+	for i := start; i < len(b); {
+		if b[i] != '\\' {
+			i++
+			continue
+		}
+		n := 2
+		if i+1 < len(b) && b[i+1] == 'u' {
+			n = 6
+		}
+		if i+n > len(b) {
+			b = b[:i]
+			break
+		}
+		i += n
+	}
+	// An incomplete character is at most three bytes long.
+	for k := 1; k <= 3 && k <= len(b)-start; k++ {
+		c := b[len(b)-k]
+		if c < 0x80 {
+			break // ASCII: complete
+		}
+		if c >= 0xC0 { // the lead byte of the last character
+			if need := utf8Len(c); need > k {
+				b = b[:len(b)-k]
+			}
+			break
+		}
+	}
+	return b
+}
+
+// utf8Len is the length of the UTF-8 sequence that lead byte c starts.
+func utf8Len(c byte) int {
+	switch {
+	case c >= 0xF0:
+		return 4
+	case c >= 0xE0:
+		return 3
+	}
+	return 2
+}
+
+// limits returns the limits of an element.
+func (r *Reader) limits() (maxElement, maxString int) {
+	maxElement, maxString = r.MaxElement, r.MaxString
+	if maxElement <= 0 {
+		maxElement = DefaultMaxElement
+	}
+	if maxString <= 0 {
+		maxString = DefaultMaxString
+	}
+	return maxElement, maxString
+}
+
+// MaxMember is the largest top-level member other than traceEvents kept
+// (metadata, stackFrames, samples): they are kept whole, strings uncut; a
+// larger one is skipped and counted like a too large element.
+const MaxMember = 256 << 20
+
+// maxKey bounds a top-level key.
+const maxKey = 1 << 20
+
+// DefaultMaxElement is the largest element a Reader keeps by default; a
+// larger one is skipped whole and counted (Problems.TooLarge).
+const DefaultMaxElement = 64 << 20
+
+// DefaultMaxString is the longest string a Reader keeps by default; a longer
+// one is cut (Problems.CutStrings). A string costs several times its size
+// on its way to the database, which this bounds.
+const DefaultMaxString = 32 << 20
 
 // resyncWindow is how far the reader looks for the next element after a
 // syntax error (docs/format/traceevent.md#resynchronisation).
@@ -450,6 +586,9 @@ const resyncWindow = 1 << 20
 
 // errBroken reports an element whose brackets do not match.
 var errBroken = errors.New("brackets do not match")
+
+// errTooLarge reports an element larger than MaxElement, read to its end.
+var errTooLarge = errors.New("element too large")
 
 // resync skips to the start of the next element after a broken one: the
 // next "}" followed by "," and "{" (white space allowed between) within
@@ -524,7 +663,15 @@ func (r *Reader) Next() (*Element, error) {
 		}
 		r.first = false
 		off := r.off
-		raw, err := r.value()
+		raw, err := r.value(r.limits())
+		if r.cut {
+			count(&r.Problems.CutStrings, &r.Problems.First.CutString, off)
+		}
+		if errors.Is(err, errTooLarge) {
+			count(&r.Problems.TooLarge, &r.Problems.First.TooLarge, off)
+			r.seq++
+			continue
+		}
 		if errors.Is(err, errBroken) {
 			count(&r.Problems.Broken, &r.Problems.First.Broken, off)
 			r.seq++

@@ -1,12 +1,14 @@
 package tokenizer
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 )
 
 func readAll(t *testing.T, in string) ([]string, *Reader) {
@@ -112,4 +114,94 @@ func TestOffsetsAndSeq(t *testing.T) {
 	if a.Offset != 2 || a.Seq != 0 || b.Offset != 12 || b.Seq != 1 {
 		t.Errorf("offsets %d %d seq %d %d", a.Offset, b.Offset, a.Seq, b.Seq)
 	}
+}
+
+// TestLimits reads elements past the string and element limits, through a
+// reader that returns a few bytes at a time (strings cross buffer
+// boundaries): long strings are cut at a character boundary and outside
+// escapes, too large elements are skipped whole, and every element after
+// them is read.
+func TestLimits(t *testing.T) {
+	long := strings.Repeat("ab\\\"cd\\u00e9é€😀", 20) // escapes and 2-, 3- and 4-byte characters
+	tests := []struct {
+		name   string
+		in     string
+		want   []string // the elements read, in order
+		cut    int64
+		large  int64
+		prefix string // of the cut string's decoded text
+	}{
+		{"string cut", `[{"a":"` + long + `"},{"b":1}]`, nil, 1, 0, decode(t, `"`+long+`"`)},
+		{"key and value cut once", `[{"` + long + `":"` + long + `"},{"b":1}]`, nil, 1, 0, ""},
+		{"short strings untouched", `[{"a":"xy"},{"b":1}]`, []string{`{"a":"xy"}`, `{"b":1}`}, 0, 0, ""},
+		{"element too large", `[{"a":[` + strings.Repeat(`"x",`, 100) + `1]},{"b":1},{"c":[}]`,
+			[]string{`{"b":1}`}, 0, 1, ""},
+		{"too large and cut", `[{"a":"` + long + `","z":[` + strings.Repeat(`1,`, 300) + `1]},{"b":2}]`,
+			[]string{`{"b":2}`}, 0, 1, ""},
+	}
+	for _, tt := range tests {
+		for _, chunk := range []int{1, 3, 7, 1 << 20} {
+			r, err := NewReader(&chunkReader{s: tt.in, n: chunk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.MaxElement, r.MaxString = 400, 50
+			var got []string
+			for {
+				el, err := r.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !json.Valid(el.Raw) {
+					t.Errorf("%s/%d: element %s is not valid JSON", tt.name, chunk, el.Raw)
+				}
+				got = append(got, string(el.Raw))
+			}
+			if tt.want != nil && !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%s/%d: elements %q, want %q", tt.name, chunk, got, tt.want)
+			}
+			if got[len(got)-1] != `{"b":1}` && got[len(got)-1] != `{"b":2}` {
+				t.Errorf("%s/%d: the element after the long one was not read: %q", tt.name, chunk, got)
+			}
+			if r.Problems.CutStrings != tt.cut || r.Problems.TooLarge != tt.large {
+				t.Errorf("%s/%d: %d cut, %d too large, want %d and %d", tt.name, chunk,
+					r.Problems.CutStrings, r.Problems.TooLarge, tt.cut, tt.large)
+			}
+			if tt.prefix != "" {
+				var m map[string]string
+				if err := json.Unmarshal([]byte(got[0]), &m); err != nil {
+					t.Fatal(err)
+				}
+				if s := m["a"]; len(s) < 30 || len(s) > 50 || !strings.HasPrefix(tt.prefix, s) || !utf8.ValidString(s) {
+					t.Errorf("%s/%d: cut string %q (%d bytes) is not a valid prefix of 30-50 bytes (50 of JSON text)", tt.name, chunk, s, len(s))
+				}
+			}
+		}
+	}
+}
+
+// chunkReader returns at most n bytes a call.
+type chunkReader struct {
+	s string
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
+
+func decode(t *testing.T, s string) string {
+	var out string
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
