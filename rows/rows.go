@@ -218,3 +218,58 @@ func (a *Appender) Discard() {
 		a.b.Reset(a.table)
 	}
 }
+
+// Int is the value of an INT column that may be NULL or hold a REAL. Its
+// zero value is NULL.
+type Int struct {
+	v    int64
+	kind uint8 // 0 NULL, 1 integer, 2 REAL (v holds its bits)
+}
+
+// I is the integer v.
+func I(v int64) Int { return Int{v, 1} }
+
+// IOpt is v, or NULL when ok is false.
+func IOpt(v int64, ok bool) Int {
+	if !ok {
+		return Int{}
+	}
+	return Int{v, 1}
+}
+
+// R is the REAL f.
+func R(f float64) Int { return Int{int64(math.Float64bits(f)), 2} }
+
+// Text is the value of a TEXT column that may be NULL. Its zero value is
+// NULL.
+type Text struct {
+	s  string
+	ok bool
+}
+
+// S is the text s.
+func S(s string) Text { return Text{s, true} }
+
+// SOpt is s, or NULL when ok is false.
+func SOpt(s string, ok bool) Text { return Text{s, ok} }
+
+// Int appends v to the current row.
+func (a *Appender) Int(v Int) {
+	switch v.kind {
+	case 1:
+		a.I(v.v)
+	case 2:
+		a.Real(math.Float64frombits(uint64(v.v)))
+	default:
+		a.Null()
+	}
+}
+
+// Text appends v to the current row.
+func (a *Appender) Text(v Text) {
+	if v.ok {
+		a.T(v.s)
+	} else {
+		a.TNull()
+	}
+}

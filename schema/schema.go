@@ -42,6 +42,10 @@ func (t Type) IsText() bool { return t == Text || t == IntText }
 type Column struct {
 	Name string
 	Type Type
+	// Null tells that tracestreamer's writers may store NULL here, or a REAL
+	// in an INT column (nullable.go); the generated row field is then a
+	// rows.Int or rows.Text instead of an int64 or string. It changes no DDL.
+	Null bool
 }
 
 // Table is an output table. Its Columns are in export order.
@@ -108,12 +112,12 @@ func newTable(name string, cols ...Column) *Table {
 func ints(names ...string) []Column {
 	cols := make([]Column, len(names))
 	for i, n := range names {
-		cols[i] = Column{n, Int}
+		cols[i] = Column{Name: n, Type: Int}
 	}
 	return cols
 }
 
-func col(name string, t Type) Column { return Column{name, t} }
+func col(name string, t Type) Column { return Column{Name: name, Type: t} }
 
 // table declares a table from its columns written as in SQL ("id INT, name TEXT").
 // It panics on a type other than INT, TEXT or REAL: the declarations are constant,
@@ -127,11 +131,11 @@ func table(name, columns string) *Table {
 		}
 		switch typ {
 		case "INT":
-			cols = append(cols, Column{n, Int})
+			cols = append(cols, Column{Name: n, Type: Int})
 		case "TEXT":
-			cols = append(cols, Column{n, Text})
+			cols = append(cols, Column{Name: n, Type: Text})
 		case "REAL":
-			cols = append(cols, Column{n, Real})
+			cols = append(cols, Column{Name: n, Type: Real})
 		default:
 			panic("schema: unknown type " + typ + " in table " + name)
 		}
@@ -302,6 +306,7 @@ func New() *Tables {
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
 			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
 	}
+	ts.markNullable()
 	ts.reference = ts.referenceTables()
 	ts.own = []*Table{
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,

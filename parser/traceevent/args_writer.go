@@ -3,13 +3,14 @@ package traceevent
 import (
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
+	"tracestreamer/tables"
 )
 
 // argSets writes arg sets into table args (docs/format/traceevent.md#arguments): set ids are
 // allocated in processing order at first need, rows carry the flattened
 // arguments in JSON order, keys and string values go to data_dict.
 type argSets struct {
-	app  *rows.Appender
+	app  tables.ArgsWriter
 	dict *rows.Dict
 	next int64 // next set id
 	row  int64 // next args.id
@@ -28,21 +29,18 @@ func (a *argSets) alloc() int64 {
 // write writes the arguments of set id.
 func (a *argSets) write(id int64, list []event.Arg) {
 	for _, arg := range list {
-		a.app.I(a.row)
-		a.app.I(a.dict.ID(arg.Key))
-		a.app.I(int64(arg.Type))
+		key := a.dict.ID(arg.Key) // before the value's: data_dict ids follow first use
+		var value rows.Int        // NULL for a JSON null
 		switch {
 		case arg.Type == event.ArgString && arg.Null:
-			a.app.Null()
 		case arg.Type == event.ArgString:
-			a.app.I(a.dict.ID(arg.Str))
+			value = rows.I(a.dict.ID(arg.Str))
 		case arg.Type == event.ArgDouble:
-			a.app.Real(arg.Float)
+			value = rows.R(arg.Float)
 		default:
-			a.app.I(arg.Int)
+			value = rows.I(arg.Int)
 		}
-		a.app.I(id)
-		a.app.End()
+		a.app.Append(&tables.Args{ID: a.row, Key: key, Datatype: int64(arg.Type), Value: value, Argset: id})
 		a.row++
 	}
 }

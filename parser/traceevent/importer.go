@@ -14,6 +14,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // Env is where an Importer writes: the sink and tables of the run, the shared
@@ -79,8 +80,21 @@ type Importer struct {
 	sampleTIDs   map[event.Ident]int
 
 	app struct {
-		callstack, extra, instant, instantExtra, flow, sample, meta, dump, value, edge,
-		clock, context, link, config, system *rows.Appender
+		callstack    tables.CallstackWriter
+		extra        tables.CallstackExtraWriter
+		instant      tables.InstantWriter
+		instantExtra tables.InstantExtraWriter
+		flow         tables.FlowWriter
+		sample       tables.StackSampleWriter
+		meta         tables.MetadataEventWriter
+		dump         tables.MemoryDumpWriter
+		value        tables.MemoryDumpValueWriter
+		edge         tables.MemoryDumpEdgeWriter
+		clock        tables.ClockSyncMarkerWriter
+		context      tables.ContextEventWriter
+		link         tables.LinkedIDWriter
+		config       tables.TraceConfigWriter
+		system       tables.SystemTraceEventsWriter
 	}
 }
 
@@ -104,23 +118,15 @@ func New(env Env, opts Options) *Importer {
 	im.legacy = tracker.NewLegacy(im.slices, st)
 	im.samples = tracker.NewSamples(im.frames, st)
 	env.Log.UseJSON()
-	im.args = argSets{app: rows.NewAppender(env.Sink, t.Args), dict: env.Dict}
-	a := &im.app
-	a.callstack = rows.NewAppender(env.Sink, t.Callstack)
-	a.extra = rows.NewAppender(env.Sink, t.CallstackExtra)
-	a.instant = rows.NewAppender(env.Sink, t.Instant)
-	a.instantExtra = rows.NewAppender(env.Sink, t.InstantExtra)
-	a.flow = rows.NewAppender(env.Sink, t.Flow)
-	a.sample = rows.NewAppender(env.Sink, t.StackSample)
-	a.meta = rows.NewAppender(env.Sink, t.MetadataEvent)
-	a.dump = rows.NewAppender(env.Sink, t.MemoryDump)
-	a.value = rows.NewAppender(env.Sink, t.MemoryDumpValue)
-	a.edge = rows.NewAppender(env.Sink, t.MemoryDumpEdge)
-	a.clock = rows.NewAppender(env.Sink, t.ClockSyncMarker)
-	a.context = rows.NewAppender(env.Sink, t.ContextEvent)
-	a.link = rows.NewAppender(env.Sink, t.LinkedID)
-	a.config = rows.NewAppender(env.Sink, t.TraceConfig)
-	a.system = rows.NewAppender(env.Sink, t.SystemTraceEvents)
+	im.args = argSets{app: tables.NewArgs(env.Sink, t), dict: env.Dict}
+	a, sink := &im.app, env.Sink
+	a.callstack, a.extra = tables.NewCallstack(sink, t), tables.NewCallstackExtra(sink, t)
+	a.instant, a.instantExtra = tables.NewInstant(sink, t), tables.NewInstantExtra(sink, t)
+	a.flow, a.sample, a.meta = tables.NewFlow(sink, t), tables.NewStackSample(sink, t), tables.NewMetadataEvent(sink, t)
+	a.dump, a.value = tables.NewMemoryDump(sink, t), tables.NewMemoryDumpValue(sink, t)
+	a.edge, a.clock = tables.NewMemoryDumpEdge(sink, t), tables.NewClockSyncMarker(sink, t)
+	a.context, a.link = tables.NewContextEvent(sink, t), tables.NewLinkedID(sink, t)
+	a.config, a.system = tables.NewTraceConfig(sink, t), tables.NewSystemTraceEvents(sink, t)
 	im.sampleTIDs = map[event.Ident]int{}
 	im.system.chunk = systemChunk
 	return im

@@ -15,6 +15,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // invalidID is the reference's 32-bit "invalid" marker that lands in
@@ -46,53 +47,50 @@ func (im *Importer) writeSlice(r *tracker.Slice) {
 // writeSliceRows writes one callstack row and its callstack_extra row.
 func (im *Importer) writeSliceRows(r *tracker.Slice) {
 	async := r.Cookie >= 0
-	a := im.app.callstack
-	a.RowID(r.ID + 1) // rowids keep id order whatever the order of writing
-	a.I(r.ID)
-	a.I(r.TS)
-	a.IOpt(r.Dur, r.HasDur)
-	a.I(int64(r.Itid))
-	a.TOpt(r.Cat, r.HasCat)
-	a.TOpt(r.Name, r.HasName)
-	a.I(int64(r.Depth))
-	if async {
-		a.I(int64(r.Cookie))
-		a.I(int64(r.Emit))
-	} else {
-		a.Null()
-		if r.ParentID < 0 {
-			a.I(invalidID)
-		} else {
-			a.I(r.ParentID)
-		}
-	}
-	a.IOpt(r.ArgSet, r.HasArgSet)
-	for range 8 { // chainId … custom_args
-		a.TNull()
+	row := tables.Callstack{
+		ID:             r.ID,
+		TS:             r.TS,
+		Dur:            rows.IOpt(r.Dur, r.HasDur),
+		Callid:         int64(r.Itid),
+		Cat:            rows.SOpt(r.Cat, r.HasCat),
+		Name:           rows.SOpt(r.Name, r.HasName),
+		Depth:          int64(r.Depth),
+		Cookie:         rows.IOpt(int64(r.Cookie), async),
+		ParentID:       rows.I(invalidID),
+		Argsetid:       rows.IOpt(r.ArgSet, r.HasArgSet),
+		ChainID:        rows.Text{}, // HiTrace columns: filled for flows by schema.FlowChains
+		SpanID:         rows.Text{},
+		ParentSpanID:   rows.Text{},
+		Flag:           rows.Text{},
+		TraceLevel:     rows.Text{},
+		TraceTag:       rows.Text{},
+		CustomCategory: rows.Text{},
+		CustomArgs:     rows.Text{},
+		ChildCallid:    invalidID,
 	}
 	if async {
-		a.I(int64(r.Emit))
-	} else {
-		a.I(invalidID)
+		row.ParentID = rows.I(int64(r.Emit))
+		row.ChildCallid = int64(r.Emit)
+	} else if r.ParentID >= 0 {
+		row.ParentID = rows.I(r.ParentID)
 	}
-	a.End()
+	im.app.callstack.AppendAt(r.ID+1, &row) // rowids keep id order whatever the order of writing
 
 	if !async && !r.HasThreadTS && !r.HasThreadDur && r.SF == 0 && r.ESF == 0 && r.CName == "" && !r.Overlap {
 		return
 	}
-	x := im.app.extra
-	x.RowID(r.ID + 1) // callstack_id order, with gaps where a slice has no extra row
-	x.I(r.ID)
-	x.IOpt(r.ThreadTS, r.HasThreadTS)
-	x.IOpt(r.ThreadDur, r.HasThreadDur)
-	x.IOpt(int64(r.Cookie), async)
-	x.IOpt(r.ParentID, async && r.ParentID >= 0)
-	x.IOpt(int64(r.EndItid), async && r.HasEndItid)
-	x.IOpt(int64(r.SF)-1, r.SF != 0)
-	x.IOpt(int64(r.ESF)-1, r.ESF != 0)
-	x.TOpt(r.CName, r.CName != "")
-	x.IOpt(1, r.Overlap)
-	x.End()
+	im.app.extra.AppendAt(r.ID+1, &tables.CallstackExtra{ // callstack_id order, with gaps where a slice has none
+		CallstackID:     r.ID,
+		ThreadTS:        rows.IOpt(r.ThreadTS, r.HasThreadTS),
+		ThreadDur:       rows.IOpt(r.ThreadDur, r.HasThreadDur),
+		AsyncTrackID:    rows.IOpt(int64(r.Cookie), async),
+		AsyncParentID:   rows.IOpt(r.ParentID, async && r.ParentID >= 0),
+		EndItid:         rows.IOpt(int64(r.EndItid), async && r.HasEndItid),
+		StackFrameID:    rows.IOpt(int64(r.SF)-1, r.SF != 0),
+		EndStackFrameID: rows.IOpt(int64(r.ESF)-1, r.ESF != 0),
+		Cname:           rows.SOpt(r.CName, r.CName != ""),
+		Overlap:         rows.IOpt(1, r.Overlap),
+	})
 }
 
 // drain writes the rows other trackers made for the latest event, which are
@@ -100,39 +98,31 @@ func (im *Importer) writeSliceRows(r *tracker.Slice) {
 func (im *Importer) drain() {
 	for i := range im.instants.Rows {
 		in := &im.instants.Rows[i]
-		a := im.app.instant
-		a.I(in.TS)
-		a.TOpt(in.Name, in.HasName)
 		ref, ok := in.Ref()
-		a.IOpt(int64(ref), ok)
-		a.Null()
-		a.T(in.RefType())
-		a.Real(0)
-		a.End()
-		x := im.app.instantExtra
-		x.I(int64(in.RowID))
-		x.T(string(in.Scope))
-		x.TOpt(in.Cat, in.HasCat)
-		x.I(int64(in.Itid))
+		im.app.instant.Append(&tables.Instant{
+			TS:         in.TS,
+			Name:       rows.SOpt(in.Name, in.HasName),
+			Ref:        rows.IOpt(int64(ref), ok),
+			WakeupFrom: rows.Int{},
+			RefType:    in.RefType(),
+			Value:      0,
+		})
 		set := im.args.add(in.Args)
-		x.IOpt(set, set != none)
 		sf := im.frameRef(in.SF)
-		x.IOpt(int64(sf)-1, sf != 0)
-		x.End()
+		im.app.instantExtra.Append(&tables.InstantExtra{
+			InstantRowid: int64(in.RowID),
+			Scope:        string(in.Scope),
+			Cat:          rows.SOpt(in.Cat, in.HasCat),
+			Itid:         int64(in.Itid),
+			Argsetid:     rows.IOpt(set, set != none),
+			StackFrameID: rows.IOpt(int64(sf)-1, sf != 0),
+		})
 	}
 	im.instants.Base += len(im.instants.Rows)
 	im.instants.Rows = im.instants.Rows[:0]
 
 	for i := range im.flows.Rows {
 		f := &im.flows.Rows[i]
-		a := im.app.flow
-		a.I(int64(f.ID))
-		a.I(int64(f.Version))
-		a.I(f.Out)
-		a.I(f.In)
-		a.TOpt(f.Cat, f.Version == 1 && f.HasCat)
-		a.TOpt(f.Name, f.Version == 1 && f.HasName)
-		a.T(f.Key)
 		set := int64(none)
 		if f.Version == 1 {
 			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
@@ -140,23 +130,31 @@ func (im *Importer) drain() {
 				im.args.write(set, list)
 			}
 		}
-		a.IOpt(set, set != none)
-		a.End()
+		im.app.flow.Append(&tables.Flow{
+			ID:       int64(f.ID),
+			Version:  int64(f.Version),
+			SliceOut: f.Out,
+			SliceIn:  f.In,
+			Cat:      rows.SOpt(f.Cat, f.Version == 1 && f.HasCat),
+			Name:     rows.SOpt(f.Name, f.Version == 1 && f.HasName),
+			FlowKey:  f.Key,
+			Argsetid: rows.IOpt(set, set != none),
+		})
 	}
 	im.flows.Base += len(im.flows.Rows)
 	im.flows.Rows = im.flows.Rows[:0]
 
 	for i := range im.meta.Rows {
 		m := &im.meta.Rows[i]
-		a := im.app.meta
-		a.I(int64(m.ID))
-		a.IOpt(m.TS, m.HasTS)
-		a.I(int64(m.Ipid))
-		a.I(int64(m.Itid))
-		a.TOpt(m.Name, m.HasName)
 		set := im.args.add(m.Args)
-		a.IOpt(set, set != none)
-		a.End()
+		im.app.meta.Append(&tables.MetadataEvent{
+			ID:       int64(m.ID),
+			TS:       rows.IOpt(m.TS, m.HasTS),
+			Ipid:     int64(m.Ipid),
+			Itid:     int64(m.Itid),
+			Name:     rows.SOpt(m.Name, m.HasName),
+			Argsetid: rows.IOpt(set, set != none),
+		})
 	}
 	im.meta.Base += len(im.meta.Rows)
 	im.meta.Rows = im.meta.Rows[:0]
@@ -166,44 +164,44 @@ func (im *Importer) drain() {
 	d := &im.dumps
 	for i := range d.Dumps {
 		m := &d.Dumps[i]
-		a := im.app.dump
-		a.I(int64(m.ID))
-		a.TOpt(m.DumpID, m.DumpID != "")
-		a.T(m.Kind)
-		a.I(m.TS)
-		a.I(int64(m.Ipid))
-		a.I(int64(m.Itid))
-		a.TOpt(m.LevelOfDetail, m.LevelOfDetail != "")
-		a.TOpt(string(m.ExtraJSON), m.ExtraJSON != nil)
 		set := im.args.add(m.Args)
-		a.IOpt(set, set != none)
-		a.End()
+		im.app.dump.Append(&tables.MemoryDump{
+			ID:            int64(m.ID),
+			DumpID:        rows.SOpt(m.DumpID, m.DumpID != ""),
+			Kind:          m.Kind,
+			TS:            m.TS,
+			Ipid:          int64(m.Ipid),
+			Itid:          int64(m.Itid),
+			LevelOfDetail: rows.SOpt(m.LevelOfDetail, m.LevelOfDetail != ""),
+			ExtraJSON:     rows.SOpt(string(m.ExtraJSON), m.ExtraJSON != nil),
+			Argsetid:      rows.IOpt(set, set != none),
+		})
 	}
 	for i := range d.Values {
 		v := &d.Values[i]
-		a := im.app.value
-		a.I(int64(v.ID))
-		a.I(int64(v.DumpID))
-		a.T(v.Source)
-		a.TOpt(v.Path, v.HasPath)
-		a.TOpt(v.GUID, v.GUID != "")
-		a.T(v.Attr)
-		a.TOpt(v.Type, v.Type != "")
-		a.TOpt(v.Units, v.Units != "")
-		a.IOpt(v.Int, v.HasInt)
-		a.TOpt(v.Str, v.HasStr)
-		a.End()
+		im.app.value.Append(&tables.MemoryDumpValue{
+			ID:           int64(v.ID),
+			MemoryDumpID: int64(v.DumpID),
+			Source:       v.Source,
+			Path:         rows.SOpt(v.Path, v.HasPath),
+			GUID:         rows.SOpt(v.GUID, v.GUID != ""),
+			Attr:         v.Attr,
+			Type:         rows.SOpt(v.Type, v.Type != ""),
+			Units:        rows.SOpt(v.Units, v.Units != ""),
+			IntValue:     rows.IOpt(v.Int, v.HasInt),
+			StrValue:     rows.SOpt(v.Str, v.HasStr),
+		})
 	}
 	for i := range d.Edges {
 		e := &d.Edges[i]
-		a := im.app.edge
-		a.I(int64(e.ID))
-		a.I(int64(e.DumpID))
-		a.T(e.Source)
-		a.T(e.Target)
-		a.I(e.Importance)
-		a.TOpt(e.Type, e.Type != "")
-		a.End()
+		im.app.edge.Append(&tables.MemoryDumpEdge{
+			ID:           int64(e.ID),
+			MemoryDumpID: int64(e.DumpID),
+			SourceGUID:   e.Source,
+			TargetGUID:   e.Target,
+			Importance:   e.Importance,
+			Type:         rows.SOpt(e.Type, e.Type != ""),
+		})
 	}
 	d.Base.Dumps += len(d.Dumps)
 	d.Base.Values += len(d.Values)
@@ -212,40 +210,40 @@ func (im *Importer) drain() {
 
 	mk := im.markers
 	for _, c := range mk.ClockSyncs {
-		a := im.app.clock
-		a.I(int64(c.ID))
-		a.T(c.SyncID)
-		a.I(c.TS)
-		a.IOpt(c.IssueTS, c.HasIssue)
-		a.I(int64(c.Itid))
-		a.T(c.Source)
-		a.End()
+		im.app.clock.Append(&tables.ClockSyncMarker{
+			ID:      int64(c.ID),
+			SyncID:  c.SyncID,
+			TS:      c.TS,
+			IssueTS: rows.IOpt(c.IssueTS, c.HasIssue),
+			Itid:    int64(c.Itid),
+			Source:  c.Source,
+		})
 	}
 	for _, c := range mk.Contexts {
-		a := im.app.context
-		a.I(int64(c.ID))
-		a.I(c.TS)
-		a.I(int64(c.Itid))
-		a.T(c.Phase)
-		a.TOpt(c.Cat, c.Cat != "")
-		a.TOpt(c.Name, c.Name != "")
-		a.TOpt(c.Scope, c.Scope != "")
-		a.T(c.IDKind)
-		a.T(c.RawID)
-		a.End()
+		im.app.context.Append(&tables.ContextEvent{
+			ID:     int64(c.ID),
+			TS:     c.TS,
+			Itid:   int64(c.Itid),
+			Phase:  c.Phase,
+			Cat:    rows.SOpt(c.Cat, c.Cat != ""),
+			Name:   rows.SOpt(c.Name, c.Name != ""),
+			Scope:  rows.SOpt(c.Scope, c.Scope != ""),
+			IDKind: c.IDKind,
+			RawID:  c.RawID,
+		})
 	}
 	for _, l := range mk.Linked {
-		a := im.app.link
-		a.I(int64(l.ID))
-		a.I(l.TS)
-		a.I(int64(l.Itid))
-		a.TOpt(l.Cat, l.Cat != "")
-		a.TOpt(l.Name, l.Name != "")
-		a.TOpt(l.Scope, l.Scope != "")
-		a.T(l.IDKind)
-		a.T(l.RawID)
-		a.T(l.LinkedRawID)
-		a.End()
+		im.app.link.Append(&tables.LinkedID{
+			ID:          int64(l.ID),
+			TS:          l.TS,
+			Itid:        int64(l.Itid),
+			Cat:         rows.SOpt(l.Cat, l.Cat != ""),
+			Name:        rows.SOpt(l.Name, l.Name != ""),
+			Scope:       rows.SOpt(l.Scope, l.Scope != ""),
+			IDKind:      l.IDKind,
+			RawID:       l.RawID,
+			LinkedRawID: l.LinkedRawID,
+		})
 	}
 	mk.Base.ClockSyncs += len(mk.ClockSyncs)
 	mk.Base.Contexts += len(mk.Contexts)
@@ -264,23 +262,23 @@ func (im *Importer) drainSamples() {
 	for i := range im.samples.Rows {
 		s := &im.samples.Rows[i]
 		im.env.Range.Add(s.TS)
-		a := im.app.sample
-		a.I(int64(s.ID))
-		a.T(s.Source)
-		a.IOpt(int64(s.CPUProfileID), s.CPUProfileID >= 0)
-		a.I(s.TS)
-		a.I(int64(s.Itid))
-		a.IOpt(s.CPU, s.HasCPU)
-		a.TOpt(s.Name, s.HasName)
-		a.IOpt(int64(s.FrameID), s.FrameID >= 0)
+		weight := rows.I(s.Weight)
 		if s.HasWeightReal {
-			a.Real(s.WeightReal)
-		} else {
-			a.I(s.Weight)
+			weight = rows.R(s.WeightReal)
 		}
 		set := im.args.add(s.Args)
-		a.IOpt(set, set != none)
-		a.End()
+		im.app.sample.Append(&tables.StackSample{
+			ID:           int64(s.ID),
+			Source:       s.Source,
+			CPUProfileID: rows.IOpt(int64(s.CPUProfileID), s.CPUProfileID >= 0),
+			TS:           s.TS,
+			Itid:         int64(s.Itid),
+			CPU:          rows.IOpt(s.CPU, s.HasCPU),
+			Name:         rows.SOpt(s.Name, s.HasName),
+			FrameID:      rows.IOpt(int64(s.FrameID), s.FrameID >= 0),
+			Weight:       weight,
+			Argsetid:     rows.IOpt(set, set != none),
+		})
 	}
 	im.samples.Base += len(im.samples.Rows)
 	im.samples.Rows = im.samples.Rows[:0]
@@ -366,12 +364,7 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 
 // configRow writes one trace_config row of this importer.
 func (im *Importer) configRow(key, value string) {
-	a := im.app.config
-	a.I(im.configID)
-	a.T("trace_event_json")
-	a.T(key)
-	a.T(value)
-	a.End()
+	im.app.config.Append(&tables.TraceConfig{ID: im.configID, TraceSource: "trace_event_json", Key: key, Value: value})
 	im.configID++
 }
 
@@ -471,12 +464,7 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 				}
 			}
 		}
-		a := im.app.system
-		a.I(st.id)
-		a.T(kind)
-		a.I(st.seq)
-		a.T(string(data[:n]))
-		a.End()
+		im.app.system.Append(&tables.SystemTraceEvents{ID: st.id, Kind: kind, Seq: st.seq, Data: string(data[:n])})
 		st.id++
 		st.seq++
 		data = data[n:]
@@ -519,9 +507,9 @@ func (im *Importer) Finish() {
 	im.writeThreads()
 	im.args.app.Flush()
 	ap := &im.app
-	for _, a := range []*rows.Appender{ap.callstack, ap.extra, ap.instant, ap.instantExtra, ap.flow, ap.sample,
+	for _, w := range []interface{ Flush() }{ap.callstack, ap.extra, ap.instant, ap.instantExtra, ap.flow, ap.sample,
 		ap.meta, ap.dump, ap.value, ap.edge, ap.clock, ap.context, ap.link, ap.config, ap.system} {
-		a.Flush()
+		w.Flush()
 	}
 }
 
@@ -546,125 +534,115 @@ func (im *Importer) countMarkers() {
 }
 
 func (im *Importer) writeFrames() {
-	a := rows.NewAppender(im.env.Sink, im.t.StackFrame)
+	w := tables.NewStackFrame(im.env.Sink, im.t)
 	for _, f := range im.frames.Rows {
-		a.I(int64(f.ID))
-		a.T(f.Source)
-		a.IOpt(int64(f.Ipid), f.Ipid >= 0)
-		a.IOpt(int64(f.CPUProfileID), f.CPUProfileID >= 0)
-		a.T(f.Key)
-		a.IOpt(int64(f.ParentID), f.ParentID >= 0)
-		a.TOpt(f.Name, f.Name != "")
-		a.TOpt(f.Category, f.Category != "")
-		a.TOpt(f.URL, f.URL != "")
-		a.TOpt(f.ScriptID, f.ScriptID != "")
-		a.IOpt(f.Line, f.HasLine)
-		a.IOpt(f.Column, f.HasLine)
-		a.End()
+		w.Append(&tables.StackFrame{
+			ID:           int64(f.ID),
+			Source:       f.Source,
+			Ipid:         rows.IOpt(int64(f.Ipid), f.Ipid >= 0),
+			CPUProfileID: rows.IOpt(int64(f.CPUProfileID), f.CPUProfileID >= 0),
+			FrameKey:     f.Key,
+			ParentID:     rows.IOpt(int64(f.ParentID), f.ParentID >= 0),
+			Name:         rows.SOpt(f.Name, f.Name != ""),
+			Category:     rows.SOpt(f.Category, f.Category != ""),
+			URL:          rows.SOpt(f.URL, f.URL != ""),
+			ScriptID:     rows.SOpt(f.ScriptID, f.ScriptID != ""),
+			Line:         rows.IOpt(f.Line, f.HasLine),
+			Column:       rows.IOpt(f.Column, f.HasLine),
+		})
 	}
-	a.Flush()
+	w.Flush()
 }
 
 func (im *Importer) writeTracks() {
-	a := rows.NewAppender(im.env.Sink, im.t.AsyncTrack)
+	w := tables.NewAsyncTrack(im.env.Sink, im.t)
 	for _, t := range im.tracks.Rows {
-		a.I(int64(t.ID))
-		a.T(t.Kind)
-		a.TOpt(t.Cat, t.HasCat)
-		a.TOpt(t.Name, t.Kind == "legacy" && t.Name != "")
-		a.TOpt(t.Scope, t.Scope != "")
-		a.T(t.IDKind)
-		a.T(t.RawID)
-		a.IOpt(int64(t.Ipid), t.Ipid >= 0)
-		a.End()
+		w.Append(&tables.AsyncTrack{
+			ID:     int64(t.ID),
+			Kind:   t.Kind,
+			Cat:    rows.SOpt(t.Cat, t.HasCat),
+			Name:   rows.SOpt(t.Name, t.Kind == "legacy" && t.Name != ""),
+			Scope:  rows.SOpt(t.Scope, t.Scope != ""),
+			IDKind: t.IDKind,
+			RawID:  t.RawID,
+			Ipid:   rows.IOpt(int64(t.Ipid), t.Ipid >= 0),
+		})
 	}
-	a.Flush()
+	w.Flush()
 }
 
 // writeCounters writes the counter series: measure_filter and
 // process_measure_filter rows (one id per series), then the samples.
 func (im *Importer) writeCounters() {
-	mf := rows.NewAppender(im.env.Sink, im.t.MeasureFilter)
-	pmf := rows.NewAppender(im.env.Sink, im.t.ProcessMeasureFilter)
+	mf := tables.NewMeasureFilter(im.env.Sink, im.t)
+	pmf := tables.NewProcessMeasureFilter(im.env.Sink, im.t)
 	for id, f := range im.counters.Filters {
-		mf.I(int64(id))
-		mf.T("process_measure_filter")
-		mf.T(f.Name)
-		mf.I(int64(f.Ipid))
-		mf.End()
-		pmf.I(int64(id))
-		pmf.T(f.Name)
-		pmf.I(int64(f.Ipid))
-		pmf.End()
+		mf.Append(&tables.MeasureFilter{ID: int64(id), Type: "process_measure_filter", Name: f.Name,
+			SourceArgSetID: int64(f.Ipid)})
+		pmf.Append(&tables.ProcessMeasureFilter{ID: int64(id), Name: f.Name, Ipid: int64(f.Ipid)})
 	}
 	mf.Flush()
 	pmf.Flush()
-	pm := rows.NewAppender(im.env.Sink, im.t.ProcessMeasure)
+	pm := tables.NewProcessMeasure(im.env.Sink, im.t)
 	for _, s := range im.counters.Samples {
-		pm.T("measure")
-		pm.I(s.TS)
-		pm.IOpt(s.Dur, s.HasDur)
+		var value rows.Int // NULL unless a number
 		if v, err := strconv.ParseInt(string(s.Value), 10, 64); err == nil {
-			pm.I(v)
+			value = rows.I(v)
 		} else if f, err := strconv.ParseFloat(string(s.Value), 64); err == nil && !math.IsInf(f, 0) {
-			pm.Real(f)
-		} else {
-			pm.Null()
+			value = rows.R(f)
 		}
-		pm.I(int64(s.Filter))
-		pm.End()
+		pm.Append(&tables.ProcessMeasure{Type: "measure", TS: s.TS, Dur: rows.IOpt(s.Dur, s.HasDur), Value: value,
+			FilterID: int64(s.Filter)})
 	}
 	pm.Flush()
 }
 
 func (im *Importer) writeObjects() {
-	a := rows.NewAppender(im.env.Sink, im.t.ObjectInstance)
+	w := tables.NewObjectInstance(im.env.Sink, im.t)
 	for _, o := range im.objects.Instances {
-		a.I(int64(o.ID))
-		a.I(int64(o.Ipid))
-		a.TOpt(o.Scope, o.Scope != "")
-		a.T(o.IDKind)
-		a.T(o.RawID)
-		a.TOpt(o.Cat, o.Cat != "")
-		a.TOpt(o.Name, o.Name != "")
-		a.I(o.CreateTS)
-		a.I(int64(o.CreateItid))
-		a.IOpt(o.DeleteTS, o.Deleted)
-		a.IOpt(int64(o.DeleteItid), o.Deleted)
 		explicit := int64(0)
 		if o.ExplicitCreate {
 			explicit = 1
 		}
-		a.I(explicit)
-		a.End()
+		w.Append(&tables.ObjectInstance{
+			ID:             int64(o.ID),
+			Ipid:           int64(o.Ipid),
+			Scope:          rows.SOpt(o.Scope, o.Scope != ""),
+			IDKind:         o.IDKind,
+			RawID:          o.RawID,
+			Cat:            rows.SOpt(o.Cat, o.Cat != ""),
+			Name:           rows.SOpt(o.Name, o.Name != ""),
+			CreateTS:       o.CreateTS,
+			CreateItid:     int64(o.CreateItid),
+			DeleteTS:       rows.IOpt(o.DeleteTS, o.Deleted),
+			DeleteItid:     rows.IOpt(int64(o.DeleteItid), o.Deleted),
+			ExplicitCreate: explicit,
+		})
 	}
-	a.Flush()
-	s := rows.NewAppender(im.env.Sink, im.t.ObjectSnapshot)
+	w.Flush()
+	s := tables.NewObjectSnapshot(im.env.Sink, im.t)
 	for i, o := range im.objects.Snapshots {
-		s.I(int64(o.ID))
-		s.I(int64(o.ObjectID))
-		s.I(o.TS)
-		s.I(int64(o.Itid))
-		s.TOpt(o.Cat, o.Cat != "")
-		s.TOpt(o.Name, o.Name != "")
-		s.TOpt(o.BaseType, o.BaseType != "")
-		s.IOpt(im.snapArgs[i], im.snapArgs[i] != none)
-		s.End()
+		s.Append(&tables.ObjectSnapshot{
+			ID:       int64(o.ID),
+			ObjectID: int64(o.ObjectID),
+			TS:       o.TS,
+			Itid:     int64(o.Itid),
+			Cat:      rows.SOpt(o.Cat, o.Cat != ""),
+			Name:     rows.SOpt(o.Name, o.Name != ""),
+			BaseType: rows.SOpt(o.BaseType, o.BaseType != ""),
+			Argsetid: rows.IOpt(im.snapArgs[i], im.snapArgs[i] != none),
+		})
 	}
 	s.Flush()
 }
 
 func (im *Importer) writeProfiles() {
-	a := rows.NewAppender(im.env.Sink, im.t.CPUProfile)
+	w := tables.NewCPUProfile(im.env.Sink, im.t)
 	for _, p := range im.samples.Profiles {
-		a.I(int64(p.ID))
-		a.I(int64(p.Ipid))
-		a.I(int64(p.Itid))
-		a.T(p.Key)
-		a.I(p.StartTS)
-		a.End()
+		w.Append(&tables.CPUProfile{ID: int64(p.ID), Ipid: int64(p.Ipid), Itid: int64(p.Itid), ProfileKey: p.Key,
+			StartTS: p.StartTS})
 	}
-	a.Flush()
+	w.Flush()
 }
 
 // writeThreads writes the process and thread tables with their names (spec
@@ -683,7 +661,7 @@ func WritePlaceholderThreads(sink rows.Sink, t *schema.Tables) {
 // writeThreadTables writes one process row per process of th and one thread
 // row per thread, with the counts of threads, threads with slices
 // (sliceThreads) and counter series (filters) per process.
-func writeThreadTables(sink rows.Sink, tables *schema.Tables, th *tracker.Threads, sliceThreads map[int]bool,
+func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, sliceThreads map[int]bool,
 	filters []tracker.CounterFilter) {
 	threadCount := make([]int64, len(th.Processes))
 	sliceCount := make([]int64, len(th.Processes))
@@ -700,38 +678,40 @@ func writeThreadTables(sink rows.Sink, tables *schema.Tables, th *tracker.Thread
 	for _, f := range filters {
 		memCount[f.Ipid] = 1
 	}
-	p := rows.NewAppender(sink, tables.Process)
+	p := tables.NewProcess(sink, ts)
 	for ipid, pr := range th.Processes {
 		name, ok := th.ProcessName(ipid)
-		p.I(int64(ipid))
-		p.I(int64(ipid))
-		p.I(pr.Pid)
-		p.TOpt(name, ok)
-		p.Null()
-		p.I(0)
-		p.I(threadCount[ipid])
-		p.I(sliceCount[ipid])
-		p.I(memCount[ipid])
-		p.End()
+		p.Append(&tables.Process{
+			ID:          int64(ipid),
+			Ipid:        int64(ipid),
+			Pid:         pr.Pid,
+			Name:        rows.SOpt(name, ok),
+			StartTS:     rows.Int{},
+			SwitchCount: 0,
+			ThreadCount: threadCount[ipid],
+			SliceCount:  sliceCount[ipid],
+			MemCount:    memCount[ipid],
+		})
 	}
 	p.Flush()
-	t := rows.NewAppender(sink, tables.Thread)
+	t := tables.NewThread(sink, ts)
 	for itid, tr := range th.Threads {
 		name, ok := th.ThreadName(itid)
-		t.I(int64(itid))
-		t.I(int64(itid))
-		t.I(tr.Tid)
-		t.TOpt(name, ok)
-		t.Null()
-		t.Null()
-		t.I(int64(tr.Ipid))
 		main := int64(0)
 		if itid > 0 && tr.Tid == th.Processes[tr.Ipid].Pid {
 			main = 1
 		}
-		t.I(main)
-		t.I(0)
-		t.End()
+		t.Append(&tables.Thread{
+			ID:           int64(itid),
+			Itid:         int64(itid),
+			Tid:          tr.Tid,
+			Name:         rows.SOpt(name, ok),
+			StartTS:      rows.Int{},
+			EndTS:        rows.Int{},
+			Ipid:         int64(tr.Ipid),
+			IsMainThread: main,
+			SwitchCount:  0,
+		})
 	}
 	t.Flush()
 }

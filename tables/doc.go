@@ -1,0 +1,9 @@
+// Package tables holds a named row type and a typed writer for every table
+// tracestreamer fills, generated from package schema (go generate): a writer
+// appends whole rows whose columns the compiler checks by name and type, so a
+// forgotten or misplaced value cannot shift the columns after it.
+//
+// It must not know SQL or any input format; it is regenerated, never edited.
+package tables
+
+//go:generate go run ../internal/gentables -o tables_gen.go
