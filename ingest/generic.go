@@ -8,7 +8,7 @@ import (
 
 	"tracestreamer/parser/htrace"
 	"tracestreamer/parser/traceevent"
-	"tracestreamer/rows"
+	"tracestreamer/tables"
 )
 
 // generic writes the tables every database has: process and thread placeholders,
@@ -21,49 +21,51 @@ func (r *run) generic() {
 		traceevent.WritePlaceholderThreads(r.sink, t)
 	}
 
-	r.standaloneConfig()
+	sa := r.standalone
+	r.arkts.StandaloneConfig(sa.snapshots, sa.timelines, sa.profiles)
 
-	dt := rows.NewAppender(r.sink, t.DataType)
+	dt := tables.NewDataType(r.sink, t)
 	for i, d := range []string{"int32_t", "string", "double", "boolean"} {
-		dt.Row([]int64{int64(i), int64(i)}, d)
+		dt.Append(&tables.DataType{ID: int64(i), TypeID: int64(i), Desc: d})
 	}
 	dt.Flush()
 
 	start, end := r.rng.Bounds()
-	tr := rows.NewAppender(r.sink, t.TraceRange)
-	tr.Ints(start, end)
+	tr := tables.NewTraceRange(r.sink, t)
+	tr.Append(&tables.TraceRange{StartTS: start, EndTS: end})
 	tr.Flush()
 
-	cs := rows.NewAppender(r.sink, t.ClockSnapshot)
+	cs := tables.NewClockSnapshot(r.sink, t)
 	for i, c := range r.clocks {
-		cs.Row([]int64{int64(i), int64(c.id), int64(c.ts)}, htrace.ClockName(c.id))
+		cs.Append(&tables.ClockSnapshot{ID: int64(i), ClockID: int64(c.id), TS: int64(c.ts), ClockName: htrace.ClockName(c.id)})
 	}
 	cs.Flush()
 
 	if r.arkts.Seen() {
-		dc := rows.NewAppender(r.sink, t.DatasourceClockID)
-		dc.Row([]int64{0, 2}, pluginArkTS)
+		dc := tables.NewDatasourceClockID(r.sink, t)
+		dc.Append(&tables.DatasourceClockID{ID: 0, DataSourceName: pluginArkTS, ClockID: 2})
 		dc.Flush()
 	}
 	r.dict.Flush()
 
-	st := rows.NewAppender(r.sink, t.Stat)
+	st := tables.NewStat(r.sink, t)
 	for _, row := range r.log.Rows() {
-		st.Row([]int64{row.Count}, row.Event, row.Type, row.Severity, "trace")
+		st.Append(&tables.Stat{EventName: row.Event, StatType: row.Type, Count: row.Count, Serverity: row.Severity,
+			Source: "trace"})
 	}
 	st.Flush()
 
-	src := rows.NewAppender(r.sink, t.Source)
+	src := tables.NewSource(r.sink, t)
 	var paths []string
 	for i, s := range r.sources {
 		paths = append(paths, s.path)
-		src.Row([]int64{int64(i), s.bytes}, s.path, s.format, s.compression, s.sha256,
-			joinIDs(s.heapFiles), joinIDs(s.cpuProfiles))
+		src.Append(&tables.Source{ID: int64(i), Path: s.path, Format: s.format, Compression: s.compression,
+			Bytes: s.bytes, Sha256: s.sha256, HeapFileIDs: joinIDs(s.heapFiles), CPUProfileIDs: joinIDs(s.cpuProfiles)})
 	}
 	src.Flush()
 
 	if !r.opts.NoMeta {
-		m := rows.NewAppender(r.sink, t.Meta)
+		m := tables.NewMeta(r.sink, t)
 		// The reference writes proto-based-trace for htrace input only.
 		sourceType := "txt-based-trace"
 		for _, s := range r.sources {
@@ -86,43 +88,10 @@ func (r *run) generic() {
 			{"trace_duration", fmt.Sprintf("%d s", dur)},
 			{"source_type", sourceType},
 		} {
-			m.Row(nil, kv[0], kv[1])
+			m.Append(&tables.Meta{Name: kv[0], Value: kv[1]})
 		}
 		m.Flush()
 	}
-}
-
-// standaloneConfig writes the js_config row of a run whose heap files or CPU
-// profiles all come from standalone files (no htrace config record).
-// SmartPerf-Host reads the first js_config row before it draws any ArkTS row
-// (and stops loading without one), taking type to choose between the snapshot
-// and the timeline row and enable_cpu_profiler to show the profile. The row says
-// what the files hold: pid 0 (unknown), type 1 if a timeline was read, else 0
-// with heap files, else -1; trace_allocation 1 with a timeline; the intervals
-// and capture_numeric_value, which no file records, are NULL.
-func (r *run) standaloneConfig() {
-	sa := r.standalone
-	if r.arkts.ConfigSeen() || sa.snapshots+sa.timelines+sa.profiles == 0 {
-		return
-	}
-	typ := int64(-1)
-	switch {
-	case sa.timelines > 0:
-		typ = 1
-	case sa.snapshots > 0:
-		typ = 0
-	}
-	flag := func(n int) int64 { return int64(min(n, 1)) }
-	a := rows.NewAppender(r.sink, r.tables.JSConfig)
-	a.I(0)                  // pid
-	a.I(typ)                // type
-	a.Null()                // interval
-	a.Null()                // capture_numeric_value
-	a.I(flag(sa.timelines)) // trace_allocation
-	a.I(flag(sa.profiles))  // enable_cpu_profiler
-	a.Null()                // cpu_profiler_interval
-	a.End()
-	a.Flush()
 }
 
 // joinIDs renders ids as "0,1,2".

@@ -273,3 +273,37 @@ func (a *Appender) Text(v Text) {
 		a.TNull()
 	}
 }
+
+// Begin returns the batch the next row goes to, for writers that append a
+// whole row at once (package tables): they append its values to Ints and
+// Texts, mark its NULLs and REALs with MarkInt, MarkText and MarkReal, and
+// call End.
+func (a *Appender) Begin() *Batch { return a.batch() }
+
+// Bits is the value to store in Batch.Ints for v: the integer, the bits of
+// the REAL, or 0 for NULL (marked by Batch.MarkInt).
+func (v Int) Bits() int64 { return v.v }
+
+// Str is the value to store in Batch.Texts for v ("" for NULL, marked by
+// Batch.MarkText).
+func (v Text) Str() string { return v.s }
+
+// MarkInt records that Ints[pos] holds v's NULL or REAL, if it does.
+func (b *Batch) MarkInt(pos int, v Int) {
+	switch v.kind {
+	case 0:
+		b.Nulls = append(b.Nulls, int32(pos))
+	case 2:
+		b.Reals = append(b.Reals, int32(pos))
+	}
+}
+
+// MarkReal records that Ints[pos] holds the bits of a REAL.
+func (b *Batch) MarkReal(pos int) { b.Reals = append(b.Reals, int32(pos)) }
+
+// MarkText records that Texts[pos] is NULL if v is.
+func (b *Batch) MarkText(pos int, v Text) {
+	if !v.ok {
+		b.TextNulls = append(b.TextNulls, int32(pos))
+	}
+}

@@ -28,6 +28,8 @@ var nullable = map[string][]string{
 	"process":           {"name", "start_ts"},
 	"thread":            {"name", "start_ts", "end_ts"},
 	"args":              {"value"},
+	"js_heap_edges":     {"from_node_id", "to_node_id"},
+	"js_config":         {"interval", "capture_numeric_value", "cpu_profiler_interval"},
 }
 
 // markNullable sets Column.Null from nullable. It panics on a name that is

@@ -3,9 +3,13 @@
 package tables
 
 import (
+	"math"
+
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
+
+var _ = math.Float64bits // used by tables with REAL columns
 
 // Process is a row of table process.
 type Process struct {
@@ -30,15 +34,13 @@ func NewProcess(sink rows.Sink, t *schema.Tables) ProcessWriter {
 
 // Append appends r.
 func (w ProcessWriter) Append(r *Process) {
-	w.a.I(r.ID)
-	w.a.I(r.Ipid)
-	w.a.I(r.Pid)
-	w.a.Text(r.Name)
-	w.a.Int(r.StartTS)
-	w.a.I(r.SwitchCount)
-	w.a.I(r.ThreadCount)
-	w.a.I(r.SliceCount)
-	w.a.I(r.MemCount)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Ipid, r.Pid, r.StartTS.Bits(), r.SwitchCount, r.ThreadCount, r.SliceCount, r.MemCount)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Name.Str())
+	b.MarkText(t+0, r.Name)
+	b.MarkInt(n+3, r.StartTS)
 	w.a.End()
 }
 
@@ -78,15 +80,14 @@ func NewThread(sink rows.Sink, t *schema.Tables) ThreadWriter {
 
 // Append appends r.
 func (w ThreadWriter) Append(r *Thread) {
-	w.a.I(r.ID)
-	w.a.I(r.Itid)
-	w.a.I(r.Tid)
-	w.a.Text(r.Name)
-	w.a.Int(r.StartTS)
-	w.a.Int(r.EndTS)
-	w.a.I(r.Ipid)
-	w.a.I(r.IsMainThread)
-	w.a.I(r.SwitchCount)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Itid, r.Tid, r.StartTS.Bits(), r.EndTS.Bits(), r.Ipid, r.IsMainThread, r.SwitchCount)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Name.Str())
+	b.MarkText(t+0, r.Name)
+	b.MarkInt(n+3, r.StartTS)
+	b.MarkInt(n+4, r.EndTS)
 	w.a.End()
 }
 
@@ -152,9 +153,9 @@ func NewDataType(sink rows.Sink, t *schema.Tables) DataTypeWriter {
 
 // Append appends r.
 func (w DataTypeWriter) Append(r *DataType) {
-	w.a.I(r.ID)
-	w.a.I(r.TypeID)
-	w.a.T(r.Desc)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.TypeID)
+	b.Texts = append(b.Texts, r.Desc)
 	w.a.End()
 }
 
@@ -190,11 +191,9 @@ func NewStat(sink rows.Sink, t *schema.Tables) StatWriter {
 
 // Append appends r.
 func (w StatWriter) Append(r *Stat) {
-	w.a.T(r.EventName)
-	w.a.T(r.StatType)
-	w.a.I(r.Count)
-	w.a.T(r.Serverity)
-	w.a.T(r.Source)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.Count)
+	b.Texts = append(b.Texts, r.EventName, r.StatType, r.Serverity, r.Source)
 	w.a.End()
 }
 
@@ -230,11 +229,10 @@ func NewArgs(sink rows.Sink, t *schema.Tables) ArgsWriter {
 
 // Append appends r.
 func (w ArgsWriter) Append(r *Args) {
-	w.a.I(r.ID)
-	w.a.I(r.Key)
-	w.a.I(r.Datatype)
-	w.a.Int(r.Value)
-	w.a.I(r.Argset)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Key, r.Datatype, r.Value.Bits(), r.Argset)
+	b.MarkInt(n+3, r.Value)
 	w.a.End()
 }
 
@@ -267,8 +265,8 @@ func NewMeta(sink rows.Sink, t *schema.Tables) MetaWriter {
 
 // Append appends r.
 func (w MetaWriter) Append(r *Meta) {
-	w.a.T(r.Name)
-	w.a.T(r.Value)
+	b := w.a.Begin()
+	b.Texts = append(b.Texts, r.Name, r.Value)
 	w.a.End()
 }
 
@@ -303,10 +301,9 @@ func NewTraceConfig(sink rows.Sink, t *schema.Tables) TraceConfigWriter {
 
 // Append appends r.
 func (w TraceConfigWriter) Append(r *TraceConfig) {
-	w.a.I(r.ID)
-	w.a.T(r.TraceSource)
-	w.a.T(r.Key)
-	w.a.T(r.Value)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID)
+	b.Texts = append(b.Texts, r.TraceSource, r.Key, r.Value)
 	w.a.End()
 }
 
@@ -339,8 +336,9 @@ func NewDataDict(sink rows.Sink, t *schema.Tables) DataDictWriter {
 
 // Append appends r.
 func (w DataDictWriter) Append(r *DataDict) {
-	w.a.I(r.ID)
-	w.a.T(r.Data)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID)
+	b.Texts = append(b.Texts, r.Data)
 	w.a.End()
 }
 
@@ -374,9 +372,9 @@ func NewDatasourceClockID(sink rows.Sink, t *schema.Tables) DatasourceClockIDWri
 
 // Append appends r.
 func (w DatasourceClockIDWriter) Append(r *DatasourceClockID) {
-	w.a.I(r.ID)
-	w.a.T(r.DataSourceName)
-	w.a.I(r.ClockID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.ClockID)
+	b.Texts = append(b.Texts, r.DataSourceName)
 	w.a.End()
 }
 
@@ -411,10 +409,9 @@ func NewClockSnapshot(sink rows.Sink, t *schema.Tables) ClockSnapshotWriter {
 
 // Append appends r.
 func (w ClockSnapshotWriter) Append(r *ClockSnapshot) {
-	w.a.I(r.ID)
-	w.a.I(r.ClockID)
-	w.a.I(r.TS)
-	w.a.T(r.ClockName)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.ClockID, r.TS)
+	b.Texts = append(b.Texts, r.ClockName)
 	w.a.End()
 }
 
@@ -450,11 +447,9 @@ func NewJSHeapFiles(sink rows.Sink, t *schema.Tables) JSHeapFilesWriter {
 
 // Append appends r.
 func (w JSHeapFilesWriter) Append(r *JSHeapFiles) {
-	w.a.I(r.ID)
-	w.a.T(r.FileName)
-	w.a.I(r.StartTime)
-	w.a.I(r.EndTime)
-	w.a.I(r.SelfSize)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.StartTime, r.EndTime, r.SelfSize)
+	b.Texts = append(b.Texts, r.FileName)
 	w.a.End()
 }
 
@@ -473,13 +468,13 @@ func (w JSHeapFilesWriter) Appender() *rows.Appender { return w.a }
 
 // JSHeapEdges is a row of table js_heap_edges.
 type JSHeapEdges struct {
-	FileID      int64 // file_id
-	EdgeIndex   int64 // edge_index
-	Type        int64 // type
-	NameOrIndex int64 // name_or_index
-	ToNode      int64 // to_node
-	FromNodeID  int64 // from_node_id
-	ToNodeID    int64 // to_node_id
+	FileID      int64    // file_id
+	EdgeIndex   int64    // edge_index
+	Type        int64    // type
+	NameOrIndex int64    // name_or_index
+	ToNode      int64    // to_node
+	FromNodeID  rows.Int // from_node_id
+	ToNodeID    rows.Int // to_node_id
 }
 
 // JSHeapEdgesWriter appends rows of table js_heap_edges.
@@ -492,7 +487,12 @@ func NewJSHeapEdges(sink rows.Sink, t *schema.Tables) JSHeapEdgesWriter {
 
 // Append appends r.
 func (w JSHeapEdgesWriter) Append(r *JSHeapEdges) {
-	w.a.Ints(r.FileID, r.EdgeIndex, r.Type, r.NameOrIndex, r.ToNode, r.FromNodeID, r.ToNodeID)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.FileID, r.EdgeIndex, r.Type, r.NameOrIndex, r.ToNode, r.FromNodeID.Bits(), r.ToNodeID.Bits())
+	b.MarkInt(n+5, r.FromNodeID)
+	b.MarkInt(n+6, r.ToNodeID)
+	w.a.End()
 }
 
 // AppendAt appends r with an explicit rowid; use it for every row of the
@@ -527,11 +527,9 @@ func NewJSHeapInfo(sink rows.Sink, t *schema.Tables) JSHeapInfoWriter {
 
 // Append appends r.
 func (w JSHeapInfoWriter) Append(r *JSHeapInfo) {
-	w.a.I(r.FileID)
-	w.a.T(r.Key)
-	w.a.I(r.Type)
-	w.a.I(r.IntValue)
-	w.a.T(r.StrValue)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.Type, r.IntValue)
+	b.Texts = append(b.Texts, r.Key, r.StrValue)
 	w.a.End()
 }
 
@@ -672,9 +670,9 @@ func NewJSHeapString(sink rows.Sink, t *schema.Tables) JSHeapStringWriter {
 
 // Append appends r.
 func (w JSHeapStringWriter) Append(r *JSHeapString) {
-	w.a.I(r.FileID)
-	w.a.I(r.FileIndex)
-	w.a.T(r.String)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.FileIndex)
+	b.Texts = append(b.Texts, r.String)
 	w.a.End()
 }
 
@@ -788,15 +786,9 @@ func NewJSCPUProfilerNode(sink rows.Sink, t *schema.Tables) JSCPUProfilerNodeWri
 
 // Append appends r.
 func (w JSCPUProfilerNodeWriter) Append(r *JSCPUProfilerNode) {
-	w.a.I(r.FunctionID)
-	w.a.I(r.FunctionIndex)
-	w.a.T(r.ScriptID)
-	w.a.I(r.URLIndex)
-	w.a.I(r.LineNumber)
-	w.a.I(r.ColumnNumber)
-	w.a.I(r.HitCount)
-	w.a.T(r.Children)
-	w.a.I(r.ParentID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FunctionID, r.FunctionIndex, r.URLIndex, r.LineNumber, r.ColumnNumber, r.HitCount, r.ParentID)
+	b.Texts = append(b.Texts, r.ScriptID, r.Children)
 	w.a.End()
 }
 
@@ -850,13 +842,13 @@ func (w JSCPUProfilerSampleWriter) Appender() *rows.Appender { return w.a }
 
 // JSConfig is a row of table js_config.
 type JSConfig struct {
-	Pid                 int64 // pid
-	Type                int64 // type
-	Interval            int64 // interval
-	CaptureNumericValue int64 // capture_numeric_value
-	TraceAllocation     int64 // trace_allocation
-	EnableCPUProfiler   int64 // enable_cpu_profiler
-	CPUProfilerInterval int64 // cpu_profiler_interval
+	Pid                 int64    // pid
+	Type                int64    // type
+	Interval            rows.Int // interval
+	CaptureNumericValue rows.Int // capture_numeric_value
+	TraceAllocation     int64    // trace_allocation
+	EnableCPUProfiler   int64    // enable_cpu_profiler
+	CPUProfilerInterval rows.Int // cpu_profiler_interval
 }
 
 // JSConfigWriter appends rows of table js_config.
@@ -869,7 +861,13 @@ func NewJSConfig(sink rows.Sink, t *schema.Tables) JSConfigWriter {
 
 // Append appends r.
 func (w JSConfigWriter) Append(r *JSConfig) {
-	w.a.Ints(r.Pid, r.Type, r.Interval, r.CaptureNumericValue, r.TraceAllocation, r.EnableCPUProfiler, r.CPUProfilerInterval)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.Pid, r.Type, r.Interval.Bits(), r.CaptureNumericValue.Bits(), r.TraceAllocation, r.EnableCPUProfiler, r.CPUProfilerInterval.Bits())
+	b.MarkInt(n+2, r.Interval)
+	b.MarkInt(n+3, r.CaptureNumericValue)
+	b.MarkInt(n+6, r.CPUProfilerInterval)
+	w.a.End()
 }
 
 // AppendAt appends r with an explicit rowid; use it for every row of the
@@ -893,8 +891,8 @@ type Source struct {
 	Compression   string // compression
 	Bytes         int64  // bytes
 	Sha256        string // sha256
-	HeapFileIds   string // heap_file_ids
-	CPUProfileIds string // cpu_profile_ids
+	HeapFileIDs   string // heap_file_ids
+	CPUProfileIDs string // cpu_profile_ids
 }
 
 // SourceWriter appends rows of table source.
@@ -907,14 +905,9 @@ func NewSource(sink rows.Sink, t *schema.Tables) SourceWriter {
 
 // Append appends r.
 func (w SourceWriter) Append(r *Source) {
-	w.a.I(r.ID)
-	w.a.T(r.Path)
-	w.a.T(r.Format)
-	w.a.T(r.Compression)
-	w.a.I(r.Bytes)
-	w.a.T(r.Sha256)
-	w.a.T(r.HeapFileIds)
-	w.a.T(r.CPUProfileIds)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.Bytes)
+	b.Texts = append(b.Texts, r.Path, r.Format, r.Compression, r.Sha256, r.HeapFileIDs, r.CPUProfileIDs)
 	w.a.End()
 }
 
@@ -1028,13 +1021,9 @@ func NewJSHeapClass(sink rows.Sink, t *schema.Tables) JSHeapClassWriter {
 
 // Append appends r.
 func (w JSHeapClassWriter) Append(r *JSHeapClass) {
-	w.a.I(r.FileID)
-	w.a.I(r.ClassID)
-	w.a.T(r.Name)
-	w.a.I(r.Count)
-	w.a.I(r.ShallowSize)
-	w.a.I(r.RetainedSize)
-	w.a.I(r.MinDistance)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.ClassID, r.Count, r.ShallowSize, r.RetainedSize, r.MinDistance)
+	b.Texts = append(b.Texts, r.Name)
 	w.a.End()
 }
 
@@ -1074,15 +1063,9 @@ func NewJSHeapClassDiff(sink rows.Sink, t *schema.Tables) JSHeapClassDiffWriter 
 
 // Append appends r.
 func (w JSHeapClassDiffWriter) Append(r *JSHeapClassDiff) {
-	w.a.I(r.BaseFileID)
-	w.a.I(r.FileID)
-	w.a.T(r.Name)
-	w.a.I(r.AddedCount)
-	w.a.I(r.RemovedCount)
-	w.a.I(r.CountDelta)
-	w.a.I(r.AddedSize)
-	w.a.I(r.RemovedSize)
-	w.a.I(r.SizeDelta)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.BaseFileID, r.FileID, r.AddedCount, r.RemovedCount, r.CountDelta, r.AddedSize, r.RemovedSize, r.SizeDelta)
+	b.Texts = append(b.Texts, r.Name)
 	w.a.End()
 }
 
@@ -1169,25 +1152,25 @@ func NewCallstack(sink rows.Sink, t *schema.Tables) CallstackWriter {
 
 // Append appends r.
 func (w CallstackWriter) Append(r *Callstack) {
-	w.a.I(r.ID)
-	w.a.I(r.TS)
-	w.a.Int(r.Dur)
-	w.a.I(r.Callid)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.I(r.Depth)
-	w.a.Int(r.Cookie)
-	w.a.Int(r.ParentID)
-	w.a.Int(r.Argsetid)
-	w.a.Text(r.ChainID)
-	w.a.Text(r.SpanID)
-	w.a.Text(r.ParentSpanID)
-	w.a.Text(r.Flag)
-	w.a.Text(r.TraceLevel)
-	w.a.Text(r.TraceTag)
-	w.a.Text(r.CustomCategory)
-	w.a.Text(r.CustomArgs)
-	w.a.I(r.ChildCallid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.TS, r.Dur.Bits(), r.Callid, r.Depth, r.Cookie.Bits(), r.ParentID.Bits(), r.Argsetid.Bits(), r.ChildCallid)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Cat.Str(), r.Name.Str(), r.ChainID.Str(), r.SpanID.Str(), r.ParentSpanID.Str(), r.Flag.Str(), r.TraceLevel.Str(), r.TraceTag.Str(), r.CustomCategory.Str(), r.CustomArgs.Str())
+	b.MarkInt(n+2, r.Dur)
+	b.MarkText(t+0, r.Cat)
+	b.MarkText(t+1, r.Name)
+	b.MarkInt(n+5, r.Cookie)
+	b.MarkInt(n+6, r.ParentID)
+	b.MarkInt(n+7, r.Argsetid)
+	b.MarkText(t+2, r.ChainID)
+	b.MarkText(t+3, r.SpanID)
+	b.MarkText(t+4, r.ParentSpanID)
+	b.MarkText(t+5, r.Flag)
+	b.MarkText(t+6, r.TraceLevel)
+	b.MarkText(t+7, r.TraceTag)
+	b.MarkText(t+8, r.CustomCategory)
+	b.MarkText(t+9, r.CustomArgs)
 	w.a.End()
 }
 
@@ -1224,12 +1207,15 @@ func NewInstant(sink rows.Sink, t *schema.Tables) InstantWriter {
 
 // Append appends r.
 func (w InstantWriter) Append(r *Instant) {
-	w.a.I(r.TS)
-	w.a.Text(r.Name)
-	w.a.Int(r.Ref)
-	w.a.Int(r.WakeupFrom)
-	w.a.T(r.RefType)
-	w.a.Real(r.Value)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.TS, r.Ref.Bits(), r.WakeupFrom.Bits(), int64(math.Float64bits(r.Value)))
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Name.Str(), r.RefType)
+	b.MarkText(t+0, r.Name)
+	b.MarkInt(n+1, r.Ref)
+	b.MarkInt(n+2, r.WakeupFrom)
+	b.MarkReal(n + 3)
 	w.a.End()
 }
 
@@ -1265,11 +1251,9 @@ func NewMeasure(sink rows.Sink, t *schema.Tables) MeasureWriter {
 
 // Append appends r.
 func (w MeasureWriter) Append(r *Measure) {
-	w.a.T(r.Type)
-	w.a.I(r.TS)
-	w.a.I(r.Dur)
-	w.a.I(r.Value)
-	w.a.I(r.FilterID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.TS, r.Dur, r.Value, r.FilterID)
+	b.Texts = append(b.Texts, r.Type)
 	w.a.End()
 }
 
@@ -1305,11 +1289,12 @@ func NewProcessMeasure(sink rows.Sink, t *schema.Tables) ProcessMeasureWriter {
 
 // Append appends r.
 func (w ProcessMeasureWriter) Append(r *ProcessMeasure) {
-	w.a.T(r.Type)
-	w.a.I(r.TS)
-	w.a.Int(r.Dur)
-	w.a.Int(r.Value)
-	w.a.I(r.FilterID)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.TS, r.Dur.Bits(), r.Value.Bits(), r.FilterID)
+	b.Texts = append(b.Texts, r.Type)
+	b.MarkInt(n+1, r.Dur)
+	b.MarkInt(n+2, r.Value)
 	w.a.End()
 }
 
@@ -1344,10 +1329,9 @@ func NewMeasureFilter(sink rows.Sink, t *schema.Tables) MeasureFilterWriter {
 
 // Append appends r.
 func (w MeasureFilterWriter) Append(r *MeasureFilter) {
-	w.a.I(r.ID)
-	w.a.T(r.Type)
-	w.a.T(r.Name)
-	w.a.I(r.SourceArgSetID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.SourceArgSetID)
+	b.Texts = append(b.Texts, r.Type, r.Name)
 	w.a.End()
 }
 
@@ -1381,9 +1365,9 @@ func NewProcessMeasureFilter(sink rows.Sink, t *schema.Tables) ProcessMeasureFil
 
 // Append appends r.
 func (w ProcessMeasureFilterWriter) Append(r *ProcessMeasureFilter) {
-	w.a.I(r.ID)
-	w.a.T(r.Name)
-	w.a.I(r.Ipid)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.Ipid)
+	b.Texts = append(b.Texts, r.Name)
 	w.a.End()
 }
 
@@ -1424,16 +1408,20 @@ func NewCallstackExtra(sink rows.Sink, t *schema.Tables) CallstackExtraWriter {
 
 // Append appends r.
 func (w CallstackExtraWriter) Append(r *CallstackExtra) {
-	w.a.I(r.CallstackID)
-	w.a.Int(r.ThreadTS)
-	w.a.Int(r.ThreadDur)
-	w.a.Int(r.AsyncTrackID)
-	w.a.Int(r.AsyncParentID)
-	w.a.Int(r.EndItid)
-	w.a.Int(r.StackFrameID)
-	w.a.Int(r.EndStackFrameID)
-	w.a.Text(r.Cname)
-	w.a.Int(r.Overlap)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.CallstackID, r.ThreadTS.Bits(), r.ThreadDur.Bits(), r.AsyncTrackID.Bits(), r.AsyncParentID.Bits(), r.EndItid.Bits(), r.StackFrameID.Bits(), r.EndStackFrameID.Bits(), r.Overlap.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Cname.Str())
+	b.MarkInt(n+1, r.ThreadTS)
+	b.MarkInt(n+2, r.ThreadDur)
+	b.MarkInt(n+3, r.AsyncTrackID)
+	b.MarkInt(n+4, r.AsyncParentID)
+	b.MarkInt(n+5, r.EndItid)
+	b.MarkInt(n+6, r.StackFrameID)
+	b.MarkInt(n+7, r.EndStackFrameID)
+	b.MarkText(t+0, r.Cname)
+	b.MarkInt(n+8, r.Overlap)
 	w.a.End()
 }
 
@@ -1472,14 +1460,15 @@ func NewAsyncTrack(sink rows.Sink, t *schema.Tables) AsyncTrackWriter {
 
 // Append appends r.
 func (w AsyncTrackWriter) Append(r *AsyncTrack) {
-	w.a.I(r.ID)
-	w.a.T(r.Kind)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.Text(r.Scope)
-	w.a.T(r.IDKind)
-	w.a.T(r.RawID)
-	w.a.Int(r.Ipid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Ipid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Kind, r.Cat.Str(), r.Name.Str(), r.Scope.Str(), r.IDKind, r.RawID)
+	b.MarkText(t+1, r.Cat)
+	b.MarkText(t+2, r.Name)
+	b.MarkText(t+3, r.Scope)
+	b.MarkInt(n+1, r.Ipid)
 	w.a.End()
 }
 
@@ -1516,12 +1505,14 @@ func NewInstantExtra(sink rows.Sink, t *schema.Tables) InstantExtraWriter {
 
 // Append appends r.
 func (w InstantExtraWriter) Append(r *InstantExtra) {
-	w.a.I(r.InstantRowid)
-	w.a.T(r.Scope)
-	w.a.Text(r.Cat)
-	w.a.I(r.Itid)
-	w.a.Int(r.Argsetid)
-	w.a.Int(r.StackFrameID)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.InstantRowid, r.Itid, r.Argsetid.Bits(), r.StackFrameID.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Scope, r.Cat.Str())
+	b.MarkText(t+1, r.Cat)
+	b.MarkInt(n+2, r.Argsetid)
+	b.MarkInt(n+3, r.StackFrameID)
 	w.a.End()
 }
 
@@ -1560,14 +1551,14 @@ func NewFlow(sink rows.Sink, t *schema.Tables) FlowWriter {
 
 // Append appends r.
 func (w FlowWriter) Append(r *Flow) {
-	w.a.I(r.ID)
-	w.a.I(r.Version)
-	w.a.I(r.SliceOut)
-	w.a.I(r.SliceIn)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.T(r.FlowKey)
-	w.a.Int(r.Argsetid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Version, r.SliceOut, r.SliceIn, r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Cat.Str(), r.Name.Str(), r.FlowKey)
+	b.MarkText(t+0, r.Cat)
+	b.MarkText(t+1, r.Name)
+	b.MarkInt(n+4, r.Argsetid)
 	w.a.End()
 }
 
@@ -1610,18 +1601,16 @@ func NewObjectInstance(sink rows.Sink, t *schema.Tables) ObjectInstanceWriter {
 
 // Append appends r.
 func (w ObjectInstanceWriter) Append(r *ObjectInstance) {
-	w.a.I(r.ID)
-	w.a.I(r.Ipid)
-	w.a.Text(r.Scope)
-	w.a.T(r.IDKind)
-	w.a.T(r.RawID)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.I(r.CreateTS)
-	w.a.I(r.CreateItid)
-	w.a.Int(r.DeleteTS)
-	w.a.Int(r.DeleteItid)
-	w.a.I(r.ExplicitCreate)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Ipid, r.CreateTS, r.CreateItid, r.DeleteTS.Bits(), r.DeleteItid.Bits(), r.ExplicitCreate)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Scope.Str(), r.IDKind, r.RawID, r.Cat.Str(), r.Name.Str())
+	b.MarkText(t+0, r.Scope)
+	b.MarkText(t+3, r.Cat)
+	b.MarkText(t+4, r.Name)
+	b.MarkInt(n+4, r.DeleteTS)
+	b.MarkInt(n+5, r.DeleteItid)
 	w.a.End()
 }
 
@@ -1660,14 +1649,15 @@ func NewObjectSnapshot(sink rows.Sink, t *schema.Tables) ObjectSnapshotWriter {
 
 // Append appends r.
 func (w ObjectSnapshotWriter) Append(r *ObjectSnapshot) {
-	w.a.I(r.ID)
-	w.a.I(r.ObjectID)
-	w.a.I(r.TS)
-	w.a.I(r.Itid)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.Text(r.BaseType)
-	w.a.Int(r.Argsetid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.ObjectID, r.TS, r.Itid, r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Cat.Str(), r.Name.Str(), r.BaseType.Str())
+	b.MarkText(t+0, r.Cat)
+	b.MarkText(t+1, r.Name)
+	b.MarkText(t+2, r.BaseType)
+	b.MarkInt(n+4, r.Argsetid)
 	w.a.End()
 }
 
@@ -1707,15 +1697,15 @@ func NewMemoryDump(sink rows.Sink, t *schema.Tables) MemoryDumpWriter {
 
 // Append appends r.
 func (w MemoryDumpWriter) Append(r *MemoryDump) {
-	w.a.I(r.ID)
-	w.a.Text(r.DumpID)
-	w.a.T(r.Kind)
-	w.a.I(r.TS)
-	w.a.I(r.Ipid)
-	w.a.I(r.Itid)
-	w.a.Text(r.LevelOfDetail)
-	w.a.Text(r.ExtraJSON)
-	w.a.Int(r.Argsetid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.TS, r.Ipid, r.Itid, r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.DumpID.Str(), r.Kind, r.LevelOfDetail.Str(), r.ExtraJSON.Str())
+	b.MarkText(t+0, r.DumpID)
+	b.MarkText(t+2, r.LevelOfDetail)
+	b.MarkText(t+3, r.ExtraJSON)
+	b.MarkInt(n+4, r.Argsetid)
 	w.a.End()
 }
 
@@ -1756,16 +1746,17 @@ func NewMemoryDumpValue(sink rows.Sink, t *schema.Tables) MemoryDumpValueWriter 
 
 // Append appends r.
 func (w MemoryDumpValueWriter) Append(r *MemoryDumpValue) {
-	w.a.I(r.ID)
-	w.a.I(r.MemoryDumpID)
-	w.a.T(r.Source)
-	w.a.Text(r.Path)
-	w.a.Text(r.GUID)
-	w.a.T(r.Attr)
-	w.a.Text(r.Type)
-	w.a.Text(r.Units)
-	w.a.Int(r.IntValue)
-	w.a.Text(r.StrValue)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.MemoryDumpID, r.IntValue.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Source, r.Path.Str(), r.GUID.Str(), r.Attr, r.Type.Str(), r.Units.Str(), r.StrValue.Str())
+	b.MarkText(t+1, r.Path)
+	b.MarkText(t+2, r.GUID)
+	b.MarkText(t+4, r.Type)
+	b.MarkText(t+5, r.Units)
+	b.MarkInt(n+2, r.IntValue)
+	b.MarkText(t+6, r.StrValue)
 	w.a.End()
 }
 
@@ -1802,12 +1793,11 @@ func NewMemoryDumpEdge(sink rows.Sink, t *schema.Tables) MemoryDumpEdgeWriter {
 
 // Append appends r.
 func (w MemoryDumpEdgeWriter) Append(r *MemoryDumpEdge) {
-	w.a.I(r.ID)
-	w.a.I(r.MemoryDumpID)
-	w.a.T(r.SourceGUID)
-	w.a.T(r.TargetGUID)
-	w.a.I(r.Importance)
-	w.a.Text(r.Type)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.MemoryDumpID, r.Importance)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.SourceGUID, r.TargetGUID, r.Type.Str())
+	b.MarkText(t+2, r.Type)
 	w.a.End()
 }
 
@@ -1844,12 +1834,11 @@ func NewClockSyncMarker(sink rows.Sink, t *schema.Tables) ClockSyncMarkerWriter 
 
 // Append appends r.
 func (w ClockSyncMarkerWriter) Append(r *ClockSyncMarker) {
-	w.a.I(r.ID)
-	w.a.T(r.SyncID)
-	w.a.I(r.TS)
-	w.a.Int(r.IssueTS)
-	w.a.I(r.Itid)
-	w.a.T(r.Source)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.TS, r.IssueTS.Bits(), r.Itid)
+	b.Texts = append(b.Texts, r.SyncID, r.Source)
+	b.MarkInt(n+2, r.IssueTS)
 	w.a.End()
 }
 
@@ -1889,15 +1878,13 @@ func NewContextEvent(sink rows.Sink, t *schema.Tables) ContextEventWriter {
 
 // Append appends r.
 func (w ContextEventWriter) Append(r *ContextEvent) {
-	w.a.I(r.ID)
-	w.a.I(r.TS)
-	w.a.I(r.Itid)
-	w.a.T(r.Phase)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.Text(r.Scope)
-	w.a.T(r.IDKind)
-	w.a.T(r.RawID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.TS, r.Itid)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Phase, r.Cat.Str(), r.Name.Str(), r.Scope.Str(), r.IDKind, r.RawID)
+	b.MarkText(t+1, r.Cat)
+	b.MarkText(t+2, r.Name)
+	b.MarkText(t+3, r.Scope)
 	w.a.End()
 }
 
@@ -1937,15 +1924,13 @@ func NewLinkedID(sink rows.Sink, t *schema.Tables) LinkedIDWriter {
 
 // Append appends r.
 func (w LinkedIDWriter) Append(r *LinkedID) {
-	w.a.I(r.ID)
-	w.a.I(r.TS)
-	w.a.I(r.Itid)
-	w.a.Text(r.Cat)
-	w.a.Text(r.Name)
-	w.a.Text(r.Scope)
-	w.a.T(r.IDKind)
-	w.a.T(r.RawID)
-	w.a.T(r.LinkedRawID)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.TS, r.Itid)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Cat.Str(), r.Name.Str(), r.Scope.Str(), r.IDKind, r.RawID, r.LinkedRawID)
+	b.MarkText(t+0, r.Cat)
+	b.MarkText(t+1, r.Name)
+	b.MarkText(t+2, r.Scope)
 	w.a.End()
 }
 
@@ -1988,18 +1973,20 @@ func NewStackFrame(sink rows.Sink, t *schema.Tables) StackFrameWriter {
 
 // Append appends r.
 func (w StackFrameWriter) Append(r *StackFrame) {
-	w.a.I(r.ID)
-	w.a.T(r.Source)
-	w.a.Int(r.Ipid)
-	w.a.Int(r.CPUProfileID)
-	w.a.T(r.FrameKey)
-	w.a.Int(r.ParentID)
-	w.a.Text(r.Name)
-	w.a.Text(r.Category)
-	w.a.Text(r.URL)
-	w.a.Text(r.ScriptID)
-	w.a.Int(r.Line)
-	w.a.Int(r.Column)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.Ipid.Bits(), r.CPUProfileID.Bits(), r.ParentID.Bits(), r.Line.Bits(), r.Column.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Source, r.FrameKey, r.Name.Str(), r.Category.Str(), r.URL.Str(), r.ScriptID.Str())
+	b.MarkInt(n+1, r.Ipid)
+	b.MarkInt(n+2, r.CPUProfileID)
+	b.MarkInt(n+3, r.ParentID)
+	b.MarkText(t+2, r.Name)
+	b.MarkText(t+3, r.Category)
+	b.MarkText(t+4, r.URL)
+	b.MarkText(t+5, r.ScriptID)
+	b.MarkInt(n+4, r.Line)
+	b.MarkInt(n+5, r.Column)
 	w.a.End()
 }
 
@@ -2035,11 +2022,9 @@ func NewCPUProfile(sink rows.Sink, t *schema.Tables) CPUProfileWriter {
 
 // Append appends r.
 func (w CPUProfileWriter) Append(r *CPUProfile) {
-	w.a.I(r.ID)
-	w.a.I(r.Ipid)
-	w.a.I(r.Itid)
-	w.a.T(r.ProfileKey)
-	w.a.I(r.StartTS)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.Ipid, r.Itid, r.StartTS)
+	b.Texts = append(b.Texts, r.ProfileKey)
 	w.a.End()
 }
 
@@ -2080,16 +2065,17 @@ func NewStackSample(sink rows.Sink, t *schema.Tables) StackSampleWriter {
 
 // Append appends r.
 func (w StackSampleWriter) Append(r *StackSample) {
-	w.a.I(r.ID)
-	w.a.T(r.Source)
-	w.a.Int(r.CPUProfileID)
-	w.a.I(r.TS)
-	w.a.I(r.Itid)
-	w.a.Int(r.CPU)
-	w.a.Text(r.Name)
-	w.a.Int(r.FrameID)
-	w.a.Int(r.Weight)
-	w.a.Int(r.Argsetid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.CPUProfileID.Bits(), r.TS, r.Itid, r.CPU.Bits(), r.FrameID.Bits(), r.Weight.Bits(), r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Source, r.Name.Str())
+	b.MarkInt(n+1, r.CPUProfileID)
+	b.MarkInt(n+4, r.CPU)
+	b.MarkText(t+1, r.Name)
+	b.MarkInt(n+5, r.FrameID)
+	b.MarkInt(n+6, r.Weight)
+	b.MarkInt(n+7, r.Argsetid)
 	w.a.End()
 }
 
@@ -2126,12 +2112,14 @@ func NewMetadataEvent(sink rows.Sink, t *schema.Tables) MetadataEventWriter {
 
 // Append appends r.
 func (w MetadataEventWriter) Append(r *MetadataEvent) {
-	w.a.I(r.ID)
-	w.a.Int(r.TS)
-	w.a.I(r.Ipid)
-	w.a.I(r.Itid)
-	w.a.Text(r.Name)
-	w.a.Int(r.Argsetid)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.TS.Bits(), r.Ipid, r.Itid, r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Name.Str())
+	b.MarkInt(n+1, r.TS)
+	b.MarkText(t+0, r.Name)
+	b.MarkInt(n+4, r.Argsetid)
 	w.a.End()
 }
 
@@ -2166,10 +2154,9 @@ func NewSystemTraceEvents(sink rows.Sink, t *schema.Tables) SystemTraceEventsWri
 
 // Append appends r.
 func (w SystemTraceEventsWriter) Append(r *SystemTraceEvents) {
-	w.a.I(r.ID)
-	w.a.T(r.Kind)
-	w.a.I(r.Seq)
-	w.a.T(r.Data)
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.ID, r.Seq)
+	b.Texts = append(b.Texts, r.Kind, r.Data)
 	w.a.End()
 }
 

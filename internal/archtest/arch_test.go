@@ -53,6 +53,7 @@ var traceEventStages = map[string][]string{
 	"parser/traceevent/tokenizer": {"parser/jsonscan"},
 	"parser/traceevent/extsort":   {"internal/scratch"},
 	"parser/traceevent/event":     {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/extsort"},
+	"tables":                      {"rows", "schema"},
 	"parser/traceevent/tracker":   {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/event", "stat"},
 }
 

@@ -42,9 +42,13 @@ func Generate() ([]byte, error) {
 package tables
 
 import (
+	"math"
+
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
+
+var _ = math.Float64bits // used by tables with REAL columns
 `)
 	ts := schema.New()
 	v := reflect.ValueOf(ts).Elem()
@@ -96,8 +100,42 @@ func (w %[1]s) Append(r *%[3]s) {
 		}
 		fmt.Fprintf(b, "\tw.a.Ints(%s)\n}\n", strings.Join(args, ", "))
 	} else {
+		// One append of the row's INT values and one of its TEXT values, then
+		// the marks of NULLs and REALs, in column order.
+		var ints, texts, marks []string
 		for _, c := range t.Columns {
-			fmt.Fprintf(b, "\tw.a.%s(r.%s)\n", appendMethod(c), goName(c.Name))
+			f := "r." + goName(c.Name)
+			switch {
+			case c.Type.IsText() && c.Null:
+				marks = append(marks, fmt.Sprintf("b.MarkText(t+%d, %s)", len(texts), f))
+				texts = append(texts, f+".Str()")
+			case c.Type.IsText():
+				texts = append(texts, f)
+			case c.Null:
+				marks = append(marks, fmt.Sprintf("b.MarkInt(n+%d, %s)", len(ints), f))
+				ints = append(ints, f+".Bits()")
+			case c.Type == schema.Real:
+				marks = append(marks, fmt.Sprintf("b.MarkReal(n+%d)", len(ints)))
+				ints = append(ints, "int64(math.Float64bits("+f+"))")
+			default:
+				ints = append(ints, f)
+			}
+		}
+		fmt.Fprintf(b, "\tb := w.a.Begin()\n")
+		if len(ints) > 0 {
+			if strings.Contains(strings.Join(marks, " "), "n+") {
+				fmt.Fprintf(b, "\tn := len(b.Ints)\n")
+			}
+			fmt.Fprintf(b, "\tb.Ints = append(b.Ints, %s)\n", strings.Join(ints, ", "))
+		}
+		if len(texts) > 0 {
+			if strings.Contains(strings.Join(marks, " "), "t+") {
+				fmt.Fprintf(b, "\tt := len(b.Texts)\n")
+			}
+			fmt.Fprintf(b, "\tb.Texts = append(b.Texts, %s)\n", strings.Join(texts, ", "))
+		}
+		for _, m := range marks {
+			fmt.Fprintf(b, "\t%s\n", m)
 		}
 		fmt.Fprintf(b, "\tw.a.End()\n}\n")
 	}
@@ -147,7 +185,7 @@ func appendMethod(c schema.Column) string {
 
 // initialisms are written in capitals in Go names.
 var initialisms = map[string]string{"id": "ID", "ts": "TS", "url": "URL", "cpu": "CPU", "json": "JSON",
-	"guid": "GUID", "us": "US"}
+	"guid": "GUID", "us": "US", "ids": "IDs"}
 
 // goName turns a column name (snake_case or camelCase) into a Go field name.
 func goName(col string) string {

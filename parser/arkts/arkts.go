@@ -19,6 +19,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // Heap capture modes (ArkTSConfig.type).
@@ -51,9 +52,9 @@ type Parser struct {
 	env  Env
 	opts Options
 
-	config *rows.Appender
-	name   string // current input, for messages
-	source int64  // current input's source id
+	config tables.JSConfigWriter // this package is the one writer of js_config
+	name   string                // current input, for messages
+	source int64                 // current input's source id
 
 	mode          int32
 	configSeen    bool
@@ -67,7 +68,33 @@ type Parser struct {
 
 // New returns a parser writing through env.
 func New(env Env, opts Options) *Parser {
-	return &Parser{env: env, opts: opts, config: rows.NewAppender(env.Sink, env.Tables.JSConfig)}
+	return &Parser{env: env, opts: opts, config: tables.NewJSConfig(env.Sink, env.Tables)}
+}
+
+// StandaloneConfig writes the js_config row of a run whose heap files or CPU
+// profiles all come from standalone files (no config record), given how many
+// snapshots, timelines and CPU profiles were read. SmartPerf-Host reads the
+// first js_config row before it draws any ArkTS row (and stops loading
+// without one), taking type to choose between the snapshot and the timeline
+// row and enable_cpu_profiler to show the profile. The row says what the
+// files hold: pid 0 (unknown), type 1 if a timeline was read, else 0 with heap
+// files, else -1; trace_allocation 1 with a timeline; the intervals and
+// capture_numeric_value, which no file records, are NULL.
+func (p *Parser) StandaloneConfig(snapshots, timelines, profiles int) {
+	if p.configSeen || snapshots+timelines+profiles == 0 {
+		return
+	}
+	typ := int64(-1)
+	switch {
+	case timelines > 0:
+		typ = 1
+	case snapshots > 0:
+		typ = 0
+	}
+	flag := func(n int) int64 { return int64(min(n, 1)) }
+	p.config.Append(&tables.JSConfig{Pid: 0, Type: typ, Interval: rows.Int{}, CaptureNumericValue: rows.Int{},
+		TraceAllocation: flag(timelines), EnableCPUProfiler: flag(profiles), CPUProfilerInterval: rows.Int{}})
+	p.config.Flush()
 }
 
 // SetInput names the input whose records follow, and its source id. The heap
@@ -99,8 +126,9 @@ func (p *Parser) Config(data []byte, where string) {
 		}
 		return 0
 	}
-	p.config.Ints(int64(c.Pid), int64(c.Type), int64(c.Interval), b(c.CaptureNumericValue),
-		b(c.TrackAllocations), b(c.EnableCpuProfiler), int64(c.CpuProfilerInterval))
+	p.config.Append(&tables.JSConfig{Pid: int64(c.Pid), Type: int64(c.Type), Interval: rows.I(int64(c.Interval)),
+		CaptureNumericValue: rows.I(b(c.CaptureNumericValue)), TraceAllocation: b(c.TrackAllocations),
+		EnableCPUProfiler: b(c.EnableCpuProfiler), CPUProfilerInterval: rows.I(int64(c.CpuProfilerInterval))})
 	p.mode = int32(c.Type)
 	p.configSeen = true
 }

@@ -6,24 +6,27 @@ import (
 
 	"tracestreamer/rows"
 	"tracestreamer/schema"
+	"tracestreamer/tables"
 )
 
 // Writer writes the CPU profiles of a run: js_cpu_profiler_node,
 // js_cpu_profiler_sample (run ids continue across profiles) and one
 // js_cpu_profile row per profile, which tells which rows belong to it.
 type Writer struct {
-	nodes, samples, profiles, times *rows.Appender
-	dict                            *rows.Dict
-	rng                             *rows.Range
-	nextSample, nextProfile         int64
-	nodeRows                        int64
+	nodes                   tables.JSCPUProfilerNodeWriter
+	samples                 tables.JSCPUProfilerSampleWriter
+	profiles                tables.JSCPUProfileWriter
+	times                   tables.JSCPUProfilerNodeTimeWriter
+	dict                    *rows.Dict
+	rng                     *rows.Range
+	nextSample, nextProfile int64
+	nodeRows                int64
 }
 
 // NewWriter returns the CPU profile writer of a run.
 func NewWriter(sink rows.Sink, t *schema.Tables, dict *rows.Dict, rng *rows.Range) *Writer {
-	return &Writer{nodes: rows.NewAppender(sink, t.JSCPUProfilerNode),
-		samples:  rows.NewAppender(sink, t.JSCPUProfilerSample),
-		profiles: rows.NewAppender(sink, t.JSCPUProfile), times: rows.NewAppender(sink, t.JSCPUProfilerNodeTime),
+	return &Writer{nodes: tables.NewJSCPUProfilerNode(sink, t), samples: tables.NewJSCPUProfilerSample(sink, t),
+		profiles: tables.NewJSCPUProfile(sink, t), times: tables.NewJSCPUProfilerNodeTime(sink, t),
 		dict: dict, rng: rng}
 }
 
@@ -41,8 +44,17 @@ func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64)
 		for _, c := range n.Children {
 			children = append(children, strconv.FormatInt(c, 10))
 		}
-		w.nodes.Row([]int64{n.ID, w.dict.ID(n.FunctionName), w.dict.ID(n.URL), n.LineNumber,
-			n.ColumnNumber, n.HitCount, n.Parent}, n.ScriptID, strings.Join(children, ","))
+		w.nodes.Append(&tables.JSCPUProfilerNode{
+			FunctionID:    n.ID,
+			FunctionIndex: w.dict.ID(n.FunctionName), // before the URL's: data_dict ids follow first use
+			ScriptID:      n.ScriptID,
+			URLIndex:      w.dict.ID(n.URL),
+			LineNumber:    n.LineNumber,
+			ColumnNumber:  n.ColumnNumber,
+			HitCount:      n.HitCount,
+			Children:      strings.Join(children, ","),
+			ParentID:      n.Parent,
+		})
 	}
 	runs := p.Runs()
 	if compat {
@@ -52,7 +64,8 @@ func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64)
 	start, end := conv(p.StartTime), conv(p.StartTime)
 	for i, r := range runs {
 		s, e := conv(r.Start), conv(r.End)
-		w.samples.Ints(w.nextSample, r.NodeID, s, e, r.End-r.Start)
+		w.samples.Append(&tables.JSCPUProfilerSample{ID: w.nextSample, FunctionID: r.NodeID, StartTime: s, EndTime: e,
+			Dur: r.End - r.Start})
 		w.nextSample++
 		w.rng.Add(s)
 		w.rng.Add(e)
@@ -62,13 +75,16 @@ func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64)
 		end = e
 	}
 	id := w.nextProfile
-	w.profiles.Ints(id, sourceID, w.nodeRows+1, int64(len(p.Nodes)), firstSample, int64(len(runs)), start, end)
+	w.profiles.Append(&tables.JSCPUProfile{ID: id, SourceID: sourceID, FirstNodeRowid: w.nodeRows + 1,
+		NodeCount: int64(len(p.Nodes)), FirstSampleID: firstSample, SampleCount: int64(len(runs)), StartTime: start,
+		EndTime: end})
 	for i, t := range p.NodeTimes(runs) {
 		outer := int64(0)
 		if t.Outermost {
 			outer = 1
 		}
-		w.times.Ints(id, w.nodeRows+1+int64(i), p.Nodes[i].ID, t.Self, t.Total, t.Samples, outer)
+		w.times.Append(&tables.JSCPUProfilerNodeTime{ProfileID: id, NodeRowid: w.nodeRows + 1 + int64(i),
+			FunctionID: p.Nodes[i].ID, SelfTime: t.Self, TotalTime: t.Total, SelfSamples: t.Samples, Outermost: outer})
 	}
 	w.nextProfile++
 	w.nodeRows += int64(len(p.Nodes))

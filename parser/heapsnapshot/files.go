@@ -6,6 +6,7 @@ import (
 	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
+	"tracestreamer/tables"
 )
 
 // Files numbers the heap files (snapshots and timelines) of a run, whatever
@@ -15,8 +16,8 @@ type Files struct {
 	Out    Output
 	sink   rows.Sink
 	tables []*schema.Table
-	files  *rows.Appender
-	diff   *rows.Appender
+	files  tables.JSHeapFilesWriter
+	diff   *tables.JSHeapClassDiffWriter // with the analysis only
 	next   int64
 	// prev is the last file of the current input, for comparisons.
 	prev   *heapgraph.Objects
@@ -27,20 +28,17 @@ type Files struct {
 // object graph is analysed (js_heap_node_stats, js_heap_class) and consecutive
 // files of one input are compared (js_heap_class_diff).
 func NewFiles(sink rows.Sink, t *schema.Tables, analyse bool) *Files {
-	a := func(tab *schema.Table) *rows.Appender { return rows.NewAppender(sink, tab) }
 	f := &Files{
-		Out: Output{Nodes: a(t.JSHeapNodes), Edges: a(t.JSHeapEdges), Info: a(t.JSHeapInfo),
-			Location: a(t.JSHeapLocation), Sample: a(t.JSHeapSample), String: a(t.JSHeapString),
-			TraceFunctionInfo: a(t.JSHeapTraceFunctionInfo), TraceNode: a(t.JSHeapTraceNode)},
+		Out:  NewOutput(sink, t, analyse),
 		sink: sink,
 		tables: []*schema.Table{t.JSHeapNodes, t.JSHeapEdges, t.JSHeapInfo, t.JSHeapLocation,
 			t.JSHeapSample, t.JSHeapString, t.JSHeapTraceFunctionInfo, t.JSHeapTraceNode},
-		files: a(t.JSHeapFiles),
+		files: tables.NewJSHeapFiles(sink, t),
 	}
 	if analyse {
-		f.Out.Stats, f.Out.Classes = a(t.JSHeapNodeStats), a(t.JSHeapClass)
 		f.tables = append(f.tables, t.JSHeapNodeStats, t.JSHeapClass)
-		f.diff = a(t.JSHeapClassDiff)
+		diff := tables.NewJSHeapClassDiff(sink, t)
+		f.diff = &diff
 	}
 	return f
 }
@@ -62,13 +60,14 @@ func (f *Files) Drop(mark rows.Mark) { f.sink.Rollback(mark) }
 // Add writes the js_heap_files row of a decoded file and returns its id.
 func (f *Files) Add(name string, start, end int64, res Result) int64 {
 	id := f.next
-	f.files.Row([]int64{id, start, end, res.SelfSize}, name)
+	f.files.Append(&tables.JSHeapFiles{ID: id, FileName: name, StartTime: start, EndTime: end, SelfSize: res.SelfSize})
 	f.next++
 	if res.Objects != nil {
 		if f.prev != nil {
 			for _, d := range heapgraph.Diff(f.prev, res.Objects) {
-				f.diff.Row([]int64{f.prevID, id, d.Added, d.Removed, d.Added - d.Removed,
-					d.AddedSize, d.RemovedSize, d.AddedSize - d.RemovedSize}, d.Name)
+				f.diff.Append(&tables.JSHeapClassDiff{BaseFileID: f.prevID, FileID: id, Name: d.Name,
+					AddedCount: d.Added, RemovedCount: d.Removed, CountDelta: d.Added - d.Removed,
+					AddedSize: d.AddedSize, RemovedSize: d.RemovedSize, SizeDelta: d.AddedSize - d.RemovedSize})
 			}
 		}
 		f.prev, f.prevID = res.Objects, id

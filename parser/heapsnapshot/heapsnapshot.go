@@ -15,14 +15,39 @@ import (
 	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/tables"
 )
 
 // Output holds the appenders of the tables a snapshot fills. With Stats and
 // Classes set, the snapshot's object graph is analysed (heapgraph) and its
 // results written there.
 type Output struct {
-	Nodes, Edges, Info, Location, Sample, String, TraceFunctionInfo, TraceNode *rows.Appender
-	Stats, Classes                                                             *rows.Appender
+	Nodes             tables.JSHeapNodesWriter
+	Edges             tables.JSHeapEdgesWriter
+	Info              tables.JSHeapInfoWriter
+	Location          tables.JSHeapLocationWriter
+	Sample            tables.JSHeapSampleWriter
+	String            tables.JSHeapStringWriter
+	TraceFunctionInfo tables.JSHeapTraceFunctionInfoWriter
+	TraceNode         tables.JSHeapTraceNodeWriter
+	// Stats and Classes are set when the graph is to be analysed.
+	Stats   *tables.JSHeapNodeStatsWriter
+	Classes *tables.JSHeapClassWriter
+}
+
+// NewOutput returns the writers of a snapshot's tables; with analyse set,
+// those of the analysis too.
+func NewOutput(sink rows.Sink, t *schema.Tables, analyse bool) Output {
+	o := Output{Nodes: tables.NewJSHeapNodes(sink, t), Edges: tables.NewJSHeapEdges(sink, t),
+		Info: tables.NewJSHeapInfo(sink, t), Location: tables.NewJSHeapLocation(sink, t),
+		Sample: tables.NewJSHeapSample(sink, t), String: tables.NewJSHeapString(sink, t),
+		TraceFunctionInfo: tables.NewJSHeapTraceFunctionInfo(sink, t), TraceNode: tables.NewJSHeapTraceNode(sink, t)}
+	if analyse {
+		s, c := tables.NewJSHeapNodeStats(sink, t), tables.NewJSHeapClass(sink, t)
+		o.Stats, o.Classes = &s, &c
+	}
+	return o
 }
 
 // Flush hands every pending row to the sink.
@@ -40,10 +65,10 @@ func (o *Output) Discard() {
 }
 
 func (o *Output) all() []*rows.Appender {
-	all := []*rows.Appender{o.Nodes, o.Edges, o.Info, o.Location, o.Sample, o.String,
-		o.TraceFunctionInfo, o.TraceNode}
+	all := []*rows.Appender{o.Nodes.Appender(), o.Edges.Appender(), o.Info.Appender(), o.Location.Appender(),
+		o.Sample.Appender(), o.String.Appender(), o.TraceFunctionInfo.Appender(), o.TraceNode.Appender()}
 	if o.Stats != nil {
-		all = append(all, o.Stats, o.Classes)
+		all = append(all, o.Stats.Appender(), o.Classes.Appender())
 	}
 	return all
 }
@@ -322,8 +347,9 @@ const (
 func (d *decoder) node(l layout, t []int64) {
 	idx := int64(len(d.ids))
 	id, ec, self := l.get(t, nID), l.get(t, nEdgeCount), l.get(t, nSelfSize)
-	d.out.Nodes.Ints(d.fileID, idx, l.get(t, nType), l.get(t, nName), id, self, ec,
-		l.get(t, nTraceNodeID), l.get(t, nDetachedness))
+	d.out.Nodes.Append(&tables.JSHeapNodes{FileID: d.fileID, NodeIndex: idx, Type: l.get(t, nType),
+		Name: l.get(t, nName), ID: id, SelfSize: self, EdgeCount: ec, TraceNodeID: l.get(t, nTraceNodeID),
+		Detachedness: l.get(t, nDetachedness)})
 	if ec < 0 || ec > 1<<32-1 {
 		d.warn("node %d has edge count %d", idx, ec)
 		ec = 0
@@ -416,11 +442,9 @@ func (e *edgeWalker) edge(l layout, t []int64) {
 		}
 		d.graph.AddEdge(l.get(t, eType), l.get(t, eNameOrIndex), target)
 	}
-	if nulls == 0 {
-		d.out.Edges.Ints(d.fileID, e.idx, l.get(t, eType), l.get(t, eNameOrIndex), to, from, toID)
-	} else {
-		d.out.Edges.IntsNull(nulls, d.fileID, e.idx, l.get(t, eType), l.get(t, eNameOrIndex), to, from, toID)
-	}
+	d.out.Edges.Append(&tables.JSHeapEdges{FileID: d.fileID, EdgeIndex: e.idx, Type: l.get(t, eType),
+		NameOrIndex: l.get(t, eNameOrIndex), ToNode: to, FromNodeID: rows.IOpt(from, nulls&(1<<5) == 0),
+		ToNodeID: rows.IOpt(toID, nulls&(1<<6) == 0)})
 	e.idx++
 	d.res.Edges++
 }
@@ -436,7 +460,7 @@ func (d *decoder) strings() error {
 			d.warn("string %d is not valid UTF-8; invalid bytes replaced by U+FFFD", i)
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		d.out.String.Row([]int64{d.fileID, int64(i)}, s)
+		d.out.String.Append(&tables.JSHeapString{FileID: d.fileID, FileIndex: int64(i), String: s})
 		if d.graph != nil {
 			d.graph.Strings = append(d.graph.Strings, s)
 		}
@@ -446,20 +470,22 @@ func (d *decoder) strings() error {
 }
 
 func (d *decoder) functionInfo(l layout, t []int64) {
-	d.out.TraceFunctionInfo.Ints(d.fileID, d.res.FunctionInfos, l.get(t, 0), l.get(t, 1),
-		l.get(t, 2), l.get(t, 3), l.get(t, 4), l.get(t, 5))
+	d.out.TraceFunctionInfo.Append(&tables.JSHeapTraceFunctionInfo{FileID: d.fileID, FunctionIndex: d.res.FunctionInfos,
+		FunctionID: l.get(t, 0), Name: l.get(t, 1), ScriptName: l.get(t, 2), ScriptID: l.get(t, 3), Line: l.get(t, 4),
+		Column: l.get(t, 5)})
 	d.res.FunctionInfos++
 }
 
 func (d *decoder) sample(l layout, t []int64) {
 	ts := l.get(t, 0)
-	d.out.Sample.Ints(d.fileID, ts, l.get(t, 1))
+	d.out.Sample.Append(&tables.JSHeapSample{FileID: d.fileID, TimestampUS: ts, LastAssignedID: l.get(t, 1)})
 	d.res.LastSampleUs = max(d.res.LastSampleUs, ts)
 	d.res.Samples++
 }
 
 func (d *decoder) location(l layout, t []int64) {
-	d.out.Location.Ints(d.fileID, l.get(t, 0), l.get(t, 1), l.get(t, 2), l.get(t, 3))
+	d.out.Location.Append(&tables.JSHeapLocation{FileID: d.fileID, ObjectIndex: l.get(t, 0), ScriptID: l.get(t, 1),
+		Line: l.get(t, 2), Column: l.get(t, 3)})
 }
 
 // IsTimeline reports whether the document carried allocation tracking data (a
@@ -488,11 +514,13 @@ func (d *decoder) analyse() {
 	}
 	r := g.Analyze()
 	for v := range g.NodeCount() {
-		d.out.Stats.Ints(d.fileID, int64(v), g.ID[v], g.ID[r.Dominator[v]], int64(r.Retained[v]),
-			int64(r.Distance[v]), int64(r.Shallow[v]), int64(r.Class[v]))
+		d.out.Stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
+			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
+			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v])})
 	}
 	for i, c := range r.Classes {
-		d.out.Classes.Row([]int64{d.fileID, int64(i), c.Count, c.Shallow, int64(c.Retained), int64(c.MinDistance)}, c.Name)
+		d.out.Classes.Append(&tables.JSHeapClass{FileID: d.fileID, ClassID: int64(i), Name: c.Name, Count: c.Count,
+			ShallowSize: c.Shallow, RetainedSize: int64(c.Retained), MinDistance: int64(c.MinDistance)})
 	}
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil

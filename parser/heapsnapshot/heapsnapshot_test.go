@@ -12,6 +12,7 @@ import (
 	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
+	"tracestreamer/tables"
 )
 
 const nullID = -999
@@ -52,11 +53,8 @@ func (d doc) String() string {
 }
 
 func newOutput(m *rows.Memory) *Output {
-	ts := schema.New()
-	a := func(t *schema.Table) *rows.Appender { return rows.NewAppender(m, t) }
-	return &Output{Nodes: a(ts.JSHeapNodes), Edges: a(ts.JSHeapEdges), Info: a(ts.JSHeapInfo),
-		Location: a(ts.JSHeapLocation), Sample: a(ts.JSHeapSample), String: a(ts.JSHeapString),
-		TraceFunctionInfo: a(ts.JSHeapTraceFunctionInfo), TraceNode: a(ts.JSHeapTraceNode)}
+	o := NewOutput(m, schema.New(), false)
+	return &o
 }
 
 // decode decodes text read one byte at a time and returns the rows and warnings.
@@ -394,9 +392,8 @@ func countTraceNodes(list []any) int {
 // snapshot's tables are written, the analysis is skipped with a warning.
 func TestAnalysisOfImpossibleGraph(t *testing.T) {
 	m := rows.NewMemory()
-	out := newOutput(m)
-	ts := schema.New()
-	out.Stats, out.Classes = rows.NewAppender(m, ts.JSHeapNodeStats), rows.NewAppender(m, ts.JSHeapClass)
+	o := NewOutput(m, schema.New(), true)
+	out := &o
 	in := doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
 		nodes: `[9,0,1,0,4294967295,0,0,1,1,3,432,4294967295,0,0,8,1,5,40,1,0,0]`, edges: edges5}.String()
 	var warns []string
@@ -451,7 +448,7 @@ func TestNonIntegerValues(t *testing.T) {
 // error naming the offset, so that the caller drops the snapshot and goes on.
 func TestDecodePanicIsAnError(t *testing.T) {
 	out := newOutput(rows.NewMemory())
-	out.Nodes = nil
+	out.Nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
 	in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
 	_, err := Decode(strings.NewReader(in), 0, out, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "internal error at offset ") || !strings.Contains(err.Error(), "(please report it): runtime error") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"tracestreamer/parser/jsonscan"
+	"tracestreamer/tables"
 )
 
 // meta is what the "snapshot" object says about the document.
@@ -105,10 +106,10 @@ func (d *decoder) infoRows() {
 		for i, names := range kt.types {
 			if i == 0 {
 				for _, n := range names {
-					d.out.Info.Row([]int64{d.fileID, 0, -1}, kt.key, n)
+					d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: kt.key, Type: 0, IntValue: -1, StrValue: n})
 				}
 			} else if len(names) > 0 {
-				d.out.Info.Row([]int64{d.fileID, 1, -1}, kt.key, names[0])
+				d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: kt.key, Type: 1, IntValue: -1, StrValue: names[0]})
 			}
 		}
 	}
@@ -117,7 +118,7 @@ func (d *decoder) infoRows() {
 		if !m.haveCounts[i] {
 			d.warn("snapshot.%s is missing; written as 0", k)
 		}
-		d.out.Info.Row([]int64{d.fileID, 0, counts[i]}, k, "")
+		d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: k, Type: 0, IntValue: counts[i], StrValue: ""})
 	}
 }
 

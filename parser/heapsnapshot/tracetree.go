@@ -1,6 +1,9 @@
 package heapsnapshot
 
-import "errors"
+import (
+	"errors"
+	"tracestreamer/tables"
+)
 
 const (
 	tID = iota
@@ -68,8 +71,9 @@ func (d *decoder) traceTree() error {
 		}
 		parent := top.parent
 		id := l.get(vals, tID)
-		d.out.TraceNode.Ints(d.fileID, id, l.get(vals, tFunctionInfoIndex), l.get(vals, tCount),
-			l.get(vals, tSize), parent)
+		d.out.TraceNode.Append(&tables.JSHeapTraceNode{FileID: d.fileID, ID: id,
+			FunctionInfoIndex: l.get(vals, tFunctionInfoIndex), Count: l.get(vals, tCount), Size: l.get(vals, tSize),
+			ParentID: parent})
 		d.res.TraceNodes++
 		if err := js.Expect('['); err != nil {
 			return err

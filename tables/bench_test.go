@@ -1,0 +1,83 @@
+package tables
+
+import (
+	"testing"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// discard is a Sink that recycles every batch at once.
+type discard struct{ free []*rows.Batch }
+
+func (d *discard) NewBatch(t *schema.Table) *rows.Batch {
+	if n := len(d.free); n > 0 {
+		b := d.free[n-1]
+		d.free = d.free[:n-1]
+		b.Reset(t)
+		return b
+	}
+	b := &rows.Batch{}
+	b.Reset(t)
+	return b
+}
+func (d *discard) Put(b *rows.Batch)              { d.free = append(d.free, b) }
+func (d *discard) Mark([]*schema.Table) rows.Mark { return 0 }
+func (d *discard) Rollback(rows.Mark)             {}
+func (d *discard) Err() error                     { return nil }
+
+// BenchmarkEdgeRows compares a js_heap_edges row (two nullable columns)
+// appended as a named row with the same values appended positionally, as
+// the snapshot decoder did before (per row).
+func BenchmarkEdgeRows(b *testing.B) {
+	ts := schema.New()
+	b.Run("named", func(b *testing.B) {
+		w := NewJSHeapEdges(&discard{}, ts)
+		for i := int64(0); b.Loop(); i++ {
+			w.Append(&JSHeapEdges{FileID: 0, EdgeIndex: i, Type: 2, NameOrIndex: 7, ToNode: i * 7,
+				FromNodeID: rows.I(i), ToNodeID: rows.I(i + 1)})
+		}
+	})
+	b.Run("positional", func(b *testing.B) {
+		a := rows.NewAppender(&discard{}, ts.JSHeapEdges)
+		for i := int64(0); b.Loop(); i++ {
+			a.Ints(0, i, 2, 7, i*7, i, i+1)
+		}
+	})
+}
+
+// TestNamedRowsMatchPositional appends rows of a table with NULLs, a REAL
+// and texts both ways and compares the batches.
+func TestNamedRowsMatchPositional(t *testing.T) {
+	ts := schema.New()
+	named, positional := rows.NewMemory(), rows.NewMemory()
+	w := NewStackSample(named, ts)
+	w.Append(&StackSample{ID: 1, Source: "s", CPUProfileID: rows.Int{}, TS: 5, Itid: 2, CPU: rows.I(3),
+		Name: rows.Text{}, FrameID: rows.I(4), Weight: rows.R(0.5), Argsetid: rows.IOpt(9, false)})
+	w.Flush()
+	a := rows.NewAppender(positional, ts.StackSample)
+	a.I(1)
+	a.T("s")
+	a.Null()
+	a.I(5)
+	a.I(2)
+	a.I(3)
+	a.TNull()
+	a.I(4)
+	a.Real(0.5)
+	a.Null()
+	a.End()
+	a.Flush()
+	got, want := named.Rows["stack_sample"], positional.Rows["stack_sample"]
+	if len(got) != 1 || len(want) != 1 || len(got[0]) != 10 {
+		t.Fatalf("rows %v and %v", got, want)
+	}
+	for i := range want[0] {
+		if got[0][i] != want[0][i] {
+			t.Errorf("column %d: %+v, want %+v", i, got[0][i], want[0][i])
+		}
+	}
+	if !got[0][2].Null || !got[0][6].Null || got[0][8].Real != 0.5 || got[0][9].Null != true {
+		t.Errorf("row %+v", got[0])
+	}
+}
