@@ -56,3 +56,30 @@ func FuzzSkipValue(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSkipBytes checks the in-memory skipper against the streaming one:
+// whatever SkipBytes accepts, SkipValue (its in-memory path off) accepts too,
+// ending at the same byte; and SkipValue gives the same result with the
+// in-memory path on and off.
+func FuzzSkipBytes(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"d\u00e9"}`, `[1,2`, `{"a" 1}`, ` [] `, `"s\"`, `-1.5e3,`,
+		`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`, `{"a":1,}`, `tru`, `"\ud800"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		testutil.CountExec("FuzzSkipBytes")
+		i := SkipSpace(doc, 0)
+		end, ok := SkipBytes(doc, i)
+		stream := NewBytes(doc)
+		stream.streamOnly = true
+		serr := stream.SkipValue()
+		if ok && (serr != nil || stream.pos != end) {
+			t.Fatalf("SkipBytes(%q) = %d, SkipValue: %v at %d", doc, end, serr, stream.pos)
+		}
+		both := NewBytes(doc)
+		berr := both.SkipValue()
+		if (serr == nil) != (berr == nil) || (serr == nil && stream.pos != both.pos) {
+			t.Fatalf("SkipValue(%q): streaming %v at %d, with the in-memory path %v at %d", doc, serr, stream.pos, berr, both.pos)
+		}
+	})
+}

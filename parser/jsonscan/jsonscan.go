@@ -5,6 +5,15 @@
 // without being materialised.
 //
 // Errors name the byte offset in the document.
+//
+// Skipping a value has one implementation for values in memory (SkipBytes,
+// skip.go), which Decoder.SkipValue uses whenever the value lies within its
+// buffer and the Trace Event fast decoder uses for every member, and the
+// streaming one of SkipValue for the rest (values across buffer refills,
+// nesting deeper than 32, and the exact error message).
+//
+// It must not know any trace format, nor hold a whole document in memory
+// when given a reader.
 package jsonscan
 
 import (
@@ -30,6 +39,9 @@ type Decoder struct {
 	// LoneSurrogates counts the \uD800-\uDFFF escapes without their other
 	// half that strings read so far held (each became U+FFFD).
 	LoneSurrogates int64
+	// streamOnly turns off SkipValue's in-memory path (tests compare the
+	// two).
+	streamOnly bool
 }
 
 // NewReader returns a Decoder reading r through a buffer of size bytes.
@@ -576,6 +588,15 @@ func (d *Decoder) lenientInt(bad *NonIntegers) (int64, error) {
 
 // SkipValue consumes one value of any kind, checking its syntax.
 func (d *Decoder) SkipValue() error {
+	// A value that lies wholly in the buffer: the in-memory skipper (a
+	// value at the very end may go on after the next read, unless no more
+	// input comes).
+	if _, err := d.Peek(); err == nil && !d.streamOnly {
+		if n, ok := SkipBytes(d.buf[d.pos:d.end], 0); ok && (n < d.end-d.pos || d.rerr != nil) {
+			d.pos += n
+			return nil
+		}
+	}
 	var stack []byte // open brackets
 	var scratch []byte
 	first := false

@@ -7,6 +7,12 @@
 // members (metadata, stackFrames, samples, systemTraceEvents text) to the
 // caller as raw JSON or text.
 //
+// Finding where an element ends is not jsonscan's skipping: the reader follows
+// only brackets and string quotes, across buffer refills, without judging the
+// syntax in between, because a broken element is the decoder's to count and
+// reading must go on after it (jsonscan.SkipBytes and Decoder.SkipValue
+// validate, and stop at the first error).
+//
 // It must not decode an element's fields (package event does), keep state
 // across elements beyond the container's syntax, or know tables or stat rows.
 package tokenizer
