@@ -19,9 +19,12 @@ run: build
 		-cpuprofile testdata/node/profile.cpuprofile -o $(CACHE)/example.htrace
 	$(BIN)/tracestreamer $(CACHE)/example.htrace -o $(CACHE)/example.db
 
+# The whole suite under the race detector, then the tests that stream large
+# inputs (skipped under -race, where they take many minutes) without it.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run 'Oversized|Hostile' ./ingest
 
 # Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
 proto:

@@ -175,7 +175,17 @@ var (
 	errVersion = errors.New("version")
 )
 
+// defaultMemoryLimit is the Go runtime's soft memory limit unless GOMEMLIMIT
+// sets one: near it the garbage collector runs more often instead of letting
+// the heap grow to twice what is live, which is what bounds the peak of the
+// inputs that keep much state (millions of threads or open slices). It is
+// not a hard cap: a run that needs more gets more, slower.
+const defaultMemoryLimit = 768 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

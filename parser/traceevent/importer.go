@@ -71,7 +71,7 @@ type Importer struct {
 	// ClockSyncEvent.<id>, by track.
 	legacyStart map[int]int64
 	// sliceThreads marks the threads that are the callid of a closed slice.
-	sliceThreads map[int]bool
+	sliceThreads []bool // by itid
 	files        int
 	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
@@ -95,6 +95,7 @@ type Importer struct {
 		link         tables.LinkedIDWriter
 		config       tables.TraceConfigWriter
 		system       tables.SystemTraceEventsWriter
+		track        tables.AsyncTrackWriter
 	}
 }
 
@@ -105,7 +106,7 @@ func New(env Env, opts Options) *Importer {
 	}
 	t := env.Tables
 	im := &Importer{env: env, opts: opts, t: t, tracks: tracker.NewTracks(), frames: tracker.NewFrames(),
-		legacyStart: map[int]int64{}, sliceThreads: map[int]bool{}}
+		legacyStart: map[int]int64{}}
 	im.stats.init()
 	st := &im.stats // the trackers count into the current input's problems
 	im.threads = tracker.NewThreads(st)
@@ -127,6 +128,7 @@ func New(env Env, opts Options) *Importer {
 	a.edge, a.clock = tables.NewMemoryDumpEdge(sink, t), tables.NewClockSyncMarker(sink, t)
 	a.context, a.link = tables.NewContextEvent(sink, t), tables.NewLinkedID(sink, t)
 	a.config, a.system = tables.NewTraceConfig(sink, t), tables.NewSystemTraceEvents(sink, t)
+	a.track = tables.NewAsyncTrack(sink, t)
 	im.sampleTIDs = map[event.Ident]int{}
 	im.system.chunk = systemChunk
 	return im

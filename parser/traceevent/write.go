@@ -31,6 +31,9 @@ func (im *Importer) closeSlice(r *tracker.Slice) {
 		r.PendArgs = nil
 	}
 	if r.HasDur {
+		if r.Itid >= len(im.sliceThreads) {
+			im.sliceThreads = append(im.sliceThreads, make([]bool, r.Itid+1-len(im.sliceThreads))...)
+		}
 		im.sliceThreads[r.Itid] = true
 		im.env.Range.Add(r.TS + r.Dur)
 	}
@@ -160,6 +163,7 @@ func (im *Importer) drain() {
 	im.meta.Rows = im.meta.Rows[:0]
 
 	im.drainSamples()
+	im.writeTracks()
 
 	d := &im.dumps
 	for i := range d.Dumps {
@@ -484,7 +488,7 @@ func (im *Importer) Finish() {
 	im.slices.Finish()
 	var nestableOpen int64
 	im.slices.EachOpen(func(r *tracker.Slice) { // no order needed to count
-		if r.Cookie >= 0 && !r.HasDur && im.tracks.Rows[r.Cookie].Kind == "nestable" {
+		if r.Cookie >= 0 && !r.HasDur && im.tracks.Nestable(r.Cookie) {
 			nestableOpen++
 		}
 	})
@@ -508,7 +512,7 @@ func (im *Importer) Finish() {
 	im.args.app.Flush()
 	ap := &im.app
 	for _, w := range []interface{ Flush() }{ap.callstack, ap.extra, ap.instant, ap.instantExtra, ap.flow, ap.sample,
-		ap.meta, ap.dump, ap.value, ap.edge, ap.clock, ap.context, ap.link, ap.config, ap.system} {
+		ap.meta, ap.dump, ap.value, ap.edge, ap.clock, ap.context, ap.link, ap.config, ap.system, ap.track} {
 		w.Flush()
 	}
 }
@@ -554,10 +558,10 @@ func (im *Importer) writeFrames() {
 	w.Flush()
 }
 
+// writeTracks writes the async tracks made so far (final when made).
 func (im *Importer) writeTracks() {
-	w := tables.NewAsyncTrack(im.env.Sink, im.t)
 	for _, t := range im.tracks.Rows {
-		w.Append(&tables.AsyncTrack{
+		im.app.track.Append(&tables.AsyncTrack{
 			ID:     int64(t.ID),
 			Kind:   t.Kind,
 			Cat:    rows.SOpt(t.Cat, t.HasCat),
@@ -568,7 +572,8 @@ func (im *Importer) writeTracks() {
 			Ipid:   rows.IOpt(int64(t.Ipid), t.Ipid >= 0),
 		})
 	}
-	w.Flush()
+	im.tracks.Base += len(im.tracks.Rows)
+	im.tracks.Rows = im.tracks.Rows[:0]
 }
 
 // writeCounters writes the counter series: measure_filter and
@@ -661,7 +666,7 @@ func WritePlaceholderThreads(sink rows.Sink, t *schema.Tables) {
 // writeThreadTables writes one process row per process of th and one thread
 // row per thread, with the counts of threads, threads with slices
 // (sliceThreads) and counter series (filters) per process.
-func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, sliceThreads map[int]bool,
+func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, sliceThreads []bool,
 	filters []tracker.CounterFilter) {
 	threadCount := make([]int64, len(th.Processes))
 	sliceCount := make([]int64, len(th.Processes))
@@ -670,7 +675,7 @@ func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, s
 			continue
 		}
 		threadCount[t.Ipid]++
-		if sliceThreads[itid] {
+		if itid < len(sliceThreads) && sliceThreads[itid] {
 			sliceCount[t.Ipid]++
 		}
 	}

@@ -62,6 +62,9 @@ func (o *Orderer) Key(ev *Event) extsort.Key {
 			if last := st.names[len(st.names)-1]; !ev.HasName || last == "" || last == ev.Name {
 				st.names = st.names[:len(st.names)-1]
 				k.Rank = 2 // glued: stays right after its B
+				if len(st.names) == 0 {
+					delete(o.threads, keyOf(ev)) // nothing left to glue: forget the thread
+				}
 			}
 		}
 	}

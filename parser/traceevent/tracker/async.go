@@ -1,6 +1,9 @@
 package tracker
 
 import (
+	"hash/maphash"
+	"strconv"
+
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
 )
@@ -18,19 +21,45 @@ type Track struct {
 	Ipid   int // owning process of id2.local keys, -1 otherwise
 }
 
-type trackKey struct {
-	kind, catOrName, scope, idKind, id string
-	ipid                               int
-}
+// trackKey identifies an async key by a 128-bit hash of its parts: every key
+// ever seen stays in the map (a later event may reuse it), and millions of
+// keys must fit; two keys colliding in 128 bits is not a practical concern.
+type trackKey [2]uint64
 
-// Tracks registers async keys.
+// Tracks registers async keys. Rows are the tracks not yet taken away
+// (track Base+i is Rows[i]); tracks are final when made.
 type Tracks struct {
-	Rows  []Track
-	byKey map[trackKey]int
+	Rows     []Track
+	Base     int
+	byKey    map[trackKey]int32
+	nestable []bool // by track id
+	seeds    [2]maphash.Seed
 }
 
 // NewTracks returns an empty registry.
-func NewTracks() *Tracks { return &Tracks{byKey: map[trackKey]int{}} }
+func NewTracks() *Tracks {
+	return &Tracks{byKey: map[trackKey]int32{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+}
+
+// Nestable reports whether track id is a nestable (b/n/e) one.
+func (t *Tracks) Nestable(id int) bool { return t.nestable[id] }
+
+// key hashes the parts of an async key.
+func (t *Tracks) key(kind, catOrName, scope, idKind, id string, ipid int) trackKey {
+	var k trackKey
+	for i, seed := range t.seeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, part := range [...]string{kind, catOrName, scope, idKind, id} {
+			h.WriteString(part)
+			h.WriteByte(0) // parts may contain anything but cannot run into each other
+			h.WriteString(strconv.Itoa(len(part)))
+		}
+		h.WriteString(strconv.Itoa(ipid))
+		k[i] = h.Sum64()
+	}
+	return k
+}
 
 // eventID resolves the id of an async event: plain id (global), or id2 with
 // global or local (process-local) member (docs/format/traceevent.md#ids-and-scopes). both tells that id and
@@ -90,26 +119,28 @@ func (t *Tracks) lookup(ev *event.Event, ipid int, legacy, create bool) (track i
 	if !ok {
 		return 0, both, false
 	}
-	k := trackKey{kind: "nestable", catOrName: ev.Cat, scope: ev.Scope, idKind: idKind, id: id, ipid: -1}
+	kind, catOrName, owner := "nestable", ev.Cat, -1
 	if legacy {
-		k.kind, k.catOrName = "legacy", ev.Name
+		kind, catOrName = "legacy", ev.Name
 	}
 	if local {
-		k.ipid = ipid
+		owner = ipid
 	}
+	k := t.key(kind, catOrName, ev.Scope, idKind, id, owner)
 	if tr, found := t.byKey[k]; found {
-		return tr, both, true
+		return int(tr), both, true
 	}
 	if !create {
 		return -1, both, true
 	}
-	tr := Track{ID: len(t.Rows), Kind: k.kind, Scope: ev.Scope, IDKind: idKind, RawID: id, Ipid: k.ipid}
+	tr := Track{ID: len(t.nestable), Kind: kind, Scope: ev.Scope, IDKind: idKind, RawID: id, Ipid: owner}
 	if legacy {
 		tr.Name, tr.Cat, tr.HasCat = ev.Name, ev.Cat, ev.HasCat
 	} else {
 		tr.Cat, tr.HasCat = ev.Cat, ev.HasCat
 	}
 	t.Rows = append(t.Rows, tr)
-	t.byKey[k] = tr.ID
+	t.nestable = append(t.nestable, !legacy)
+	t.byKey[k] = int32(tr.ID)
 	return tr.ID, both, true
 }

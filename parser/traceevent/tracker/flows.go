@@ -45,8 +45,9 @@ type Flows struct {
 	// pending ends (f without bp:"e") wait for the next slice of their thread.
 	pending map[int][]pendingEnd
 	// the first slice a thread started at its latest start time.
-	lastTS    map[int]int64
-	firstAtTS map[int]int64
+	// the first slice each thread started at its latest start time, by itid
+	// (a slice, not a map: every thread has one, and there may be millions).
+	latest    []threadStart
 	producers map[string]int64 // v2: key → producer slice
 	consumed  map[string]bool  // v2: whether the producer was consumed
 }
@@ -54,15 +55,33 @@ type Flows struct {
 // NewFlows returns a flow tracker watching the slices of s.
 func NewFlows(s *Slices, st Stats) *Flows {
 	f := &Flows{s: s, stats: st, open: map[flowKey]openFlow{}, pending: map[int][]pendingEnd{},
-		lastTS: map[int]int64{}, firstAtTS: map[int]int64{}, producers: map[string]int64{}, consumed: map[string]bool{}}
+		producers: map[string]int64{}, consumed: map[string]bool{}}
 	s.OnSlice = f.slice
 	return f
 }
 
+// threadStart is the first slice a thread started at its latest start time.
+type threadStart struct {
+	ts    int64
+	first int64 // slice id + 1; 0: no slice yet
+}
+
+// started returns the first slice thread itid started at its latest start
+// time and that time.
+func (f *Flows) started(itid int) (ts, slice int64, ok bool) {
+	if itid >= len(f.latest) || f.latest[itid].first == 0 {
+		return 0, 0, false
+	}
+	return f.latest[itid].ts, f.latest[itid].first - 1, true
+}
+
 func (f *Flows) slice(itid, row int) {
 	r := f.s.Row(row)
-	if ts, ok := f.lastTS[itid]; !ok || ts != r.TS {
-		f.lastTS[itid], f.firstAtTS[itid] = r.TS, r.ID
+	if ts, _, ok := f.started(itid); !ok || ts != r.TS {
+		if itid >= len(f.latest) {
+			f.latest = append(f.latest, make([]threadStart, itid+1-len(f.latest))...)
+		}
+		f.latest[itid] = threadStart{ts: r.TS, first: r.ID + 1}
 	}
 	for _, p := range f.pending[itid] {
 		f.emit(1, p.open.src, r.ID, p.key, p.open.args, p.args, p.open.ev)
@@ -127,8 +146,8 @@ func (f *Flows) V1(itid int, ev *event.Event) bool {
 			f.stats.Add(stat.JSONFlowEnd, stat.NotSupported, 1, off)
 			return false
 		default:
-			if ts, ok := f.lastTS[itid]; ok && ts == ev.TS.NS {
-				f.emit(1, op.src, f.firstAtTS[itid], k, op.args, ev.Args, op.ev)
+			if ts, first, ok := f.started(itid); ok && ts == ev.TS.NS {
+				f.emit(1, op.src, first, k, op.args, ev.Args, op.ev)
 				return true
 			}
 			f.pending[itid] = append(f.pending[itid], pendingEnd{key: k, open: op, ts: ev.TS.NS, args: cloneBytes(ev.Args)})

@@ -59,12 +59,15 @@ type entry struct {
 // in processing order. It keeps only the rows that may still change; a row
 // that became final is handed out by Take.
 type Slices struct {
-	stats  Stats
-	open   map[int]*Slice // rows not yet taken, by id
-	free   []*Slice       // rows given back by Release, to reuse
-	next   int            // the id the next row gets
-	final  []int          // ids of rows that became final since the last Take
-	stacks map[int][]entry
+	stats Stats
+	open  map[int]*Slice // rows not yet taken, by id
+	free  []*Slice       // rows given back by Release, to reuse
+	next  int            // the id the next row gets
+	final []int          // ids of rows that became final since the last Take
+	// threadStacks are the stacks of threads by itid (every thread may have
+	// one: a slice, not a map), asyncStacks those of async tracks by key.
+	threadStacks [][]entry
+	asyncStacks  map[int][]entry
 	// OnSlice, if set, is called for every slice created on a thread stack
 	// (not on async tracks), with its row id.
 	OnSlice func(itid, row int)
@@ -75,7 +78,7 @@ type Slices struct {
 
 // NewSlices returns an empty tracker.
 func NewSlices(st Stats) *Slices {
-	return &Slices{open: map[int]*Slice{}, stacks: map[int][]entry{}, Ended: -1, stats: st}
+	return &Slices{open: map[int]*Slice{}, asyncStacks: map[int][]entry{}, Ended: -1, stats: st}
 }
 
 // Row returns the row with id id, which must not have been taken.
@@ -170,7 +173,7 @@ func trackStack(track int) int { return -(track + 1) }
 
 // closeAt pops what has ended by time t on a stack (docs/format/traceevent.md#closing-a-stack).
 func (s *Slices) closeAt(key int, t, off int64) {
-	st := s.stacks[key]
+	st := s.stack(key)
 	for {
 		i := len(st) - 1
 		for i >= 0 && st[i].pending {
@@ -204,14 +207,42 @@ func (s *Slices) closeAt(key int, t, off int64) {
 // setStack stores a stack, forgetting empty ones (async tracks come and go).
 func (s *Slices) setStack(key int, st []entry) {
 	if len(st) == 0 {
-		delete(s.stacks, key)
+		if key < 0 {
+			delete(s.asyncStacks, key)
+		} else if key < len(s.threadStacks) {
+			s.threadStacks[key] = nil
+		}
 		return
 	}
-	s.stacks[key] = st
+	s.setStackKeep(key, st)
+}
+
+// stack returns the stack of key (a thread's itid, or trackStack of an async
+// track).
+func (s *Slices) stack(key int) []entry {
+	if key < 0 {
+		return s.asyncStacks[key]
+	}
+	if key < len(s.threadStacks) {
+		return s.threadStacks[key]
+	}
+	return nil
+}
+
+// setStackKeep stores a stack, empty or not.
+func (s *Slices) setStackKeep(key int, st []entry) {
+	if key < 0 {
+		s.asyncStacks[key] = st
+		return
+	}
+	if key >= len(s.threadStacks) {
+		s.threadStacks = append(s.threadStacks, make([][]entry, key+1-len(s.threadStacks))...)
+	}
+	s.threadStacks[key] = st
 }
 
 func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (int, bool) {
-	st := s.stacks[key]
+	st := s.stack(key)
 	if len(st) >= MaxDepth {
 		s.stats.Add(stat.JSONMaxDepth, stat.DataLost, 1, ev.Offset)
 		return 0, false
@@ -233,7 +264,7 @@ func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (i
 // closing what ended by t; ok is false when nothing is open.
 func (s *Slices) Enclosing(itid int, t, off int64) (int64, bool) {
 	s.closeAt(itid, t, off)
-	st := s.stacks[itid]
+	st := s.stack(itid)
 	if len(st) == 0 {
 		return 0, false
 	}
@@ -247,7 +278,7 @@ func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 	s.closeAt(key, ev.TS.NS, ev.Offset)
 	i, ok := s.push(key, itid, ev, 0, false)
 	if ok {
-		s.stacks[key] = append(s.stacks[key], entry{slice: i, pending: true})
+		s.setStackKeep(key, append(s.stack(key), entry{slice: i, pending: true}))
 	}
 	return i, ok
 }
@@ -260,7 +291,7 @@ func (s *Slices) End(itid int, ev *event.Event) bool { return s.end(itid, ev, tr
 func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
 	s.Ended = -1
 	s.closeAt(key, ev.TS.NS, ev.Offset)
-	st := s.stacks[key]
+	st := s.stack(key)
 	for i := len(st) - 1; i >= 0; i-- {
 		if !st[i].pending {
 			continue
@@ -292,14 +323,14 @@ func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool)
 		return 0, false
 	}
 	end := ev.TS.NS + dur
-	st := s.stacks[key]
+	st := s.stack(key)
 	if n := len(st); n > 0 && !st[n-1].pending {
 		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
 			s.Row(i).Overlap = true
 			end = parentEnd
 		}
 	}
-	s.stacks[key] = append(st, entry{slice: i, end: end})
+	s.setStackKeep(key, append(st, entry{slice: i, end: end}))
 	return i, true
 }
 
