@@ -128,3 +128,52 @@ func TestOversizedEventsThenMore(t *testing.T) {
 		})
 	}
 }
+
+// TestOversizedSystemText streams a trace with 1 GiB of systemTraceEvents
+// text: it is stored whole in 64 MiB rows, and the heap does not grow with
+// it (it used to hold every row until the end: 1.3 GB of RSS per GiB).
+func TestOversizedSystemText(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("streams 1 GiB (run without -short and -race: make test does)")
+	}
+	line := `  kworker-42 [001] d..2 12345.678901: sched_switch: prev_comm=swapper/1 prev_pid=0 ==> next_pid=42\n`
+	const size = 1 << 30
+	n := int64(size / len(line))
+	in := io.MultiReader(
+		strings.NewReader(`{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a"}],"systemTraceEvents":"`),
+		io.LimitReader(&cycle{s: line}, n*int64(len(line))), strings.NewReader(`"}`))
+	out := filepath.Join(t.TempDir(), "out.db")
+	var warn strings.Builder
+	stop := peakMemory()
+	_, err := Run(context.Background(), []string{"-"}, Options{Output: out, Warnings: &warn, Stdin: in})
+	peak := stop()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	db := testutil.OpenDB(t, out)
+	want := n * int64(len(line)-1) // the escape \n is one byte of text
+	// 64 MiB rows, each cut after a newline in its last MiB.
+	if got := testutil.Query(t, db, "SELECT count(*), sum(length(data)), max(length(data)) FROM system_trace_events"); got[0] != fmt.Sprintf("16|%d|%d", want, 64<<20-64<<20%(len(line)-1)) {
+		t.Errorf("system_trace_events %v, want 16 rows of %d bytes in all, the longest %d", got, want, 64<<20-64<<20%(len(line)-1))
+	}
+	t.Logf("peak Go heap growth %d MB for %d MB of text", peak>>20, want>>20)
+	if peak > 700<<20 {
+		t.Errorf("peak Go heap growth %d MB, want under 700 MB", peak>>20)
+	}
+}
+
+// cycle is an endless stream of one string, repeated.
+type cycle struct {
+	s   string
+	pos int
+}
+
+func (c *cycle) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k := copy(p[n:], c.s[c.pos:])
+		n += k
+		c.pos = (c.pos + k) % len(c.s)
+	}
+	return n, nil
+}

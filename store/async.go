@@ -8,16 +8,19 @@ import (
 )
 
 // Async is a rows.Sink that inserts batches into a DB on its own goroutine, so
-// that parsing and inserting overlap. Batches queue in a bounded channel; used
-// batches are recycled. Close waits for the queue to drain.
+// that parsing and inserting overlap. Batches queue in a bounded channel, and
+// the text they hold is bounded too (MaxQueuedText: a batch may carry rows of
+// tens of MB); used batches are recycled. Close waits for the queue to drain.
 type Async struct {
 	db   *DB
 	ops  chan op
 	free chan *rows.Batch
 	done chan struct{}
 
-	mu  sync.Mutex
-	err error
+	mu     sync.Mutex
+	err    error
+	queued int64      // bytes of text in queued batches
+	room   *sync.Cond // signalled when queued text was written
 
 	nextMark rows.Mark
 }
@@ -30,9 +33,14 @@ const (
 	opRollback
 )
 
+// MaxQueuedText bounds the bytes of text waiting in queued batches: Put
+// waits while more is queued (a single larger batch still goes through).
+const MaxQueuedText = 256 << 20
+
 type op struct {
 	kind   opKind
 	batch  *rows.Batch
+	text   int64 // bytes of text in batch
 	mark   rows.Mark
 	tables []*schema.Table
 }
@@ -41,6 +49,7 @@ type op struct {
 func NewAsync(db *DB, queue int) *Async {
 	a := &Async{db: db, ops: make(chan op, queue), free: make(chan *rows.Batch, queue+8),
 		done: make(chan struct{})}
+	a.room = sync.NewCond(&a.mu)
 	go a.run()
 	return a
 }
@@ -49,26 +58,37 @@ func (a *Async) run() {
 	defer close(a.done)
 	marks := map[rows.Mark]rows.Mark{} // Async mark → DB mark
 	for o := range a.ops {
-		if a.Err() != nil {
-			continue // drain so that producers never block
-		}
 		var err error
-		switch o.kind {
-		case opInsert:
+		switch {
+		case a.Err() != nil:
+			// Drain so that producers never block.
+		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
-			select {
-			case a.free <- o.batch:
-			default:
-			}
-		case opMark:
+		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)
-		case opRollback:
+		case o.kind == opRollback:
 			err = a.db.Rollback(marks[o.mark])
 		}
 		if err != nil {
 			a.setErr(err)
 		}
+		if o.kind == opInsert {
+			a.release(o.text)
+			clear(o.batch.Texts) // let go of the strings of a recycled batch
+			select {
+			case a.free <- o.batch:
+			default:
+			}
+		}
 	}
+}
+
+// release returns the text of a written batch to the queue's budget.
+func (a *Async) release(n int64) {
+	a.mu.Lock()
+	a.queued -= n
+	a.room.Broadcast()
+	a.mu.Unlock()
 }
 
 func (a *Async) setErr(err error) {
@@ -92,8 +112,21 @@ func (a *Async) NewBatch(t *schema.Table) *rows.Batch {
 	}
 }
 
-// Put implements rows.Sink.
-func (a *Async) Put(b *rows.Batch) { a.ops <- op{kind: opInsert, batch: b} }
+// Put implements rows.Sink. It waits while the text of the batches queued
+// before is over MaxQueuedText.
+func (a *Async) Put(b *rows.Batch) {
+	var n int64
+	for _, s := range b.Texts {
+		n += int64(len(s))
+	}
+	a.mu.Lock()
+	for a.queued > 0 && a.queued+n > MaxQueuedText {
+		a.room.Wait()
+	}
+	a.queued += n
+	a.mu.Unlock()
+	a.ops <- op{kind: opInsert, batch: b, text: n}
+}
 
 // Mark implements rows.Sink. It must not be called concurrently with Rollback.
 func (a *Async) Mark(tables []*schema.Table) rows.Mark {

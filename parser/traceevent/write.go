@@ -469,6 +469,7 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 			}
 		}
 		im.app.system.Append(&tables.SystemTraceEvents{ID: st.id, Kind: kind, Seq: st.seq, Data: string(data[:n])})
+		im.app.system.Flush() // a row of up to 64 MiB: do not hold thousands of them in a batch
 		st.id++
 		st.seq++
 		data = data[n:]
