@@ -251,20 +251,28 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 }
 
 // guard runs the parser of one input. A panic there (a bug, whatever the
-// input) becomes a warning naming the input and how far it was read, counted
+// input), or on a goroutine of the parser that reports it as
+// traceevent.ErrInternal, becomes a warning naming the input and how far it was read, counted
 // in stat under the format's event; the rows written before it are kept and
 // the run goes on with the next input.
 func (r *run) guard(path string, f format, read *int64, parse func() error) (err error) {
+	event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
+		formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: stat.JSONFile}[f]
 	defer func() {
 		if p := recover(); p != nil {
-			event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
-				formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: stat.JSONFile}[f]
 			r.log.Warn(event, stat.InvalidData, path,
 				"internal error after %d bytes (please report it); the rest of this input is skipped: %v", *read, p)
 			err = nil
 		}
 	}()
-	return parse()
+	err = parse()
+	if errors.Is(err, traceevent.ErrInternal) {
+		// A panic on one of the Trace Event importer's own goroutines,
+		// recovered there: the same as one here.
+		r.log.Warn(event, stat.InvalidData, path, "%v; the rest of this input is skipped", err)
+		return nil
+	}
+	return err
 }
 
 // reopenable reports whether path is a regular file, which gives the same

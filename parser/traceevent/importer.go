@@ -78,6 +78,9 @@ type Importer struct {
 	configID     int64
 	system       systemText
 	sampleTIDs   map[event.Ident]int
+	// decodeBatch decodes a batch of the pipeline ((*batch).decode; tests
+	// replace it).
+	decodeBatch func(*batch, *event.Decoder, stage)
 
 	app struct {
 		callstack    tables.CallstackWriter
@@ -130,6 +133,7 @@ func New(env Env, opts Options) *Importer {
 	a.config, a.system = tables.NewTraceConfig(sink, t), tables.NewSystemTraceEvents(sink, t)
 	a.track = tables.NewAsyncTrack(sink, t)
 	im.sampleTIDs = map[event.Ident]int{}
+	im.decodeBatch = (*batch).decode
 	im.system.chunk = systemChunk
 	return im
 }
@@ -167,7 +171,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	order := event.NewOrderer()
 	p := newPipe()
 	go readElements(rd, p)
-	err = p.decoded(2, elements).consume(func(b *batch) error {
+	err = p.decoded(2, elements, im.decodeBatch).consume(func(b *batch) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -186,6 +190,12 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		}
 		return nil
 	})
+	// A bug in reading or decoding ended the first pass early: the events
+	// read before it are still processed, then the error is returned.
+	var internal error
+	if errors.Is(err, ErrInternal) {
+		internal, err = err, nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
@@ -205,7 +215,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe()
 	go readSorted(sorter, p)
-	err = p.decoded(2, records).consume(func(b *batch) error {
+	err = p.decoded(2, records, im.decodeBatch).consume(func(b *batch) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -226,6 +236,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.topLevelLast(rd, in, counted.n)
 	im.stats.flush(im.env.Log, in.Path)
+	if internal != nil {
+		return fmt.Errorf("%s: %w", in.Path, internal)
+	}
 	return nil
 }
 

@@ -604,3 +604,36 @@ func TestEveryProblem(t *testing.T) {
 		t.Errorf("stat cells\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestPanicOnPipelineGoroutine makes the decoding of the third event panic,
+// in the first pass (elements) and in the second (sorted records): Read
+// returns an error naming the internal error and the event's offset, and
+// the two events before it are imported.
+func TestPanicOnPipelineGoroutine(t *testing.T) {
+	in := lines(`{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a"}`, `{"ph":"X","ts":2,"dur":1,"pid":1,"tid":1,"name":"b"}`,
+		`{"ph":"X","ts":3,"dur":1,"pid":1,"tid":1,"name":"c"}`, `{"ph":"X","ts":4,"dur":1,"pid":1,"tid":1,"name":"d"}`)
+	for _, st := range []stage{elements, records} {
+		mem := rows.NewMemory()
+		ts := schema.New()
+		dict := rows.NewDict(mem, ts.DataDict)
+		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
+		im.decodeBatch = func(b *batch, d *event.Decoder, s stage) {
+			if s == st && len(b.items) > 2 {
+				b.items[2].n = -1 // decode slices the element with it: a bug
+			}
+			b.decode(d, s)
+		}
+		err := im.Read(context.Background(), strings.NewReader(in), Input{Path: "in.json"})
+		if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "in.json: internal error at offset 109") {
+			t.Errorf("stage %d: error %v", st, err)
+		}
+		im.Finish()
+		var names []string
+		for _, r := range mem.Rows["callstack"] {
+			names = append(names, r[5].Text)
+		}
+		if strings.Join(names, ",") != "a,b" {
+			t.Errorf("stage %d: slices %q, want the 2 before the panic", st, names)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/extsort"
@@ -40,12 +41,13 @@ const (
 )
 
 type batch struct {
-	items []item
-	buf   []byte
-	recs  []byte        // first pass: the records of the decoded events
-	args  []event.Arg   // second pass: the flattened arguments of the events
-	err   error         // the producer's error, in its last batch
-	done  chan struct{} // closed when the batch is decoded
+	items     []item
+	buf       []byte
+	recs      []byte        // first pass: the records of the decoded events
+	args      []event.Arg   // second pass: the flattened arguments of the events
+	err       error         // the producer's error, in its last batch
+	done      chan struct{} // closed when the batch is decoded
+	decodedTo int           // the item being decoded (decodeSafely)
 }
 
 func (b *batch) reset() {
@@ -83,9 +85,32 @@ const (
 	records
 )
 
+// decodeSafely decodes the batch with decode; a panic in it (a bug) ends the
+// batch at the item it was decoding, with an error naming its offset, so
+// that the items before it are kept and the run goes on.
+func (b *batch) decodeSafely(d *event.Decoder, st stage, decode func(*batch, *event.Decoder, stage)) {
+	b.decodedTo = 0
+	defer func() {
+		if r := recover(); r != nil {
+			off := int64(-1)
+			if b.decodedTo < len(b.items) {
+				off = b.items[b.decodedTo].ev.Offset
+			}
+			b.items = b.items[:b.decodedTo]
+			b.err = fmt.Errorf("%w at offset %d (please report it): %v", ErrInternal, off, r)
+			*d = event.Decoder{} // its state is unknown
+		}
+	}()
+	decode(b, d, st)
+}
+
+// ErrInternal is wrapped by the error of a panic inside the import, a bug.
+var ErrInternal = errors.New("internal error")
+
 // decode decodes every element or record of the batch with d.
 func (b *batch) decode(d *event.Decoder, st stage) {
 	for i := range b.items {
+		b.decodedTo = i
 		it := &b.items[i]
 		if it.text != 0 {
 			continue
@@ -141,7 +166,7 @@ func newPipe() *pipe {
 // decoded starts a stage that decodes the batches of p on workers
 // goroutines and returns the pipe it hands them on through, in their order;
 // the pipes share their batches and their stop signal.
-func (p *pipe) decoded(workers int, st stage) *pipe {
+func (p *pipe) decoded(workers int, st stage, decode func(*batch, *event.Decoder, stage)) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
 	order := make(chan *batch, 8)
 	work := make(chan *batch, 8)
@@ -159,7 +184,7 @@ func (p *pipe) decoded(workers int, st stage) *pipe {
 			var d event.Decoder
 			for b := range work {
 				if b.err == nil {
-					b.decode(&d, st)
+					b.decodeSafely(&d, st, decode)
 				}
 				close(b.done)
 			}
@@ -242,6 +267,11 @@ func (f *feeder) end(err error) {
 func readElements(rd *tokenizer.Reader, p *pipe) {
 	defer close(p.full)
 	f := newFeeder(p)
+	defer func() {
+		if r := recover(); r != nil { // a bug: end the input with an error, keep what came before
+			f.end(fmt.Errorf("%w reading at offset %d (please report it): %v", ErrInternal, rd.Offset(), r))
+		}
+	}()
 	rd.SystemText = func(part []byte, end bool) {
 		if it := f.add(part, 0, rd.Offset(), extsort.Key{}); it != nil {
 			it.text = textPart
@@ -268,6 +298,11 @@ func readElements(rd *tokenizer.Reader, p *pipe) {
 func readSorted(s *extsort.Sorter, p *pipe) {
 	defer close(p.full)
 	f := newFeeder(p)
+	defer func() {
+		if r := recover(); r != nil { // a bug: end the input with an error, keep what came before
+			f.end(fmt.Errorf("%w merging sorted events (please report it): %v", ErrInternal, r))
+		}
+	}()
 	err := s.Sorted(p.stop, func(k extsort.Key, off int64, raw []byte) error {
 		if f.add(raw, k.Seq, off, k) == nil {
 			return errConsumerQuit
