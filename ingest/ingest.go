@@ -49,6 +49,9 @@ type Options struct {
 	// MaxEvent is the largest Trace Event element kept, in bytes; strings
 	// are cut at half of it (0: the tokenizer's defaults).
 	MaxEvent int
+	// MaxThreads and MaxPending bound the Trace Event state kept per
+	// thread and per slice waiting for its end (0: the importer's defaults).
+	MaxThreads, MaxPending int
 	// BeforeInput, if set, is called with the format of each input
 	// ("htrace", "heapsnapshot", "cpuprofile", "traceevent") before it is
 	// read (the command sets the garbage collector's pace with it).

@@ -94,7 +94,8 @@ func (r *run) cpuFile(in io.Reader, path string, source int64) error {
 func (r *run) traceFile(ctx context.Context, in io.Reader, path, compression string) error {
 	if r.trace == nil {
 		r.trace = traceevent.New(traceevent.Env{Sink: r.sink, Tables: r.tables, Dict: r.dict, Range: &r.rng, Log: r.log},
-			traceevent.Options{SortBudget: r.opts.SortBudget, MaxEvent: r.opts.MaxEvent})
+			traceevent.Options{SortBudget: r.opts.SortBudget, MaxEvent: r.opts.MaxEvent,
+				MaxThreads: r.opts.MaxThreads, MaxPending: r.opts.MaxPending})
 	}
 	return r.trace.Read(ctx, in, traceevent.Input{Path: path, Compression: compression})
 }

@@ -53,6 +53,10 @@ flags:
   --max-event MB    largest Trace Event element kept (default 64; a larger
                     one is skipped and counted); strings are cut at half of
                     it (counted): each costs several times its size in memory
+  --max-threads N   threads of a Trace Event file kept (default 2000000);
+                    events of further ones are dropped and counted
+  --max-pending N   B/b slices waiting for their end kept (default 1000000);
+                    further ones are dropped and counted
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)
@@ -115,6 +119,20 @@ func parseArgs(args []string) (*config, error) {
 				return nil, usageError{"--max-event needs a number of MB from 1 to 1024, not " + args[i]}
 			}
 			c.opts.MaxEvent = int(mb << 20)
+		case "--max-threads", "--max-pending":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a number"}
+			}
+			i++
+			n, err := strconv.Atoi(args[i])
+			if err != nil || n < 1 {
+				return nil, usageError{a + " needs a positive number, not " + args[i]}
+			}
+			if a == "--max-threads" {
+				c.opts.MaxThreads = n
+			} else {
+				c.opts.MaxPending = n
+			}
 		case "-q", "--quiet":
 			c.quiet = true
 		case "--cpuprofile", "--memprofile":

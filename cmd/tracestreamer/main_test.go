@@ -33,6 +33,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"t.json", "-o", "x.db", "--sort-mem"}, "", "", "--sort-mem needs a size in MB"},
 		{[]string{"t.json", "-o", "x.db", "--max-event", "2000"}, "", "", "--max-event needs a number of MB from 1 to 1024, not 2000"},
 		{[]string{"t.json", "-o", "x.db", "--max-event"}, "", "", "--max-event needs a size in MB"},
+		{[]string{"t.json", "-o", "x.db", "--max-threads", "0"}, "", "", "--max-threads needs a positive number, not 0"},
+		{[]string{"t.json", "-o", "x.db", "--max-pending"}, "", "", "--max-pending needs a number"},
 		{[]string{"-", "-o", "x.db"}, "-", "x.db", ""},
 		{[]string{"--", "-o", "x.db"}, "", "", "unknown flag --"},
 	}

@@ -8,7 +8,10 @@ import (
 
 // process handles one event in processing order.
 func (im *Importer) process(ev *event.Event) {
-	ipid, itid := im.threads.Lookup(ev)
+	ipid, itid, ok := im.threads.Lookup(ev)
+	if !ok {
+		return // beyond Options.MaxThreads: counted by Lookup
+	}
 	accepted := im.dispatch(ev, ipid, itid)
 	if accepted && ev.Ph != 'M' {
 		im.env.Range.Add(ev.TS.NS)

@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,7 +38,23 @@ type Options struct {
 	// skipped and counted (json_event data_lost), and strings are cut at
 	// half of it (json_string data_lost). 0 means the tokenizer's defaults.
 	MaxEvent int
+	// MaxThreads bounds the processes' threads kept (0:
+	// DefaultMaxThreads); events of further threads are dropped and counted
+	// (json_pid_tid data_lost).
+	MaxThreads int
+	// MaxPending bounds the B and b slices waiting for their end (0:
+	// DefaultMaxPending); further ones are dropped and counted
+	// (json_max_depth data_lost).
+	MaxPending int
 }
+
+// Default limits of the state kept per thread and per open slice: each costs
+// a few hundred bytes until the end of the run (or of the slice), and these
+// keep that under about half a GB; real traces stay far below them.
+const (
+	DefaultMaxThreads = 2_000_000
+	DefaultMaxPending = 1_000_000
+)
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
 const DefaultSortBudget = 64 << 20
@@ -113,7 +130,9 @@ func New(env Env, opts Options) *Importer {
 	im.stats.init()
 	st := &im.stats // the trackers count into the current input's problems
 	im.threads = tracker.NewThreads(st)
+	im.threads.Max = cmp.Or(opts.MaxThreads, DefaultMaxThreads)
 	im.slices = tracker.NewSlices(st)
+	im.slices.MaxPending = cmp.Or(opts.MaxPending, DefaultMaxPending)
 	im.counters = tracker.NewCounters(st)
 	im.objects = tracker.NewObjects(st)
 	im.markers = tracker.NewMarkers(st)
@@ -235,6 +254,10 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	im.topLevelLast(rd, in, counted.n)
+	im.stats.note(stat.JSONPidTid, stat.DataLost, fmt.Sprintf("events of threads beyond the first %d dropped (--max-threads)",
+		im.threads.Max))
+	im.stats.note(stat.JSONMaxDepth, stat.DataLost, fmt.Sprintf("slices dropped on a %d-deep stack, or B/b beyond %d "+
+		"waiting for their end (--max-pending)", tracker.MaxDepth, im.slices.MaxPending))
 	im.stats.flush(im.env.Log, in.Path)
 	if internal != nil {
 		return fmt.Errorf("%s: %w", in.Path, internal)

@@ -62,7 +62,7 @@ func TestNodeTrace(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ipid, itid := th.Lookup(ev)
+		ipid, itid, _ := th.Lookup(ev)
 		switch ev.Ph {
 		case 'B':
 			slices.Begin(itid, ev)

@@ -36,7 +36,7 @@ func TestInstantsE9(t *testing.T) {
 	var is Instants
 	var unknownScope int
 	for _, ev := range evs {
-		ipid, itid := th.Lookup(ev)
+		ipid, itid, _ := th.Lookup(ev)
 		if _, known := InstantScope(ev); !known {
 			unknownScope++
 		}
@@ -88,7 +88,7 @@ func TestMetadataE10(t *testing.T) {
 	th := NewThreads(st)
 	m := NewMetadata(st)
 	for _, ev := range evs {
-		ipid, itid := th.Lookup(ev)
+		ipid, itid, _ := th.Lookup(ev)
 		m.Add(th, ipid, itid, ev)
 	}
 	var rows []string

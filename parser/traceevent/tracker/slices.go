@@ -68,6 +68,12 @@ type Slices struct {
 	// one: a slice, not a map), asyncStacks those of async tracks by key.
 	threadStacks [][]entry
 	asyncStacks  map[int][]entry
+	// pending counts the B and b slices on the stacks still waiting for
+	// their end; MaxPending bounds it (0: no bound): a B or b beyond it is
+	// dropped and counted (json_max_depth data_lost), as each costs memory
+	// until it ends or the run does.
+	pending    int
+	MaxPending int
 	// OnSlice, if set, is called for every slice created on a thread stack
 	// (not on async tracks), with its row id.
 	OnSlice func(itid, row int)
@@ -188,6 +194,7 @@ func (s *Slices) closeAt(key int, t, off int64) {
 			if t <= end {
 				break
 			}
+			s.pending -= len(st) - 1 - i // every entry above i is pending
 			for k := len(st) - 1; k > i; k-- {
 				row := s.Row(st[k].slice)
 				s.setDur(row, end-row.TS)
@@ -276,8 +283,13 @@ func (s *Slices) Begin(itid int, ev *event.Event) { s.begin(itid, itid, ev) }
 
 func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 	s.closeAt(key, ev.TS.NS, ev.Offset)
+	if s.MaxPending > 0 && s.pending >= s.MaxPending {
+		s.stats.Add(stat.JSONMaxDepth, stat.DataLost, 1, ev.Offset)
+		return 0, false
+	}
 	i, ok := s.push(key, itid, ev, 0, false)
 	if ok {
+		s.pending++
 		s.setStackKeep(key, append(s.stack(key), entry{slice: i, pending: true}))
 	}
 	return i, ok
@@ -303,6 +315,7 @@ func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
 		}
 		s.setDur(row, ev.TS.NS-row.TS)
 		s.Ended = st[i].slice
+		s.pending--
 		if i == len(st)-1 {
 			s.setStack(key, st[:i])
 		} else {

@@ -233,3 +233,30 @@ func TestTakeKeepsOnlyOpenRows(t *testing.T) {
 		t.Errorf("after TakeAll: %d rows, last %d", len(taken), taken[len(taken)-1])
 	}
 }
+
+// TestPendingLimit: with MaxPending B slices waiting for their end, a further
+// B is dropped and counted; once one ends, a new B is taken again.
+func TestPendingLimit(t *testing.T) {
+	st := cells{}
+	s := NewSlices(st)
+	s.MaxPending = 2
+	for i, raw := range []string{`{"ph":"B","ts":1,"name":"a"}`, `{"ph":"B","ts":2,"name":"b"}`, `{"ph":"B","ts":3,"name":"c"}`,
+		`{"ph":"E","ts":4,"name":"b"}`, `{"ph":"B","ts":5,"name":"d"}`, `{"ph":"B","ts":6,"name":"e"}`} {
+		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(raw)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Ph == 'B' {
+			s.Begin(1, ev)
+		} else {
+			s.End(1, ev)
+		}
+	}
+	var names []string
+	for _, r := range s.Rows() {
+		names = append(names, r.Name)
+	}
+	if strings.Join(names, ",") != "a,b,d" || !st.equal(cells{"json_max_depth/data_lost": 2}) {
+		t.Errorf("slices %v, counts %v", names, st)
+	}
+}

@@ -35,6 +35,8 @@ type Thread struct {
 type Threads struct {
 	Processes []Process
 	Threads   []Thread
+	// Max bounds the number of threads (0: no bound); see Lookup.
+	Max int
 
 	stats Stats
 	strs  map[string]int64
@@ -67,8 +69,10 @@ func (t *Threads) number(id event.Ident) (n int64, str string, fresh bool) {
 // Lookup returns the ipid and itid of an event's pid and tid, creating rows as
 // needed: a missing pid is 0; a missing tid, or tid 0 with a pid other than 0,
 // is the pid (the main thread). A pid or tid string not seen before counts
-// json_pid_tid received.
-func (t *Threads) Lookup(ev *event.Event) (ipid, itid int) {
+// json_pid_tid received. With Max threads already there, an event of a new
+// process or thread gets none: ok is false, and it counts json_pid_tid
+// data_lost (each thread costs memory until the end of the run).
+func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 	pid, tid := ev.Pid, ev.Tid
 	var p int64
 	var pstr string
@@ -77,6 +81,11 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int) {
 		if p, pstr, fresh = t.number(pid); fresh {
 			t.stats.Add(stat.JSONPidTid, stat.Received, 1, ev.Offset)
 		}
+	}
+	_, known := t.procs[p]
+	if !known && t.full() {
+		t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
+		return 0, 0, false
 	}
 	ipid = t.process(p, pstr)
 	var th int64
@@ -89,8 +98,15 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int) {
 	if !tid.Present || (th == 0 && p != 0) {
 		th, tstr = p, ""
 	}
-	return ipid, t.thread(ipid, p, th, tstr)
+	if _, known := t.thrs[[2]int64{p, th}]; !known && t.full() {
+		t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
+		return 0, 0, false
+	}
+	return ipid, t.thread(ipid, p, th, tstr), true
 }
+
+// full reports whether Max threads are there.
+func (t *Threads) full() bool { return t.Max > 0 && len(t.Threads) >= t.Max }
 
 func (t *Threads) process(pid int64, str string) int {
 	if ipid, ok := t.procs[pid]; ok {

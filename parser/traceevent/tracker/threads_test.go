@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"tracestreamer/parser/traceevent/event"
@@ -24,7 +25,7 @@ func TestThreads(t *testing.T) {
 		{none, n(7)},         // missing pid: process 0
 		{n(20), n(11)},       // same tid in another process: another thread
 	} {
-		ipid, itid := th.Lookup(&event.Event{Pid: ev[0], Tid: ev[1]})
+		ipid, itid, _ := th.Lookup(&event.Event{Pid: ev[0], Tid: ev[1]})
 		got = append(got, pair{ipid, itid})
 	}
 	want := []pair{{1, 2}, {1, 1}, {1, 1}, {2, 3}, {2, 4}, {0, 5}, {3, 7}}
@@ -58,7 +59,7 @@ func TestNames(t *testing.T) {
 	}
 	apply := func(s string) (bool, bool) {
 		ev := dec(s)
-		ipid, itid := th.Lookup(ev)
+		ipid, itid, _ := th.Lookup(ev)
 		return th.Metadata(ipid, itid, ev)
 	}
 	apply(`{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"worker"}}`)
@@ -87,5 +88,27 @@ func TestNames(t *testing.T) {
 	// Threads: swapper, 1's main (process name), 2, 3's main, io's main, 9 (no name).
 	if want := []string{"swapper", "Browser", "worker", "CrGpuMain", "io", ""}; !reflect.DeepEqual(threads, want) {
 		t.Errorf("thread names %q, want %q", threads, want)
+	}
+}
+
+// TestThreadLimit: with Max threads there, events of new threads and
+// processes get none and are counted; known ones still resolve.
+func TestThreadLimit(t *testing.T) {
+	st := cells{}
+	th := NewThreads(st)
+	th.Max = 3 // the placeholder, process 10's main thread, thread 11
+	ev := func(pid, tid int64) *event.Event {
+		return &event.Event{Pid: event.Ident{Num: pid, Present: true}, Tid: event.Ident{Num: tid, Present: true}}
+	}
+	var got []string
+	for _, e := range []*event.Event{ev(10, 11), ev(10, 12), ev(20, 20), ev(10, 11), ev(10, 10)} {
+		ipid, itid, ok := th.Lookup(e)
+		got = append(got, fmt.Sprintf("%d/%d/%v", ipid, itid, ok))
+	}
+	if want := []string{"1/2/true", "0/0/false", "0/0/false", "1/2/true", "1/1/true"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lookups %v, want %v", got, want)
+	}
+	if !st.equal(cells{"json_pid_tid/data_lost": 2}) || len(th.Threads) != 3 {
+		t.Errorf("counts %v, %d threads", st, len(th.Threads))
 	}
 }
