@@ -22,6 +22,7 @@ func FuzzTraceEvent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.CountExec("FuzzTraceEvent")
+		checkLimits(t, data)
 		text := 0 // bytes of systemTraceEvents text streamed
 		r, err := tokenizer.NewReaderText(bytes.NewReader(data), func(part []byte, end bool) { text += len(part) })
 		if err != nil {
@@ -91,5 +92,43 @@ func checkRecord(t *testing.T, ev *Event) {
 	}
 	if !reflect.DeepEqual(*got, want) {
 		t.Fatalf("record gave %+v\nwant %+v", *got, want)
+	}
+}
+
+// checkLimits reads data with tiny element and string limits, so that the
+// cutting and skipping paths run: no panic, elements in order, none longer
+// than the limit allows, and the same elements as without limits wherever no
+// string was cut and no element skipped.
+func checkLimits(t *testing.T, data []byte) {
+	read := func(maxElement, maxString int) ([]string, tokenizer.Problems) {
+		r, err := tokenizer.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, tokenizer.Problems{}
+		}
+		r.MaxElement, r.MaxString = maxElement, maxString
+		var out []string
+		last := int64(-1)
+		for {
+			el, err := r.Next()
+			if err != nil {
+				return out, r.Problems
+			}
+			if el.Seq <= last {
+				t.Fatalf("element %d after %d", el.Seq, last)
+			}
+			last = el.Seq
+			out = append(out, string(el.Raw))
+		}
+	}
+	small, p := read(48, 8)
+	for _, el := range small {
+		if len(el) > 48+1<<20 { // the element limit is checked per buffer of at most 1 MiB
+			t.Fatalf("element of %d bytes read with a limit of 48", len(el))
+		}
+	}
+	if p.CutStrings == 0 && p.TooLarge == 0 {
+		if big, _ := read(0, 0); !reflect.DeepEqual(small, big) {
+			t.Fatalf("with limits that cut nothing: %q, without: %q", small, big)
+		}
 	}
 }
