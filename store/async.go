@@ -35,7 +35,7 @@ const (
 
 // MaxQueuedText bounds the bytes of text waiting in queued batches: Put
 // waits while more is queued (a single larger batch still goes through).
-const MaxQueuedText = 256 << 20
+const MaxQueuedText = 128 << 20
 
 type op struct {
 	kind   opKind

@@ -45,6 +45,36 @@ func rowFields(t *testing.T) map[string][]string {
 	return out
 }
 
+// eachGoFile parses every Go file of the module (generated ones and, unless
+// tests is set, test files left out) and calls fn with its path relative to
+// the module, its package folder and its syntax tree.
+func eachGoFile(t *testing.T, tests bool, fn func(rel, pkg string, fset *token.FileSet, f *ast.File)) {
+	root := testutil.Root()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_gen.go") ||
+			(!tests && strings.HasSuffix(path, "_test.go")) {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fn(rel, filepath.Dir(rel), fset, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRowsNameEveryColumn checks every composite literal of a row type of
 // package tables in the module's code: it must set each column by name, so
 // that a column forgotten when writing a row is a test failure and not a
@@ -55,23 +85,8 @@ func TestRowsNameEveryColumn(t *testing.T) {
 	if len(fields) < 50 || len(fields["Callstack"]) != 19 {
 		t.Fatalf("%d row types, callstack with %d columns", len(fields), len(fields["Callstack"]))
 	}
-	root := testutil.Root()
 	literals := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_gen.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	eachGoFile(t, true, func(rel, _ string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -84,9 +99,6 @@ func TestRowsNameEveryColumn(t *testing.T) {
 			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "tables" || fields[sel.Sel.Name] == nil {
 				return true
 			}
-			if strings.HasSuffix(sel.Sel.Name, "Writer") {
-				return true // a writer's zero value (tests)
-			}
 			literals++
 			var set []string
 			for _, e := range lit.Elts {
@@ -96,17 +108,12 @@ func TestRowsNameEveryColumn(t *testing.T) {
 			}
 			for _, want := range fields[sel.Sel.Name] {
 				if !slices.Contains(set, want) {
-					rel, _ := filepath.Rel(root, path)
 					t.Errorf("%s:%d: tables.%s literal does not set %s", rel, fset.Position(lit.Pos()).Line, sel.Sel.Name, want)
 				}
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if literals < 40 {
 		t.Errorf("found only %d row literals", literals)
 	}
@@ -115,23 +122,8 @@ func TestRowsNameEveryColumn(t *testing.T) {
 // TestOneWriterPerTable checks that the writer of each table is made in one
 // package only (tests aside), so that a table's rows have one author.
 func TestOneWriterPerTable(t *testing.T) {
-	root := testutil.Root()
 	makers := map[string]map[string]bool{} // constructor → packages calling it
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-		if err != nil {
-			return err
-		}
-		pkg, _ := filepath.Rel(root, filepath.Dir(path))
+	eachGoFile(t, false, func(_, pkg string, _ *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -149,11 +141,7 @@ func TestOneWriterPerTable(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(makers) < 45 {
 		t.Errorf("only %d table writers made", len(makers))
 	}
