@@ -55,7 +55,7 @@ flags:
                     it (counted): each costs several times its size in memory
   --max-threads N   threads of a Trace Event file kept (default 2000000);
                     events of further ones are dropped and counted
-  --max-pending N   B/b slices waiting for their end kept (default 1000000);
+  --max-pending N   B/b slices waiting for their end kept (default 500000);
                     further ones are dropped and counted
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F

@@ -53,7 +53,7 @@ type Options struct {
 // keep that under about half a GB; real traces stay far below them.
 const (
 	DefaultMaxThreads = 2_000_000
-	DefaultMaxPending = 1_000_000
+	DefaultMaxPending = 500_000
 )
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
