@@ -177,3 +177,82 @@ func (c *cycle) Read(p []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// eventStream streams a JSON array of n events, event(i) each, generated as it is
+// read.
+type eventStream struct {
+	n, i  int
+	event func(i int) string
+	buf   []byte
+}
+
+func (s *eventStream) Read(p []byte) (int, error) {
+	for len(s.buf) < len(p) && s.i <= s.n {
+		switch {
+		case s.i == s.n:
+			s.buf = append(s.buf, ']')
+		case s.i == 0:
+			s.buf = append(append(s.buf, '['), s.event(0)...)
+		default:
+			s.buf = append(append(s.buf, ','), s.event(s.i)...)
+		}
+		s.i++
+	}
+	if len(s.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
+}
+
+// TestOversizedState streams traces that make the importer keep state per
+// entity: millions of threads, of async slices never ended, of B never
+// closed, of closed async pairs. Every case converts with the heap bounded;
+// beyond the bounds (2 000 000 threads, 500 000 slices waiting for their
+// end) events are dropped and counted, below them nothing is.
+func TestOversizedState(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("streams millions of events (run without -short and -race: make test does)")
+	}
+	tests := []struct {
+		name      string
+		n         int
+		event     func(i int) string
+		callstack string
+		problems  string
+	}{
+		{"2.5 M threads", 2_500_000, func(i int) string {
+			return fmt.Sprintf(`{"ph":"X","ts":%d,"dur":1,"pid":1,"tid":%d,"name":"t"}`, i, i+2)
+		}, "1999998", "json_pid_tid|data_lost|500002"},
+		{"1 M b never ended", 1_000_000, func(i int) string {
+			return fmt.Sprintf(`{"ph":"b","ts":%d,"pid":1,"tid":1,"cat":"c","name":"a","id":%d}`, i, i)
+		}, "500000", "json_max_depth|data_lost|500000,json_nestable_begin|not_match|500000"},
+		{"1 M B never closed", 1_000_000, func(i int) string {
+			return fmt.Sprintf(`{"ph":"B","ts":%d,"pid":1,"tid":%d,"name":"b"}`, i, i/500+2)
+		}, "500000", "json_begin|not_match|500000,json_max_depth|data_lost|500000"},
+		{"2 M closed async pairs", 2_000_000, func(i int) string {
+			ph := "b"
+			if i%2 == 1 {
+				ph = "e"
+			}
+			return fmt.Sprintf(`{"ph":%q,"ts":%d,"pid":1,"tid":1,"cat":"c","name":"a","id":%d}`, ph, i, i/2)
+		}, "1000000", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, peak := convertStdin(t, &eventStream{n: tt.n, event: tt.event})
+			if got := testutil.Query(t, db, "SELECT count(*) FROM callstack"); got[0] != tt.callstack {
+				t.Errorf("%s callstack rows, want %s", got[0], tt.callstack)
+			}
+			got := testutil.Query(t, db, "SELECT event_name, stat_type, count FROM stat WHERE count > 0 AND stat_type <> 'received' ORDER BY event_name")
+			if strings.Join(got, ",") != tt.problems {
+				t.Errorf("problems %q, want %q", got, tt.problems)
+			}
+			t.Logf("peak Go heap growth %d MB for %d events", peak>>20, tt.n)
+			if peak > 1<<30 {
+				t.Errorf("peak Go heap growth %d MB, want under 1 GB", peak>>20)
+			}
+		})
+	}
+}
