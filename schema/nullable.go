@@ -29,7 +29,9 @@ var nullable = map[string][]string{
 	"thread":            {"name", "start_ts", "end_ts"},
 	"args":              {"value"},
 	"js_heap_edges":     {"from_node_id", "to_node_id"},
-	"js_config":         {"interval", "capture_numeric_value", "cpu_profiler_interval"},
+	// The root and the nodes no path reaches have no retainer.
+	"js_heap_node_stats": {"retainer_id", "retainer_edge"},
+	"js_config":          {"interval", "capture_numeric_value", "cpu_profiler_interval"},
 }
 
 // markNullable sets Column.Null from nullable. It panics on a name that is

@@ -964,14 +964,16 @@ func (w JSCPUProfileWriter) Appender() *rows.Appender { return w.a }
 
 // JSHeapNodeStats is a row of table js_heap_node_stats.
 type JSHeapNodeStats struct {
-	FileID       int64 // file_id
-	NodeIndex    int64 // node_index
-	ID           int64 // id
-	DominatorID  int64 // dominator_id
-	RetainedSize int64 // retained_size
-	Distance     int64 // distance
-	ShallowSize  int64 // shallow_size
-	ClassID      int64 // class_id
+	FileID       int64    // file_id
+	NodeIndex    int64    // node_index
+	ID           int64    // id
+	DominatorID  int64    // dominator_id
+	RetainedSize int64    // retained_size
+	Distance     int64    // distance
+	ShallowSize  int64    // shallow_size
+	ClassID      int64    // class_id
+	RetainerID   rows.Int // retainer_id
+	RetainerEdge rows.Int // retainer_edge
 }
 
 // JSHeapNodeStatsWriter appends rows of table js_heap_node_stats.
@@ -984,7 +986,12 @@ func NewJSHeapNodeStats(sink rows.Sink, t *schema.Tables) JSHeapNodeStatsWriter 
 
 // Append appends r.
 func (w JSHeapNodeStatsWriter) Append(r *JSHeapNodeStats) {
-	w.a.Ints(r.FileID, r.NodeIndex, r.ID, r.DominatorID, r.RetainedSize, r.Distance, r.ShallowSize, r.ClassID)
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.FileID, r.NodeIndex, r.ID, r.DominatorID, r.RetainedSize, r.Distance, r.ShallowSize, r.ClassID, r.RetainerID.Bits(), r.RetainerEdge.Bits())
+	b.MarkInt(n+8, r.RetainerID)
+	b.MarkInt(n+9, r.RetainerEdge)
+	w.a.End()
 }
 
 // AppendAt appends r with an explicit rowid; use it for every row of the

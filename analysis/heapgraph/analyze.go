@@ -14,7 +14,12 @@ const BaseSystemDistance = 100000000
 
 // Result is the analysis of a graph, indexed by node ordinal.
 type Result struct {
-	Distance  []int32
+	Distance []int32
+	// Retainer is, per node, the edge by which the distance search first
+	// reached it: the last step of its shortest path from the root as DevTools
+	// walks it (NoNode for the root and for nodes the search never reaches).
+	// Graph.EdgeSource gives the retaining node.
+	Retainer  []uint32
 	Shallow   []uint32 // self size after owned arrays/hidden nodes are folded into their owner
 	Dominator []uint32 // immediate dominator ordinal (the root dominates itself)
 	Retained  []float64
@@ -53,7 +58,7 @@ func (g *Graph) Analyze() *Result {
 	detachedName := g.propagateDOMState(&t)
 	ifaces := g.interfaceClasses(&t)
 	page := g.pageOwned(&t)
-	r.Distance = g.distances(&t, wm)
+	r.Distance, r.Retainer = g.distances(&t, wm)
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
 	r.Class, r.Classes = g.assignClasses(&t, r, detachedName, ifaces)
@@ -121,11 +126,14 @@ func (g *Graph) pageOwned(t *types) []bool {
 // distances is DevTools' breadth-first search: user roots (and what they
 // reach) first at distance 1, then the rest from the root at
 // BaseSystemDistance. Weak edges are not followed, nor a few V8 internals.
-func (g *Graph) distances(t *types, wm *weakMapInfo) []int32 {
+// It also returns the edge by which each node was first reached.
+func (g *Graph) distances(t *types, wm *weakMapInfo) (dist []int32, via []uint32) {
 	n := g.NodeCount()
-	dist := make([]int32, n)
+	dist = make([]int32, n)
+	via = make([]uint32, n)
 	for i := range dist {
 		dist[i] = NoDistance
+		via[i] = NoNode
 	}
 	queue := make([]uint32, 0, n)
 	root := g.Root
@@ -135,6 +143,7 @@ func (g *Graph) distances(t *types, wm *weakMapInfo) []int32 {
 			continue
 		}
 		dist[to] = 1
+		via[to] = e
 		queue = append(queue, to)
 	}
 	pending := map[string]bool{}
@@ -179,19 +188,23 @@ func (g *Graph) distances(t *types, wm *weakMapInfo) []int32 {
 					continue
 				}
 				dist[to] = d
+				via[to] = e
 				queue = append(queue, to)
 			}
 		}
 	}
 	hadUserRoots := len(queue) > 0
 	bfs(queue)
+	// The first search may have reached the root itself through an edge back to
+	// it; DevTools then overwrites its distance, and the root has no retainer.
+	via[root] = NoNode
 	if hadUserRoots {
 		dist[root] = BaseSystemDistance
 	} else {
 		dist[root] = 0
 	}
 	bfs(append(queue[:0], root))
-	return dist
+	return dist, via
 }
 
 // parseDecimalPrefix mimics JavaScript's parseInt(s, 10) for the names of

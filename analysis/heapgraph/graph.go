@@ -11,6 +11,7 @@ package heapgraph
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -83,6 +84,14 @@ func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, 
 		g.tooManyEdges, next = true, maxEdges
 	}
 	g.FirstEdge = append(g.FirstEdge, uint32(next))
+}
+
+// EdgeSource returns the ordinal of the node edge e leaves (FirstEdge is kept
+// after Analyze, so this works on an analysed graph too).
+func (g *Graph) EdgeSource(e uint32) uint32 {
+	// The last node whose first edge is at or before e and that has edges.
+	i, _ := slices.BinarySearch(g.FirstEdge, e+1)
+	return uint32(i - 1)
 }
 
 // Check reports a graph the analysis cannot work on: edge counts that add up

@@ -212,3 +212,36 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff = %+v, want %+v", got, want)
 	}
 }
+
+// TestRetainers: each node's retainer is the edge by which the distance search
+// first reached it: user roots before system roots, weak edges never, the
+// first edge in edge order among equally near retainers, and none for the root
+// (even when an object points back at it) or for a node nothing reaches.
+func TestRetainers(t *testing.T) {
+	g := build(names,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}, {eElement, 1, 3}}},                   // edges 0, 1
+		node{tObject, 2, 10, []edge{{eProperty, 3, 2}, {eProperty, 4, 5}, {eProperty, 5, 0}}}, // Window: 2, 3, 4
+		node{tObject, 3, 20, []edge{{eProperty, 6, 6}}},                                       // 5
+		node{tSynthetic, 1, 0, []edge{{eElement, 0, 4}, {eElement, 1, 6}}},                    // (GC roots): 6, 7
+		node{tHidden, 4, 5, nil},
+		node{tObject, 5, 7, []edge{{eProperty, 9, 6}, {eWeak, 3, 7}}}, // 8, 9
+		node{tObject, 6, 8, nil},
+		node{tObject, 7, 9, nil}, // only a weak edge reaches it
+	)
+	r := g.Analyze()
+	want := []uint32{NoNode, 0, 2, 1, 6, 3, 5, NoNode}
+	if !reflect.DeepEqual(r.Retainer, want) {
+		t.Errorf("retainer edges %v, want %v", r.Retainer, want)
+	}
+	for v, e := range r.Retainer {
+		if e == NoNode {
+			continue
+		}
+		if from := g.EdgeSource(e); g.FirstEdge[from] > e || e >= g.FirstEdge[from+1] {
+			t.Errorf("node %d: EdgeSource(%d) = %d, whose edges are %d..%d", v, e, from, g.FirstEdge[from], g.FirstEdge[from+1])
+		}
+	}
+	if src := []uint32{g.EdgeSource(0), g.EdgeSource(4), g.EdgeSource(5), g.EdgeSource(8)}; !reflect.DeepEqual(src, []uint32{0, 1, 2, 5}) {
+		t.Errorf("EdgeSource of edges 0, 4, 5, 8 = %v, want [0 1 2 5] (node 4 has no edges)", src)
+	}
+}

@@ -514,9 +514,13 @@ func (d *decoder) analyse() {
 	}
 	r := g.Analyze()
 	for v := range g.NodeCount() {
+		var retainer, edge rows.Int
+		if e := r.Retainer[v]; e != heapgraph.NoNode {
+			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
+		}
 		d.out.Stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
 			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
-			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v])})
+			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v]), RetainerID: retainer, RetainerEdge: edge})
 	}
 	for i, c := range r.Classes {
 		d.out.Classes.Append(&tables.JSHeapClass{FileID: d.fileID, ClassID: int64(i), Name: c.Name, Count: c.Count,

@@ -2,8 +2,10 @@
 # Computes, with Chrome DevTools' own heap snapshot worker (npm package
 # chrome-devtools-frontend, TypeScript bundled by esbuild and run in node), the
 # dominator, retained size, distance, shallow size and class of every node of
-# the node fixtures, so that tests can check tracestreamer's analysis against
-# DevTools itself. Needs node and the npm registry; the results are committed.
+# the node fixtures, and the retainers on a shortest path of every node of the
+# leak fixture's final snapshot, so that tests can check tracestreamer's
+# analysis against DevTools itself. Needs node and the npm registry; the results
+# are committed.
 #   testdata/devtools/run.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +23,9 @@ export const REMOTE_FETCH_PATTERN = '';
 export const LOCAL_FETCH_PATTERN = '';
 JS
 npm install --silent --no-save esbuild@0.24.0 >/dev/null
-cp "$here/devtools-analysis.ts" "$here/polyfill.mjs" .
+cp "$here/devtools-analysis.ts" "$here/devtools-retainers.ts" "$here/polyfill.mjs" .
 ./node_modules/.bin/esbuild devtools-analysis.ts --bundle --platform=node --format=esm --outfile=dt.mjs --log-level=error
+./node_modules/.bin/esbuild devtools-retainers.ts --bundle --platform=node --format=esm --outfile=dtr.mjs --log-level=error
 # (DevTools 1.0.1705227 fails on node's timeline: its trace_function_count is lower than
 # the function infos it carries, which AllocationProfile does not survive.)
 for f in snapshot.heapsnapshot; do
@@ -30,3 +33,6 @@ for f in snapshot.heapsnapshot; do
   node dt.mjs "$f" "$f.devtools.txt"
   gzip -9 -c "$f.devtools.txt" > "$here/$f.devtools.txt.gz"
 done
+zcat "$here/../leak/final.heapsnapshot.gz" > final.heapsnapshot
+node dtr.mjs final.heapsnapshot final.retainers.jsonl
+gzip -9 -c final.retainers.jsonl > "$here/leak-final.retainers.jsonl.gz"

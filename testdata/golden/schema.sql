@@ -824,7 +824,9 @@ CREATE TABLE js_heap_node_stats(
   retained_size INT,
   distance INT,
   shallow_size INT,
-  class_id INT
+  class_id INT,
+  retainer_id INT,
+  retainer_edge INT
 );
 CREATE TABLE js_heap_class(
   file_id INT,
