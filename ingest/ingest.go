@@ -41,6 +41,10 @@ type Options struct {
 	NoMeta       bool   // omit the meta table (-nm)
 	CompatTiming bool   // reference CPU sample timing
 	NoAnalysis   bool   // skip the heap graph analysis (js_heap_node_stats, js_heap_class, …)
+	// Leaks names the heap files compared for leaks (nil: the first three of
+	// the run); NoLeaks skips the comparison. Both need the analysis.
+	Leaks   *heapsnapshot.LeakFiles
+	NoLeaks bool
 	// Stdin is read for the input "-" (the command passes os.Stdin).
 	Stdin io.Reader
 	// SortBudget is the memory, in bytes, for sorting the events of a Trace
@@ -154,6 +158,13 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.sink = store.NewAsync(db, 32)
 	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
 	r.heap = heapsnapshot.NewFiles(r.sink, r.tables, !opts.NoAnalysis)
+	if !opts.NoLeaks {
+		files := heapsnapshot.DefaultLeakFiles
+		if opts.Leaks != nil {
+			files = *opts.Leaks
+		}
+		r.heap.CompareLeaks(files)
+	}
 	r.cpu = cpuprofile.NewWriter(r.sink, r.tables, r.dict, &r.rng)
 	r.arkts = arkts.New(arkts.Env{Sink: r.sink, Tables: r.tables, Range: &r.rng, Log: r.log, Heap: r.heap, CPU: r.cpu},
 		arkts.Options{CompatTiming: opts.CompatTiming})

@@ -31,7 +31,9 @@ var nullable = map[string][]string{
 	"js_heap_edges":     {"from_node_id", "to_node_id"},
 	// The root and the nodes no path reaches have no retainer.
 	"js_heap_node_stats": {"retainer_id", "retainer_edge"},
-	"js_config":          {"interval", "capture_numeric_value", "cpu_profiler_interval"},
+	// A trace starts at a root, which no edge reaches.
+	"js_heap_leak_path": {"edge_type", "edge_name"},
+	"js_config":         {"interval", "capture_numeric_value", "cpu_profiler_interval"},
 }
 
 // markNullable sets Column.Null from nullable. It panics on a name that is
@@ -42,6 +44,7 @@ func (ts *Tables) markNullable() {
 		ts.JSHeapInfo, ts.JSHeapLocation, ts.JSHeapNodes, ts.JSHeapSample, ts.JSHeapString,
 		ts.JSHeapTraceFunctionInfo, ts.JSHeapTraceNode, ts.JSCPUProfilerNode, ts.JSCPUProfilerSample, ts.JSConfig,
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff, ts.JSCPUProfilerNodeTime,
+		ts.JSHeapLeak, ts.JSHeapLeakPath, ts.JSHeapLeakCluster,
 		ts.Callstack, ts.Instant, ts.Measure, ts.ProcessMeasure, ts.MeasureFilter, ts.ProcessMeasureFilter,
 		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
 		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent, ts.LinkedID,

@@ -161,6 +161,10 @@ type Tables struct {
 	// comparison of consecutive snapshots of one input.
 	JSHeapNodeStats, JSHeapClass, JSHeapClassDiff *Table
 
+	// Leaks found by comparing three heap files the way memlab does: the
+	// leaked objects, their traces from the roots and their clusters.
+	JSHeapLeak, JSHeapLeakPath, JSHeapLeakCluster *Table
+
 	// JSCPUProfilerNodeTime has each CPU node's self and total time.
 	JSCPUProfilerNodeTime *Table
 
@@ -303,6 +307,13 @@ func New() *Tables {
 		SystemTraceEvents: newTable("system_trace_events", col("id", Int), col("kind", Text), col("seq", Int),
 			col("data", Text)),
 
+		JSHeapLeak: table("js_heap_leak", "file_id INT, node_index INT, id INT, type TEXT, name TEXT, "+
+			"self_size INT, retained_size INT, cluster_id INT, path_length INT, baseline_file_id INT, target_file_id INT"),
+		JSHeapLeakPath: table("js_heap_leak_path", "file_id INT, leak_id INT, depth INT, node_id INT, type TEXT, "+
+			"name TEXT, class TEXT, edge_type TEXT, edge_name TEXT"),
+		JSHeapLeakCluster: table("js_heap_leak_cluster", "file_id INT, cluster_id INT, leak_count INT, "+
+			"retained_size INT, leak_id INT, trace TEXT"),
+
 		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
 			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
@@ -311,7 +322,7 @@ func New() *Tables {
 	ts.reference = ts.referenceTables()
 	ts.own = []*Table{
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
-		ts.JSCPUProfilerNodeTime,
+		ts.JSCPUProfilerNodeTime, ts.JSHeapLeak, ts.JSHeapLeakPath, ts.JSHeapLeakCluster,
 		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
 		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
 		ts.LinkedID, ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents,
@@ -388,6 +399,19 @@ JOIN js_cpu_profiler_node n ON n.rowid = t.node_rowid
 JOIN data_dict f ON f.id = n.function_index
 JOIN data_dict u ON u.id = n.url_index
 GROUP BY t.profile_id, f.data, u.data, n.line_number`,
+		// Each node's retainer on its shortest path from the root, with the
+		// class of the node and the type and name of the edge from the
+		// retainer to it: one step of a path (README: "Why is it alive?").
+		`CREATE VIEW js_heap_retainer AS
+SELECT s.file_id, s.id, s.distance, c.name AS class, s.retainer_id, et.str_value AS edge_type,
+  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(e.name_or_index AS TEXT) ELSE es.string END AS edge_name
+FROM js_heap_node_stats s
+JOIN js_heap_class c ON c.file_id = s.file_id AND c.class_id = s.class_id
+LEFT JOIN js_heap_edges e ON e.file_id = s.file_id AND e.edge_index = s.retainer_edge
+LEFT JOIN (SELECT file_id, row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1 AS code, str_value
+  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et ON et.file_id = s.file_id AND et.code = e.type
+LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = e.name_or_index
+  AND et.str_value NOT IN ('element', 'hidden')`,
 		// The class summary with DevTools' column names, largest retained size first.
 		`CREATE VIEW js_heap_class_summary AS
 SELECT file_id, name AS constructor, min_distance AS distance, count AS objects,

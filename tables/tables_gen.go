@@ -1089,6 +1089,134 @@ func (w JSHeapClassDiffWriter) Flush() { w.a.Flush() }
 // Appender returns the underlying appender (row counts, Discard).
 func (w JSHeapClassDiffWriter) Appender() *rows.Appender { return w.a }
 
+// JSHeapLeak is a row of table js_heap_leak.
+type JSHeapLeak struct {
+	FileID         int64  // file_id
+	NodeIndex      int64  // node_index
+	ID             int64  // id
+	Type           string // type
+	Name           string // name
+	SelfSize       int64  // self_size
+	RetainedSize   int64  // retained_size
+	ClusterID      int64  // cluster_id
+	PathLength     int64  // path_length
+	BaselineFileID int64  // baseline_file_id
+	TargetFileID   int64  // target_file_id
+}
+
+// JSHeapLeakWriter appends rows of table js_heap_leak.
+type JSHeapLeakWriter struct{ a *rows.Appender }
+
+// NewJSHeapLeak returns a writer of js_heap_leak rows to sink.
+func NewJSHeapLeak(sink rows.Sink, t *schema.Tables) JSHeapLeakWriter {
+	return JSHeapLeakWriter{rows.NewAppender(sink, t.JSHeapLeak)}
+}
+
+// Append appends r.
+func (w JSHeapLeakWriter) Append(r *JSHeapLeak) {
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.NodeIndex, r.ID, r.SelfSize, r.RetainedSize, r.ClusterID, r.PathLength, r.BaselineFileID, r.TargetFileID)
+	b.Texts = append(b.Texts, r.Type, r.Name)
+	w.a.End()
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w JSHeapLeakWriter) AppendAt(rowid int64, r *JSHeapLeak) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w JSHeapLeakWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w JSHeapLeakWriter) Appender() *rows.Appender { return w.a }
+
+// JSHeapLeakPath is a row of table js_heap_leak_path.
+type JSHeapLeakPath struct {
+	FileID   int64     // file_id
+	LeakID   int64     // leak_id
+	Depth    int64     // depth
+	NodeID   int64     // node_id
+	Type     string    // type
+	Name     string    // name
+	Class    string    // class
+	EdgeType rows.Text // edge_type
+	EdgeName rows.Text // edge_name
+}
+
+// JSHeapLeakPathWriter appends rows of table js_heap_leak_path.
+type JSHeapLeakPathWriter struct{ a *rows.Appender }
+
+// NewJSHeapLeakPath returns a writer of js_heap_leak_path rows to sink.
+func NewJSHeapLeakPath(sink rows.Sink, t *schema.Tables) JSHeapLeakPathWriter {
+	return JSHeapLeakPathWriter{rows.NewAppender(sink, t.JSHeapLeakPath)}
+}
+
+// Append appends r.
+func (w JSHeapLeakPathWriter) Append(r *JSHeapLeakPath) {
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.LeakID, r.Depth, r.NodeID)
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Type, r.Name, r.Class, r.EdgeType.Str(), r.EdgeName.Str())
+	b.MarkText(t+3, r.EdgeType)
+	b.MarkText(t+4, r.EdgeName)
+	w.a.End()
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w JSHeapLeakPathWriter) AppendAt(rowid int64, r *JSHeapLeakPath) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w JSHeapLeakPathWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w JSHeapLeakPathWriter) Appender() *rows.Appender { return w.a }
+
+// JSHeapLeakCluster is a row of table js_heap_leak_cluster.
+type JSHeapLeakCluster struct {
+	FileID       int64  // file_id
+	ClusterID    int64  // cluster_id
+	LeakCount    int64  // leak_count
+	RetainedSize int64  // retained_size
+	LeakID       int64  // leak_id
+	Trace        string // trace
+}
+
+// JSHeapLeakClusterWriter appends rows of table js_heap_leak_cluster.
+type JSHeapLeakClusterWriter struct{ a *rows.Appender }
+
+// NewJSHeapLeakCluster returns a writer of js_heap_leak_cluster rows to sink.
+func NewJSHeapLeakCluster(sink rows.Sink, t *schema.Tables) JSHeapLeakClusterWriter {
+	return JSHeapLeakClusterWriter{rows.NewAppender(sink, t.JSHeapLeakCluster)}
+}
+
+// Append appends r.
+func (w JSHeapLeakClusterWriter) Append(r *JSHeapLeakCluster) {
+	b := w.a.Begin()
+	b.Ints = append(b.Ints, r.FileID, r.ClusterID, r.LeakCount, r.RetainedSize, r.LeakID)
+	b.Texts = append(b.Texts, r.Trace)
+	w.a.End()
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w JSHeapLeakClusterWriter) AppendAt(rowid int64, r *JSHeapLeakCluster) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w JSHeapLeakClusterWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w JSHeapLeakClusterWriter) Appender() *rows.Appender { return w.a }
+
 // JSCPUProfilerNodeTime is a row of table js_cpu_profiler_node_time.
 type JSCPUProfilerNodeTime struct {
 	ProfileID   int64 // profile_id

@@ -42,7 +42,8 @@ type Class struct {
 // Analyze computes distances, shallow sizes, dominators, retained sizes and the
 // class summary, following DevTools' heap snapshot worker step by step. To keep
 // its memory down it releases each part of the graph once it is used: only
-// g.ID, g.Self and g.FirstEdge are left afterwards.
+// g.ID, g.Self and g.FirstEdge are left afterwards, unless g.KeepLabels is
+// set.
 func (g *Graph) Analyze() *Result {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
@@ -64,7 +65,9 @@ func (g *Graph) Analyze() *Result {
 	r.Class, r.Classes = g.assignClasses(&t, r, detachedName, ifaces)
 	// Names, types and strings are not needed any more.
 	page, ifaces, detachedName = nil, nil, nil
-	g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
+	if !g.KeepLabels {
+		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
+	}
 	// Hand what was just released back before the dominator arrays are made,
 	// so that the process's peak memory is not the sum of both phases.
 	debug.FreeOSMemory()

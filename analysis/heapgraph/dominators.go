@@ -128,7 +128,10 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 	}
 
 	// The searches are over: the edges themselves are not needed any more.
-	stack, nextEdge, g.To, essential = nextEdge, nil, nil, nil
+	stack, nextEdge, essential = nextEdge, nil, nil
+	if !g.KeepLabels {
+		g.To = nil
+	}
 	// Buckets as singly linked lists (order does not matter).
 	bucketHead := make([]uint32, size)
 	bucketNext := make([]uint32, size)

@@ -37,6 +37,12 @@ type Graph struct {
 	EdgeTypes []string
 	Root      uint32 // root ordinal (0 unless snapshot.root_index says otherwise)
 
+	// KeepLabels makes Analyze keep the node names, types and detachedness,
+	// the edges (types, names, targets) and the strings, which it otherwise releases
+	// before the dominators to lower the peak: for an analysis that needs them
+	// afterwards (package leaks).
+	KeepLabels bool
+
 	// tooManyEdges is set when the nodes' edge counts add up past what the
 	// uint32 edge positions can address (FirstEdge then stops growing).
 	tooManyEdges bool

@@ -31,6 +31,7 @@ import (
 	"tracestreamer/ingest"
 	"tracestreamer/internal/outfile"
 	"tracestreamer/internal/scratch"
+	"tracestreamer/parser/heapsnapshot"
 )
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
@@ -47,7 +48,10 @@ flags:
   --compat-timing   place CPU samples as the reference trace_streamer does
                     (ignores timeDeltas[0]; the last run ends at the last sample)
   --no-analysis     skip the heap analysis tables (dominators, retained sizes,
-                    class summary, comparisons): faster, less memory
+                    class summary, comparisons, leaks): faster, less memory
+  --leaks B,T,F     heap files (js_heap_files ids) compared for leaks as memlab
+                    does: baseline, target, final (default 0,1,2: the first
+                    three heap files of the run); none: no comparison
   --sort-mem MB     memory for sorting a Trace Event file's events before
                     sorted runs spill to temporary files (default 64)
   --max-event MB    largest Trace Event element kept (default 64; a larger
@@ -99,6 +103,20 @@ func parseArgs(args []string) (*config, error) {
 			c.opts.CompatTiming = true
 		case "--no-analysis":
 			c.opts.NoAnalysis = true
+		case "--leaks":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs three heap file ids B,T,F or none"}
+			}
+			i++
+			if args[i] == "none" {
+				c.opts.NoLeaks = true
+				break
+			}
+			files, err := heapsnapshot.ParseLeakFiles(args[i])
+			if err != nil {
+				return nil, usageError{"--leaks: " + err.Error()}
+			}
+			c.opts.Leaks = &files
 		case "--sort-mem":
 			if i+1 >= len(args) {
 				return nil, usageError{a + " needs a size in MB"}

@@ -14,6 +14,7 @@ import (
 
 	"tracestreamer/ingest"
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/heapsnapshot"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -37,6 +38,10 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"t.json", "-o", "x.db", "--max-pending"}, "", "", "--max-pending needs a number"},
 		{[]string{"-", "-o", "x.db"}, "-", "x.db", ""},
 		{[]string{"--", "-o", "x.db"}, "", "", "unknown flag --"},
+		{[]string{"a", "-o", "x.db", "--leaks"}, "", "", "--leaks needs three heap file ids B,T,F or none"},
+		{[]string{"a", "-o", "x.db", "--leaks", "0,1"}, "", "", `--leaks: want three heap file ids B,T,F, not "0,1"`},
+		{[]string{"a", "-o", "x.db", "--leaks", "0,2,1"}, "", "", "must come in that order"},
+		{[]string{"a", "-o", "x.db", "--leaks", "0,x,2"}, "", "", `"x" is not a heap file id`},
 	}
 	for _, tt := range tests {
 		c, err := parseArgs(tt.args)
@@ -59,6 +64,13 @@ func TestParseArgs(t *testing.T) {
 	}
 	if c, err := parseArgs([]string{"t.json", "-o", "x.db", "--sort-mem", "64"}); err != nil || c.opts.SortBudget != 64<<20 {
 		t.Errorf("--sort-mem 64: %+v, %v", c, err)
+	}
+	if c, err := parseArgs([]string{"a", "-o", "x.db", "--leaks", "1, 3,4"}); err != nil || c.opts.Leaks == nil ||
+		*c.opts.Leaks != (heapsnapshot.LeakFiles{Baseline: 1, Target: 3, Final: 4}) || c.opts.NoLeaks {
+		t.Errorf("--leaks 1,3,4: %+v, %v", c, err)
+	}
+	if c, err := parseArgs([]string{"a", "-o", "x.db", "--leaks", "none"}); err != nil || !c.opts.NoLeaks {
+		t.Errorf("--leaks none: %+v, %v", c, err)
 	}
 }
 

@@ -13,12 +13,13 @@ import (
 // input they come from, and writes their js_heap_files rows. Its Output holds the
 // appenders every file's rows go to.
 type Files struct {
-	Out    Output
-	sink   rows.Sink
-	tables []*schema.Table
-	files  tables.JSHeapFilesWriter
-	diff   *tables.JSHeapClassDiffWriter // with the analysis only
-	next   int64
+	Out       Output
+	sink      rows.Sink
+	tablesDef *schema.Tables
+	tables    []*schema.Table // those a dropped file's rows are removed from
+	files     tables.JSHeapFilesWriter
+	diff      *tables.JSHeapClassDiffWriter // with the analysis only
+	next      int64
 	// prev is the last file of the current input, for comparisons.
 	prev   *heapgraph.Objects
 	prevID int64
@@ -29,8 +30,9 @@ type Files struct {
 // files of one input are compared (js_heap_class_diff).
 func NewFiles(sink rows.Sink, t *schema.Tables, analyse bool) *Files {
 	f := &Files{
-		Out:  NewOutput(sink, t, analyse),
-		sink: sink,
+		Out:       NewOutput(sink, t, analyse),
+		sink:      sink,
+		tablesDef: t,
 		tables: []*schema.Table{t.JSHeapNodes, t.JSHeapEdges, t.JSHeapInfo, t.JSHeapLocation,
 			t.JSHeapSample, t.JSHeapString, t.JSHeapTraceFunctionInfo, t.JSHeapTraceNode},
 		files: tables.NewJSHeapFiles(sink, t),
@@ -41,6 +43,17 @@ func NewFiles(sink rows.Sink, t *schema.Tables, analyse bool) *Files {
 		f.diff = &diff
 	}
 	return f
+}
+
+// CompareLeaks makes the analysis compare the given heap files of the run for
+// leaks the way memlab does (js_heap_leak, js_heap_leak_path,
+// js_heap_leak_cluster). It does nothing without the analysis.
+func (f *Files) CompareLeaks(files LeakFiles) {
+	if f.Out.Stats == nil {
+		return
+	}
+	f.Out.leaks = newLeakState(f.sink, f.tablesDef, files)
+	f.tables = append(f.tables, f.tablesDef.JSHeapLeak, f.tablesDef.JSHeapLeakPath, f.tablesDef.JSHeapLeakCluster)
 }
 
 // BeginInput starts a new input: later files are not compared with earlier ones.

@@ -34,6 +34,8 @@ type Output struct {
 	// Stats and Classes are set when the graph is to be analysed.
 	Stats   *tables.JSHeapNodeStatsWriter
 	Classes *tables.JSHeapClassWriter
+	// leaks, when set (Files.CompareLeaks), compares heap files for leaks.
+	leaks *leakState
 }
 
 // NewOutput returns the writers of a snapshot's tables; with analyse set,
@@ -69,6 +71,9 @@ func (o *Output) all() []*rows.Appender {
 		o.Sample.Appender(), o.String.Appender(), o.TraceFunctionInfo.Appender(), o.TraceNode.Appender()}
 	if o.Stats != nil {
 		all = append(all, o.Stats.Appender(), o.Classes.Appender())
+	}
+	if o.leaks != nil {
+		all = append(all, o.leaks.appenders()...)
 	}
 	return all
 }
@@ -512,6 +517,8 @@ func (d *decoder) analyse() {
 		d.graph = nil
 		return
 	}
+	lk := d.out.leaks
+	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		var retainer, edge rows.Int
@@ -525,6 +532,9 @@ func (d *decoder) analyse() {
 	for i, c := range r.Classes {
 		d.out.Classes.Append(&tables.JSHeapClass{FileID: d.fileID, ClassID: int64(i), Name: c.Name, Count: c.Count,
 			ShallowSize: c.Shallow, RetainedSize: int64(c.Retained), MinDistance: int64(c.MinDistance)})
+	}
+	if lk != nil {
+		lk.analysed(d.fileID, g, r)
 	}
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil

@@ -2,8 +2,8 @@
 # Computes, with Chrome DevTools' own heap snapshot worker (npm package
 # chrome-devtools-frontend, TypeScript bundled by esbuild and run in node), the
 # dominator, retained size, distance, shallow size and class of every node of
-# the node fixtures, and the retainers on a shortest path of every node of the
-# leak fixture's final snapshot, so that tests can check tracestreamer's
+# the node snapshot and of the leak fixture's final snapshot, and the retainers
+# on a shortest path of every node of the latter, so that tests can check tracestreamer's
 # analysis against DevTools itself. Needs node and the npm registry; the results
 # are committed.
 #   testdata/devtools/run.sh
@@ -34,5 +34,7 @@ for f in snapshot.heapsnapshot; do
   gzip -9 -c "$f.devtools.txt" > "$here/$f.devtools.txt.gz"
 done
 zcat "$here/../leak/final.heapsnapshot.gz" > final.heapsnapshot
+node dt.mjs final.heapsnapshot final.devtools.txt
+gzip -9 -c final.devtools.txt > "$here/leak-final.devtools.txt.gz"
 node dtr.mjs final.heapsnapshot final.retainers.jsonl
 gzip -9 -c final.retainers.jsonl > "$here/leak-final.retainers.jsonl.gz"

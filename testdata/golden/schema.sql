@@ -857,6 +857,38 @@ CREATE TABLE js_cpu_profiler_node_time(
   self_samples INT,
   outermost INT
 );
+CREATE TABLE js_heap_leak(
+  file_id INT,
+  node_index INT,
+  id INT,
+  type TEXT,
+  name TEXT,
+  self_size INT,
+  retained_size INT,
+  cluster_id INT,
+  path_length INT,
+  baseline_file_id INT,
+  target_file_id INT
+);
+CREATE TABLE js_heap_leak_path(
+  file_id INT,
+  leak_id INT,
+  depth INT,
+  node_id INT,
+  type TEXT,
+  name TEXT,
+  class TEXT,
+  edge_type TEXT,
+  edge_name TEXT
+);
+CREATE TABLE js_heap_leak_cluster(
+  file_id INT,
+  cluster_id INT,
+  leak_count INT,
+  retained_size INT,
+  leak_id INT,
+  trace TEXT
+);
 CREATE TABLE callstack_extra(
   callstack_id INT,
   thread_ts INT,
@@ -1038,6 +1070,16 @@ JOIN js_cpu_profiler_node n ON n.rowid = t.node_rowid
 JOIN data_dict f ON f.id = n.function_index
 JOIN data_dict u ON u.id = n.url_index
 GROUP BY t.profile_id, f.data, u.data, n.line_number;
+CREATE VIEW js_heap_retainer AS
+SELECT s.file_id, s.id, s.distance, c.name AS class, s.retainer_id, et.str_value AS edge_type,
+  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(e.name_or_index AS TEXT) ELSE es.string END AS edge_name
+FROM js_heap_node_stats s
+JOIN js_heap_class c ON c.file_id = s.file_id AND c.class_id = s.class_id
+LEFT JOIN js_heap_edges e ON e.file_id = s.file_id AND e.edge_index = s.retainer_edge
+LEFT JOIN (SELECT file_id, row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1 AS code, str_value
+  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et ON et.file_id = s.file_id AND et.code = e.type
+LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = e.name_or_index
+  AND et.str_value NOT IN ('element', 'hidden');
 CREATE VIEW js_heap_class_summary AS
 SELECT file_id, name AS constructor, min_distance AS distance, count AS objects,
   shallow_size, retained_size

@@ -1,0 +1,224 @@
+package leaks
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tracestreamer/analysis/heapgraph"
+)
+
+// element is one item of a normalised trace: a node (type and name as memlab
+// names it) or an edge (type and name or index).
+type element struct {
+	edge   bool
+	typ    uint8
+	name   string
+	number bool // the name represents a number (memlab's representsNumber)
+}
+
+// SimilarTraceThreshold is memlab's SIMILAR_TRACE_THRESHOLD: two traces whose
+// similarity reaches it are one cluster.
+const SimilarTraceThreshold = 0.8
+
+// NodeName is a node's name as memlab shows it: "Detached " before the name
+// of a detached node.
+func NodeName(g *heapgraph.Graph, v uint32) string {
+	name := ""
+	if n := g.Name[v]; int(n) < len(g.Strings) {
+		name = g.Strings[n]
+	}
+	if g.HasDetachedness && len(g.Detachedness) == g.NodeCount() && g.Detachedness[v] == 2 {
+		return "Detached " + name
+	}
+	return name
+}
+
+// EdgeName is an edge's name as DevTools and memlab show it: the number of
+// element and hidden edges, the string of the others.
+func EdgeName(g *heapgraph.Graph, e uint32) string {
+	if t := int(g.EdgeType[e]); t < len(g.EdgeTypes) && (g.EdgeTypes[t] == "element" || g.EdgeTypes[t] == "hidden") {
+		return strconv.FormatUint(uint64(g.EdgeName[e]), 10)
+	}
+	if n := g.EdgeName[e]; int(n) < len(g.Strings) {
+		return g.Strings[n]
+	}
+	return ""
+}
+
+// trace is memlab's NormalizedTrace.pathToTrace: node, edge, node, …, node,
+// cut after the first detached node (but a "Detached InternalNode").
+func trace(g *heapgraph.Graph, lb *labels, p []Step) []element {
+	t := make([]element, 0, 2*len(p))
+	for i, s := range p {
+		if i > 0 {
+			name := EdgeName(g, s.Edge)
+			t = append(t, element{edge: true, typ: g.EdgeType[s.Edge], name: name,
+				number: lb.indexed(s.Edge) || representsNumber(name)})
+		}
+		name := NodeName(g, s.Node)
+		t = append(t, element{typ: g.Type[s.Node], name: name})
+		if strings.HasPrefix(name, "Detached ") && name != "Detached InternalNode" {
+			break
+		}
+	}
+	return t
+}
+
+// representsNumber is memlab's test of an edge name: JavaScript's parseInt or
+// parseFloat gives it back unchanged.
+func representsNumber(s string) bool {
+	if s == "NaN" || s == "Infinity" || s == "-Infinity" {
+		return true
+	}
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || digits[0] < '0' || digits[0] > '9' {
+		return false
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(i, 10) == s && math.Abs(float64(i)) < 1e21
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && jsNumber(f) == s
+}
+
+// jsNumber formats f as JavaScript's Number.prototype.toString does for the
+// values an edge name can hold (no exponent below 1e21).
+func jsNumber(f float64) string {
+	if math.Abs(f) >= 1e21 || (f != 0 && math.Abs(f) < 1e-6) {
+		return strconv.FormatFloat(f, 'g', -1, 64) // an exponent form: never equal to a plain name
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func sameNode(a, b *element) bool {
+	if a == nil || b == nil || a.edge || b.edge || a.typ != b.typ {
+		return false
+	}
+	if strings.HasPrefix(a.name, "Window / ") && strings.HasPrefix(b.name, "Window / ") {
+		return true
+	}
+	return a.name == b.name
+}
+
+// same is memlab's isSameOrSimilarElement with no similar-word rules.
+func same(t1, t2 []element, i int) bool {
+	if i >= len(t1) || i >= len(t2) {
+		return false
+	}
+	a, b := &t1[i], &t2[i]
+	if a.edge != b.edge {
+		return false
+	}
+	if !a.edge {
+		return sameNode(a, b)
+	}
+	if a.typ != b.typ {
+		return false
+	}
+	if a.number && b.number {
+		// Indexed references are the same when their referrers are.
+		var ra, rb *element
+		if i > 0 {
+			ra, rb = &t1[i-1], &t2[i-1]
+		}
+		return sameNode(ra, rb)
+	}
+	if strings.HasPrefix(a.name, "__reactFiber$") && strings.HasPrefix(b.name, "__reactFiber$") {
+		return true
+	}
+	return a.name == b.name
+}
+
+// similarity is memlab's getSimilarityByTraceElementList with the public
+// build's heuristics (no stop words, no decay factors, no start module):
+// matching positions weigh less the deeper they are.
+func similarity(t1, t2 []element) float64 {
+	l1, l2 := len(t1), len(t2)
+	d1, d2 := 0.9/float64(l1), 0.9/float64(l2)
+	w1, w2 := 1.0, 1.0
+	matched, total := 0.0, 0.0
+	for i := 0; i < max(l1, l2); {
+		if same(t1, t2, i) {
+			matched += w1 + w2
+		}
+		total += w1 + w2
+		w1, w2, d1, d2 = w1*0.99, w2*0.99, d1*0.99, d2*0.99
+		if w1-d1 >= 0 {
+			w1 -= d1
+		}
+		if w2-d2 >= 0 {
+			w2 -= d2
+		}
+		i++
+		if i >= l1 || i >= l2 {
+			if s := matched / (total + 0.0001); s > 0.9 {
+				return s
+			}
+		}
+	}
+	return matched / (total + 0.0001)
+}
+
+// cluster groups the leaks the way memlab's TraceSimilarityStrategy does: each
+// trace joins the first cluster whose first trace is similar to it, or starts
+// a new one. Clusters are then ordered by retained size, largest first.
+func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, leaks []Leak) []Cluster {
+	var reps [][]element
+	var out []Cluster
+next:
+	for i := range leaks {
+		t := trace(g, lb, leaks[i].Path)
+		for c, rt := range reps {
+			if similarity(rt, t) >= SimilarTraceThreshold {
+				out[c].Leaks = append(out[c].Leaks, i)
+				continue next
+			}
+		}
+		reps = append(reps, t)
+		out = append(out, Cluster{Leaks: []int{i}})
+	}
+	for c := range out {
+		out[c].Retained = clusterRetained(r, leaks, out[c].Leaks)
+	}
+	slices.SortStableFunc(out, func(a, b Cluster) int {
+		switch {
+		case a.Retained > b.Retained:
+			return -1
+		case a.Retained < b.Retained:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// clusterRetained is memlab's aggregateDominatorMetrics: the retained sizes of
+// the cluster's objects that no other object of the cluster dominates.
+func clusterRetained(r *heapgraph.Result, leaks []Leak, members []int) float64 {
+	in := make(map[uint32]bool, len(members))
+	for _, i := range members {
+		in[leaks[i].Node] = true
+	}
+	sum := 0.0
+	for _, i := range members {
+		v := leaks[i].Node
+		dominated := false
+		for d := r.Dominator[v]; d != v; {
+			if in[d] {
+				dominated = true
+				break
+			}
+			up := r.Dominator[d]
+			if up == d {
+				break // the root, which dominates itself
+			}
+			d = up
+		}
+		if !dominated {
+			sum += r.Retained[v]
+		}
+	}
+	return sum
+}
