@@ -164,18 +164,30 @@ func similarity(t1, t2 []element) float64 {
 // cluster groups the leaks the way memlab's TraceSimilarityStrategy does: each
 // trace joins the first cluster whose first trace is similar to it, or starts
 // a new one. Clusters are then ordered by retained size, largest first.
+//
+// Traces with the same key (traceKey) compare alike with every trace, so each
+// key is compared with the clusters once: many leaks of one cause share it.
 func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, leaks []Leak) []Cluster {
 	var reps [][]element
 	var out []Cluster
+	joined := map[string]int{} // trace key → cluster
+	var key strings.Builder
 next:
 	for i := range leaks {
 		t := trace(g, lb, leaks[i].Path)
+		k := traceKey(&key, t)
+		if c, ok := joined[k]; ok {
+			out[c].Leaks = append(out[c].Leaks, i)
+			continue
+		}
 		for c, rt := range reps {
 			if similarity(rt, t) >= SimilarTraceThreshold {
 				out[c].Leaks = append(out[c].Leaks, i)
+				joined[k] = c
 				continue next
 			}
 		}
+		joined[k] = len(out)
 		reps = append(reps, t)
 		out = append(out, Cluster{Leaks: []int{i}})
 	}
@@ -192,6 +204,35 @@ next:
 		return 0
 	})
 	return out
+}
+
+// traceKey writes what same looks at in each element of t: the kind and type,
+// names with what same treats as equal made equal (a number's value, the
+// rest of a "Window / " node name or of a "__reactFiber$" edge name). Two
+// traces with the same key have the same similarity to any trace.
+func traceKey(b *strings.Builder, t []element) string {
+	b.Reset()
+	for _, e := range t {
+		name := e.name
+		switch {
+		case e.edge && e.number:
+			name = "#"
+		case e.edge && strings.HasPrefix(name, "__reactFiber$"):
+			name = "__reactFiber$"
+		case !e.edge && strings.HasPrefix(name, "Window / "):
+			name = "Window / "
+		}
+		if e.edge {
+			b.WriteByte('e')
+		} else {
+			b.WriteByte('n')
+		}
+		b.WriteByte(e.typ)
+		b.WriteString(strconv.Itoa(len(name)))
+		b.WriteByte(':')
+		b.WriteString(name)
+	}
+	return b.String()
 }
 
 // clusterRetained is memlab's aggregateDominatorMetrics: the retained sizes of
