@@ -30,13 +30,23 @@ var nullable = map[string][]string{
 	"args":              {"value"},
 	"js_heap_edges":     {"from_node_id", "to_node_id"},
 	// The root and the nodes no path reaches have no retainer.
-	"js_heap_node_stats": {"retainer_id", "retainer_edge"},
+	"js_heap_node_stats": {"retainer_id", "retainer_edge", "retainer_edge_type", "retainer_edge_name"},
 	// A trace starts at a root, which no edge reaches.
 	"js_heap_leak_path": {"edge_type", "edge_name"},
 	"js_config":         {"interval", "capture_numeric_value", "cpu_profiler_interval"},
 }
 
-// markNullable sets Column.Null from nullable. It panics on a name that is
+// mayHoldReal lists, per table, the INT columns whose writers store a REAL for
+// a value that is not a whole number (rows.R): argument values, counter values
+// and sample weights.
+var mayHoldReal = map[string][]string{
+	"args":            {"value"},
+	"process_measure": {"value"},
+	"stack_sample":    {"weight"},
+}
+
+// markNullable sets Column.Null from nullable (and Column.MayHoldReal from
+// mayHoldReal). It panics on a name that is
 // no column: the declarations are constant, and every test builds them.
 func (ts *Tables) markNullable() {
 	for _, t := range []*Table{ts.Process, ts.Thread, ts.TraceRange, ts.DataType, ts.Stat, ts.Args, ts.Meta,
@@ -55,6 +65,13 @@ func (ts *Tables) markNullable() {
 				panic("schema: nullable column " + name + " is not a column of " + t.Name)
 			}
 			t.Columns[i].Null = true
+		}
+		for _, name := range mayHoldReal[t.Name] {
+			i := t.column(name)
+			if i < 0 || !t.Columns[i].Null {
+				panic("schema: column " + name + " of " + t.Name + " may hold a REAL but is not listed as nullable")
+			}
+			t.Columns[i].MayHoldReal = true
 		}
 	}
 }

@@ -46,6 +46,10 @@ type Column struct {
 	// in an INT column (nullable.go); the generated row field is then a
 	// rows.Int or rows.Text instead of an int64 or string. It changes no DDL.
 	Null bool
+	// MayHoldReal tells that an INT column's writers store a REAL where the
+	// value is not a whole number (nullable.go); readers that need one type
+	// a column look at its values.
+	MayHoldReal bool
 }
 
 // Table is an output table. Its Columns are in export order.
@@ -238,7 +242,7 @@ func New() *Tables {
 			"node_count", "first_sample_id", "sample_count", "start_time", "end_time")...),
 		JSHeapNodeStats: newTable("js_heap_node_stats", ints("file_id", "node_index", "id",
 			"dominator_id", "retained_size", "distance", "shallow_size", "class_id", "retainer_id",
-			"retainer_edge")...),
+			"retainer_edge", "retainer_edge_type", "retainer_edge_name")...),
 		JSHeapClass: newTable("js_heap_class", col("file_id", Int), col("class_id", Int),
 			col("name", Text), col("count", Int), col("shallow_size", Int), col("retained_size", Int),
 			col("min_distance", Int)),
@@ -312,7 +316,7 @@ func New() *Tables {
 		JSHeapLeakPath: table("js_heap_leak_path", "file_id INT, leak_id INT, depth INT, node_id INT, type TEXT, "+
 			"name TEXT, class TEXT, edge_type TEXT, edge_name TEXT"),
 		JSHeapLeakCluster: table("js_heap_leak_cluster", "file_id INT, cluster_id INT, leak_count INT, "+
-			"retained_size INT, leak_id INT, trace TEXT"),
+			"retained_size INT, leak_id INT, path TEXT"),
 
 		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
 			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
@@ -404,13 +408,13 @@ GROUP BY t.profile_id, f.data, u.data, n.line_number`,
 		// retainer to it: one step of a path (README: "Why is it alive?").
 		`CREATE VIEW js_heap_retainer AS
 SELECT s.file_id, s.id, s.distance, c.name AS class, s.retainer_id, et.str_value AS edge_type,
-  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(e.name_or_index AS TEXT) ELSE es.string END AS edge_name
+  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(s.retainer_edge_name AS TEXT) ELSE es.string END AS edge_name
 FROM js_heap_node_stats s
 JOIN js_heap_class c ON c.file_id = s.file_id AND c.class_id = s.class_id
-LEFT JOIN js_heap_edges e ON e.file_id = s.file_id AND e.edge_index = s.retainer_edge
 LEFT JOIN (SELECT file_id, row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1 AS code, str_value
-  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et ON et.file_id = s.file_id AND et.code = e.type
-LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = e.name_or_index
+  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et
+  ON et.file_id = s.file_id AND et.code = s.retainer_edge_type
+LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = s.retainer_edge_name
   AND et.str_value NOT IN ('element', 'hidden')`,
 		// The class summary with DevTools' column names, largest retained size first.
 		`CREATE VIEW js_heap_class_summary AS

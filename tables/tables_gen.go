@@ -964,16 +964,18 @@ func (w JSCPUProfileWriter) Appender() *rows.Appender { return w.a }
 
 // JSHeapNodeStats is a row of table js_heap_node_stats.
 type JSHeapNodeStats struct {
-	FileID       int64    // file_id
-	NodeIndex    int64    // node_index
-	ID           int64    // id
-	DominatorID  int64    // dominator_id
-	RetainedSize int64    // retained_size
-	Distance     int64    // distance
-	ShallowSize  int64    // shallow_size
-	ClassID      int64    // class_id
-	RetainerID   rows.Int // retainer_id
-	RetainerEdge rows.Int // retainer_edge
+	FileID           int64    // file_id
+	NodeIndex        int64    // node_index
+	ID               int64    // id
+	DominatorID      int64    // dominator_id
+	RetainedSize     int64    // retained_size
+	Distance         int64    // distance
+	ShallowSize      int64    // shallow_size
+	ClassID          int64    // class_id
+	RetainerID       rows.Int // retainer_id
+	RetainerEdge     rows.Int // retainer_edge
+	RetainerEdgeType rows.Int // retainer_edge_type
+	RetainerEdgeName rows.Int // retainer_edge_name
 }
 
 // JSHeapNodeStatsWriter appends rows of table js_heap_node_stats.
@@ -988,9 +990,11 @@ func NewJSHeapNodeStats(sink rows.Sink, t *schema.Tables) JSHeapNodeStatsWriter 
 func (w JSHeapNodeStatsWriter) Append(r *JSHeapNodeStats) {
 	b := w.a.Begin()
 	n := len(b.Ints)
-	b.Ints = append(b.Ints, r.FileID, r.NodeIndex, r.ID, r.DominatorID, r.RetainedSize, r.Distance, r.ShallowSize, r.ClassID, r.RetainerID.Bits(), r.RetainerEdge.Bits())
+	b.Ints = append(b.Ints, r.FileID, r.NodeIndex, r.ID, r.DominatorID, r.RetainedSize, r.Distance, r.ShallowSize, r.ClassID, r.RetainerID.Bits(), r.RetainerEdge.Bits(), r.RetainerEdgeType.Bits(), r.RetainerEdgeName.Bits())
 	b.MarkInt(n+8, r.RetainerID)
 	b.MarkInt(n+9, r.RetainerEdge)
+	b.MarkInt(n+10, r.RetainerEdgeType)
+	b.MarkInt(n+11, r.RetainerEdgeName)
 	w.a.End()
 }
 
@@ -1185,7 +1189,7 @@ type JSHeapLeakCluster struct {
 	LeakCount    int64  // leak_count
 	RetainedSize int64  // retained_size
 	LeakID       int64  // leak_id
-	Trace        string // trace
+	Path         string // path
 }
 
 // JSHeapLeakClusterWriter appends rows of table js_heap_leak_cluster.
@@ -1200,7 +1204,7 @@ func NewJSHeapLeakCluster(sink rows.Sink, t *schema.Tables) JSHeapLeakClusterWri
 func (w JSHeapLeakClusterWriter) Append(r *JSHeapLeakCluster) {
 	b := w.a.Begin()
 	b.Ints = append(b.Ints, r.FileID, r.ClusterID, r.LeakCount, r.RetainedSize, r.LeakID)
-	b.Texts = append(b.Texts, r.Trace)
+	b.Texts = append(b.Texts, r.Path)
 	w.a.End()
 }
 

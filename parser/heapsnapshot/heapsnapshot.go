@@ -521,13 +521,15 @@ func (d *decoder) analyse() {
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
 	r := g.Analyze()
 	for v := range g.NodeCount() {
-		var retainer, edge rows.Int
+		var retainer, edge, etype, ename rows.Int
 		if e := r.Retainer[v]; e != heapgraph.NoNode {
 			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
+			etype, ename = rows.I(int64(r.RetainerType[v])), rows.I(int64(r.RetainerName[v]))
 		}
 		d.out.Stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
 			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
-			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v]), RetainerID: retainer, RetainerEdge: edge})
+			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v]), RetainerID: retainer, RetainerEdge: edge,
+			RetainerEdgeType: etype, RetainerEdgeName: ename})
 	}
 	for i, c := range r.Classes {
 		d.out.Classes.Append(&tables.JSHeapClass{FileID: d.fileID, ClassID: int64(i), Name: c.Name, Count: c.Count,

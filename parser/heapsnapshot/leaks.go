@@ -122,7 +122,7 @@ func (l *leakState) write(fileID int64, g *heapgraph.Graph, r *heapgraph.Result,
 	for c, cl := range rep.Clusters {
 		first := rep.Leaks[cl.Leaks[0]]
 		l.cluster.Append(&tables.JSHeapLeakCluster{FileID: fileID, ClusterID: int64(c), LeakCount: int64(len(cl.Leaks)),
-			RetainedSize: int64(cl.Retained), LeakID: g.ID[first.Node], Trace: traceText(g, first.Path, typeName, edgeType)})
+			RetainedSize: int64(cl.Retained), LeakID: g.ID[first.Node], Path: traceText(g, first.Path, typeName, edgeType)})
 	}
 }
 

@@ -40,6 +40,8 @@ const bus = new EventEmitter();
 bus.setMaxListeners(0);
 let temporary = [];
 
+// Held from the global object: V8 does not keep locals it sees no later use of.
+globalThis.app = { customers, orders, cache, bus };
 const snap = (name) => v8.writeHeapSnapshot(path.join(out, name + '.heapsnapshot'));
 snap('baseline');
 for (let i = 0; i < n / 2; i++) cache.set('/page/' + i, new CachedPage(i));
@@ -48,6 +50,8 @@ for (let i = 0; i < n / 4; i++) {
   bus.on('tick', () => s.seen.push(0));
 }
 for (let i = 0; i < n / 2; i++) temporary.push(new Order(n + i, customers[i % customers.length]));
+globalThis.app.temporary = temporary;
 snap('target');
 temporary = [];
+delete globalThis.app.temporary;
 snap('final');

@@ -826,7 +826,9 @@ CREATE TABLE js_heap_node_stats(
   shallow_size INT,
   class_id INT,
   retainer_id INT,
-  retainer_edge INT
+  retainer_edge INT,
+  retainer_edge_type INT,
+  retainer_edge_name INT
 );
 CREATE TABLE js_heap_class(
   file_id INT,
@@ -887,7 +889,7 @@ CREATE TABLE js_heap_leak_cluster(
   leak_count INT,
   retained_size INT,
   leak_id INT,
-  trace TEXT
+  path TEXT
 );
 CREATE TABLE callstack_extra(
   callstack_id INT,
@@ -1072,13 +1074,13 @@ JOIN data_dict u ON u.id = n.url_index
 GROUP BY t.profile_id, f.data, u.data, n.line_number;
 CREATE VIEW js_heap_retainer AS
 SELECT s.file_id, s.id, s.distance, c.name AS class, s.retainer_id, et.str_value AS edge_type,
-  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(e.name_or_index AS TEXT) ELSE es.string END AS edge_name
+  CASE WHEN et.str_value IN ('element', 'hidden') THEN CAST(s.retainer_edge_name AS TEXT) ELSE es.string END AS edge_name
 FROM js_heap_node_stats s
 JOIN js_heap_class c ON c.file_id = s.file_id AND c.class_id = s.class_id
-LEFT JOIN js_heap_edges e ON e.file_id = s.file_id AND e.edge_index = s.retainer_edge
 LEFT JOIN (SELECT file_id, row_number() OVER (PARTITION BY file_id ORDER BY rowid) - 1 AS code, str_value
-  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et ON et.file_id = s.file_id AND et.code = e.type
-LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = e.name_or_index
+  FROM js_heap_info WHERE key = 'edge_types' AND type = 0) et
+  ON et.file_id = s.file_id AND et.code = s.retainer_edge_type
+LEFT JOIN js_heap_string es ON es.file_id = s.file_id AND es.file_index = s.retainer_edge_name
   AND et.str_value NOT IN ('element', 'hidden');
 CREATE VIEW js_heap_class_summary AS
 SELECT file_id, name AS constructor, min_distance AS distance, count AS objects,
