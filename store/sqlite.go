@@ -22,6 +22,10 @@ type conn struct {
 func ptr(p uintptr) unsafe.Pointer { return unsafe.Add(nil, p) }
 
 func openConn(path string) (*conn, error) {
+	return openConnFlags(path, sqlite3.SQLITE_OPEN_READWRITE|sqlite3.SQLITE_OPEN_CREATE)
+}
+
+func openConnFlags(path string, flags int32) (*conn, error) {
 	c := &conn{tls: libc.NewTLS()}
 	cpath, err := libc.CString(path)
 	if err != nil {
@@ -35,8 +39,7 @@ func openConn(path string) (*conn, error) {
 		return nil, errors.New("sqlite: out of memory")
 	}
 	defer libc.Xfree(c.tls, pdb)
-	flags := int32(sqlite3.SQLITE_OPEN_READWRITE | sqlite3.SQLITE_OPEN_CREATE | sqlite3.SQLITE_OPEN_NOMUTEX)
-	rc := sqlite3.Xsqlite3_open_v2(c.tls, cpath, pdb, flags, 0)
+	rc := sqlite3.Xsqlite3_open_v2(c.tls, cpath, pdb, flags|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
 	c.db = *(*uintptr)(ptr(pdb))
 	if rc != sqlite3.SQLITE_OK {
 		err := c.errorf(rc, "open %s", path)

@@ -26,7 +26,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"tracestreamer/export/parquetexport"
 	"tracestreamer/export/pprofexport"
 	"tracestreamer/ingest"
 	"tracestreamer/internal/outfile"
@@ -36,6 +38,7 @@ import (
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
        tracestreamer export -pprof OUT.pb.gz [-profile N] DB
+       tracestreamer export -parquet DIR DB...
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
@@ -67,8 +70,11 @@ flags:
   -v, --version     print the version and exit
   -h, --help        print this help and exit
 
-export writes the CPU profiles of a database (all, or profile N of table
-js_cpu_profile) as a gzip-compressed pprof profile for go tool pprof.
+export -pprof writes the CPU profiles of a database (all, or profile N of
+table js_cpu_profile) as a gzip-compressed pprof profile for go tool pprof.
+export -parquet adds databases to a Parquet dataset (DIR/<table>/trace=<id>/,
+Hive layout) for DuckDB, Spark or Trino; a trace exported again replaces its
+own partitions.
 
 exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
 usable in the input, 2 usage error, 130 interrupted
@@ -230,7 +236,7 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
-		return runExport(args[1:], stderr)
+		return runExport(args[1:], stdout, stderr)
 	}
 	c, err := parseArgs(args)
 	if err == nil && os.Getenv("GOGC") == "" {
@@ -329,17 +335,25 @@ func summaryLine(s *ingest.Summary) string {
 		s.Output, strings.Join(parts, ", "), s.Problems, s.Elapsed.Seconds(), float64(s.Bytes)/1e6)
 }
 
-// runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB`.
-func runExport(args []string, stderr io.Writer) int {
+// runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB` or
+// `tracestreamer export -parquet DIR DB...`.
+func runExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("pprof", "", "write the CPU profiles as a pprof profile to this file")
 	id := fs.Int64("profile", -1, "only this profile (js_cpu_profile.id); default all")
+	dataset := fs.String("parquet", "", "add the databases to the Parquet dataset in this folder")
+	quiet := fs.Bool("q", false, "print no summary")
+	verbose := fs.Bool("v", false, "print a line per table written")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *out == "" || fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "tracestreamer: usage: tracestreamer export -pprof OUT.pb.gz [-profile N] DB\n")
+	if *dataset != "" && *out == "" && fs.NArg() > 0 {
+		return runParquet(*dataset, fs.Args(), *quiet, *verbose, stdout, stderr)
+	}
+	if *out == "" || fs.NArg() != 1 || *dataset != "" {
+		fmt.Fprintf(stderr, "tracestreamer: usage: tracestreamer export -pprof OUT.pb.gz [-profile N] DB\n"+
+			"       tracestreamer export -parquet DIR DB...\n")
 		return 2
 	}
 	db := fs.Arg(0)
@@ -374,6 +388,44 @@ func runExport(args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)
 		return 1
+	}
+	return 0
+}
+
+// runParquet adds each database to the Parquet dataset in dir.
+func runParquet(dir string, dbs []string, quiet, verbose bool, stdout, stderr io.Writer) int {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		fmt.Fprintf(stderr, "tracestreamer: export: %s is not a folder\n", dir)
+		return 1
+	}
+	for _, db := range dbs {
+		if _, err := os.Stat(db); err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+	}
+	for _, db := range dbs {
+		start := time.Now()
+		sum, err := parquetexport.Export(dir, db, parquetexport.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		if verbose {
+			for _, t := range sum.Tables {
+				fmt.Fprintf(stdout, "  %-28s %10d rows %9.1f MB %7.2f s\n", t.Name, t.Rows, float64(t.Bytes)/1e6,
+					t.Elapsed.Seconds())
+			}
+		}
+		if !quiet {
+			var bytes int64
+			for _, t := range sum.Tables {
+				bytes += t.Bytes
+			}
+			d := time.Since(start)
+			fmt.Fprintf(stdout, "%s: trace=%s, %d tables, %d rows, %.1f MB in %.2f s (%.2f M rows/s)\n", db, sum.Trace,
+				len(sum.Tables), sum.Rows(), float64(bytes)/1e6, d.Seconds(), float64(sum.Rows())/d.Seconds()/1e6)
+		}
 	}
 	return 0
 }

@@ -1,0 +1,342 @@
+package parquetexport
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"tracestreamer/ingest"
+	"tracestreamer/internal/testutil"
+)
+
+// convert makes a database from fixtures, as the command would.
+func convert(t *testing.T, name string, fixtures ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var in []string
+	for _, f := range fixtures {
+		b := testutil.Fixture(t, f) // gunzipped
+		p := filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), ".gz"))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, p)
+	}
+	out := filepath.Join(dir, name+".db")
+	if _, err := ingest.Run(context.Background(), in, ingest.Options{Output: out, Warnings: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// readParquet returns a part file's column names, their physical and logical
+// types, and its rows.
+func readParquet(t *testing.T, path string) (cols []string, types []string, rows []parquet.Row) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range pf.Schema().Fields() {
+		cols = append(cols, field.Name())
+		typ := field.Type().Kind().String()
+		if lt := field.Type().LogicalType(); lt != nil && lt.String() == "STRING" {
+			typ += " STRING"
+		}
+		if field.Optional() {
+			typ += " optional"
+		}
+		types = append(types, typ)
+	}
+	r := parquet.NewReader(f)
+	defer r.Close()
+	for {
+		row := make(parquet.Row, 0, len(cols))
+		row, err := readRow(r, row)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+	return cols, types, rows
+}
+
+func readRow(r *parquet.Reader, row parquet.Row) (parquet.Row, error) {
+	buf := []parquet.Row{row}
+	n, err := r.ReadRows(buf)
+	if n == 1 {
+		return buf[0], nil
+	}
+	if err == nil {
+		err = io.EOF
+	}
+	return nil, err
+}
+
+// sqliteRows reads a table or view as database/sql sees it.
+func sqliteRows(t *testing.T, db *sql.DB, rel string) (cols []string, rows [][]any) {
+	t.Helper()
+	rs, err := db.Query("SELECT * FROM " + quote(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	cols, _ = rs.Columns()
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, vals)
+	}
+	return cols, rows
+}
+
+// same compares a SQLite value with a Parquet one.
+func same(s any, p parquet.Value) bool {
+	if s == nil || p.IsNull() {
+		return s == nil && p.IsNull()
+	}
+	switch p.Kind() {
+	case parquet.Int64:
+		v, ok := s.(int64)
+		return ok && v == p.Int64()
+	case parquet.Double:
+		switch v := s.(type) {
+		case float64:
+			return v == p.Double()
+		case int64:
+			return float64(v) == p.Double()
+		}
+		return false
+	case parquet.ByteArray:
+		switch v := s.(type) {
+		case string:
+			return v == string(p.ByteArray())
+		case []byte:
+			return string(v) == string(p.ByteArray())
+		case int64:
+			return fmt.Sprint(v) == string(p.ByteArray())
+		case float64:
+			// A REAL in a column that also holds text: SQLite's text for it.
+			f, err := strconv.ParseFloat(string(p.ByteArray()), 64)
+			return err == nil && f == v
+		}
+	}
+	return false
+}
+
+// TestEveryRowReadsBack exports three kinds of database into one dataset and
+// reads every table and view back from Parquet: the same columns in the same
+// order, the types their values call for, and every value the same as
+// SQLite's.
+func TestEveryRowReadsBack(t *testing.T) {
+	dbs := map[string]string{
+		"heap":    convert(t, "heap", "node/snapshot.heapsnapshot.gz", "node/profile.cpuprofile"),
+		"leaks":   convert(t, "leaks", "leak/baseline.heapsnapshot.gz", "leak/target.heapsnapshot.gz", "leak/final.heapsnapshot.gz"),
+		"trace":   convert(t, "trace", "chromium/trace.json.gz"),
+		"problem": convert(t, "problem", "traceevent/problems.json"),
+	}
+	dir := t.TempDir()
+	checked := map[string]bool{}
+	for _, name := range []string{"heap", "leaks", "trace", "problem"} {
+		sum, err := Export(dir, dbs[name], Options{RowGroupBytes: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := testutil.OpenDB(t, dbs[name])
+		var total int64
+		for _, tbl := range sum.Tables {
+			scols, srows := sqliteRows(t, db, tbl.Name)
+			pcols, ptypes, prows := readParquet(t, filepath.Join(dir, tbl.Name, "trace="+sum.Trace, "part-0.parquet"))
+			if !slices.Equal(scols, pcols) {
+				t.Fatalf("%s %s: columns %v, SQLite %v", name, tbl.Name, pcols, scols)
+			}
+			if int64(len(prows)) != tbl.Rows || len(prows) != len(srows) {
+				t.Fatalf("%s %s: %d rows read, %d written, SQLite has %d", name, tbl.Name, len(prows), tbl.Rows, len(srows))
+			}
+			for i := range srows {
+				for j := range scols {
+					if !same(srows[i][j], prows[i][j]) {
+						t.Fatalf("%s %s row %d column %s: SQLite %#v, Parquet %v (%s)", name, tbl.Name, i, scols[j],
+							srows[i][j], prows[i][j], ptypes[j])
+					}
+				}
+			}
+			checked[tbl.Name] = true
+			total += tbl.Rows
+			if tbl.Name == "js_heap_node_stats" && ptypes[0] != "INT64 optional" {
+				t.Errorf("js_heap_node_stats.file_id is %s", ptypes[0])
+			}
+			if tbl.Name == "js_heap_class" && ptypes[2] != "BYTE_ARRAY STRING optional" {
+				t.Errorf("js_heap_class.name is %s", ptypes[2])
+			}
+			if tbl.Name == "args" && name == "trace" && ptypes[3] != "DOUBLE optional" {
+				t.Errorf("args.value of a trace with fractional arguments is %s", ptypes[3])
+			}
+		}
+		if total != sum.Rows() || total == 0 {
+			t.Errorf("%s: %d rows, summary %d", name, total, sum.Rows())
+		}
+	}
+	// Tables and views of each kind of trace, and tracestreamer's views.
+	for _, want := range []string{"js_heap_nodes", "js_heap_edges", "js_heap_string", "js_heap_node_stats",
+		"js_heap_class_summary", "js_heap_leak", "js_heap_leak_path", "js_heap_leak_cluster",
+		"js_cpu_profiler_node", "js_cpu_profiler_function", "callstack", "args", "args_view", "thread", "stat", "meta"} {
+		if !checked[want] {
+			t.Errorf("table %s was not exported", want)
+		}
+	}
+	if checked["js_heap_retainer"] {
+		t.Error("view js_heap_retainer was exported")
+	}
+	// One row per trace in table traces.
+	ents, _ := os.ReadDir(filepath.Join(dir, "traces"))
+	if len(ents) != len(dbs) {
+		t.Errorf("%d trace partitions, want %d", len(ents), len(dbs))
+	}
+}
+
+// TestReexportReplaces: the same trace exported again (even from another
+// conversion of the same inputs) replaces its partitions; another trace adds
+// its own and leaves the others alone.
+func TestReexportReplaces(t *testing.T) {
+	dir := t.TempDir()
+	a := convert(t, "a", "node/profile.cpuprofile")
+	a2 := convert(t, "a2", "node/profile.cpuprofile")
+	b := convert(t, "b", "node/trace.json")
+	when := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	first, err := Export(dir, a, Options{Now: func() time.Time { return when }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Export(dir, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bFile := filepath.Join(dir, "callstack", "trace="+other.Trace, "part-0.parquet")
+	before, err := os.ReadFile(bFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Export(dir, a2, Options{Now: func() time.Time { return when.Add(time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Trace != first.Trace || other.Trace == first.Trace {
+		t.Fatalf("trace ids %s, %s, %s: the same inputs must give the same id, others another", first.Trace, again.Trace, other.Trace)
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "js_cpu_profiler_node", "trace=*", "*"))
+	if len(parts) != 1 {
+		t.Errorf("js_cpu_profiler_node has %v, want one part file", parts)
+	}
+	_, _, rows := readParquet(t, filepath.Join(dir, "js_cpu_profiler_node", "trace="+first.Trace, "part-0.parquet"))
+	db := testutil.OpenDB(t, a)
+	if want := testutil.Query(t, db, "SELECT count(*) FROM js_cpu_profiler_node"); fmt.Sprint(len(rows)) != want[0] {
+		t.Errorf("%d rows after the second export, SQLite %s", len(rows), want[0])
+	}
+	after, _ := os.ReadFile(bFile)
+	if !bytes.Equal(before, after) {
+		t.Error("exporting trace a rewrote trace b's partition")
+	}
+	cols, _, trows := readParquet(t, filepath.Join(dir, "traces", "trace="+first.Trace, "part-0.parquet"))
+	if len(trows) != 1 {
+		t.Fatalf("traces partition of a: %d rows", len(trows))
+	}
+	rec := map[string]string{}
+	for i, c := range cols {
+		rec[c] = trows[0][i].String()
+	}
+	var sources []source
+	json.Unmarshal([]byte(rec["sources"]), &sources)
+	if rec["exported_at"] != "2026-11-24T13:00:00Z" || rec["formats"] != "cpuprofile" || len(sources) != 1 ||
+		sources[0].SHA256[:16] == "" || !strings.HasPrefix(rec["sha256"], first.Trace) || rec["db_path"] != a2 {
+		t.Errorf("traces row %v", rec)
+	}
+	var meta map[string]string
+	if err := json.Unmarshal([]byte(rec["meta"]), &meta); err != nil || meta["source_type"] == "" {
+		t.Errorf("meta %q: %v", rec["meta"], err)
+	}
+}
+
+// TestNotADatabase: a file that is no SQLite database is an error naming it,
+// and nothing is written.
+func TestNotADatabase(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "x.db")
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("not sqlite"))
+	w.Close()
+	os.WriteFile(bad, gz.Bytes(), 0o644)
+	out := filepath.Join(dir, "ds")
+	_, err := Export(out, bad, Options{})
+	if err == nil || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("error %v, want one naming %s", err, bad)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("wrote %v", ents)
+	}
+}
+
+// BenchmarkExport exports the leak fixture's database (three snapshots, 0.9 M
+// rows) and reports rows per second.
+func BenchmarkExport(b *testing.B) {
+	t := &testing.T{}
+	db := convert(t, "leaks", "leak/baseline.heapsnapshot.gz", "leak/target.heapsnapshot.gz", "leak/final.heapsnapshot.gz")
+	b.ResetTimer()
+	var rows int64
+	for i := 0; i < b.N; i++ {
+		sum, err := Export(b.TempDir(), db, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += sum.Rows()
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkExportDB exports the database named by TRACESTREAMER_EXPORT_DB
+// (skipped without it): for measuring on the large databases of make bench.
+func BenchmarkExportDB(b *testing.B) {
+	db := os.Getenv("TRACESTREAMER_EXPORT_DB")
+	if db == "" {
+		b.Skip("TRACESTREAMER_EXPORT_DB is not set")
+	}
+	var rows int64
+	for i := 0; i < b.N; i++ {
+		sum, err := Export(b.TempDir(), db, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += sum.Rows()
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
