@@ -16,16 +16,7 @@ const out = process.argv[2];
 const n = Number(process.argv[3] || 200000);
 if (!out) { console.error('usage: gen-leak.js OUTDIR [N]'); process.exit(2); }
 
-class Customer { constructor(i) { this.id = i; this.name = 'customer-' + i; this.tags = ['t' + (i % 97), 'g' + (i % 13)]; } }
-class Order {
-  constructor(i, c) {
-    this.id = i;
-    this.customer = c;
-    this.lines = [{ sku: 'sku-' + (i % 5003), qty: i % 7 }, { sku: 'sku-' + (i % 4999), qty: 1 }];
-    this.note = i % 3 === 0 ? 'note ' + i.toString(36) : null;
-    this.onPaid = () => this.id;
-  }
-}
+const { Customer, Order } = require('./records.js');
 class CachedPage { constructor(i) { this.url = '/page/' + i; this.body = ['<p>' + i + '</p>', i.toString(16)]; } }
 class Subscriber { constructor(i) { this.user = 'user' + i; this.seen = [i]; } }
 

@@ -13,17 +13,7 @@ const out = process.argv[2];
 const n = Number(process.argv[3] || 400000);
 if (!out) { console.error('usage: gen-snapshot.js OUT [N]'); process.exit(2); }
 
-class Customer { constructor(i) { this.id = i; this.name = 'customer-' + i; this.tags = ['t' + (i % 97), 'g' + (i % 13)]; } }
-class Order {
-  constructor(i, c) {
-    this.id = i;
-    this.customer = c;
-    this.lines = [{ sku: 'sku-' + (i % 5003), qty: i % 7 }, { sku: 'sku-' + (i % 4999), qty: 1 }];
-    this.note = i % 3 === 0 ? 'note ' + i.toString(36) : null;
-    this.total = i * 1.5;
-    this.onPaid = () => this.id;
-  }
-}
+const { Customer, Order } = require('./records.js');
 const customers = [];
 const orders = [];
 const index = new Map();

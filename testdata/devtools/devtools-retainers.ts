@@ -3,19 +3,10 @@
 //   [id, distance, [[retainer id, edge type, edge name], ...]]
 // listing the retainers DevTools shows that lie on a shortest path: those one
 // step nearer the root (the root itself for the user roots at distance 1).
-import "./polyfill.mjs";
-import * as Loader from './chrome-devtools-frontend/front_end/entrypoints/heap_snapshot_worker/HeapSnapshotLoader.js';
-import * as HS from './chrome-devtools-frontend/front_end/entrypoints/heap_snapshot_worker/HeapSnapshot.js';
-import {readFileSync, writeFileSync} from 'fs';
+import {loadSnapshot} from './load-snapshot.ts';
+import {writeFileSync} from 'fs';
 
-const text = readFileSync(process.argv[2], 'utf8');
-const dispatcher: any = {sendEvent() {}};
-const loader = new Loader.HeapSnapshotLoader(dispatcher);
-loader.write(text);
-loader.close();
-const channel = new MessageChannel();
-new HS.SecondaryInitManager(channel.port2 as any);
-const snap: any = await loader.buildSnapshot(channel.port1 as any);
+const {snap, channel} = await loadSnapshot(process.argv[2]);
 const n = snap.nodeCount;
 const fc = snap.nodeFieldCount;
 const out: string[] = [];

@@ -23,7 +23,7 @@ export const REMOTE_FETCH_PATTERN = '';
 export const LOCAL_FETCH_PATTERN = '';
 JS
 npm install --silent --no-save esbuild@0.24.0 >/dev/null
-cp "$here/devtools-analysis.ts" "$here/devtools-retainers.ts" "$here/polyfill.mjs" .
+cp "$here/devtools-analysis.ts" "$here/devtools-retainers.ts" "$here/load-snapshot.ts" "$here/polyfill.mjs" .
 ./node_modules/.bin/esbuild devtools-analysis.ts --bundle --platform=node --format=esm --outfile=dt.mjs --log-level=error
 ./node_modules/.bin/esbuild devtools-retainers.ts --bundle --platform=node --format=esm --outfile=dtr.mjs --log-level=error
 # (DevTools 1.0.1705227 fails on node's timeline: its trace_function_count is lower than
