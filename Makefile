@@ -36,11 +36,12 @@ clean:
 	rm -rf $(BIN) $(CACHE)
 
 # Generates large inputs with node into $(CACHE)/bench (once), converts each and
-# prints MB/s, rows/s, peak RSS and the bare insert time; then the Go
+# prints MB/s, rows/s, peak RSS and the bare insert time (and, for the snapshot
+# and the trace, the Parquet export's rows/s and peak RSS); then the Go
 # micro-benchmarks of the hot paths.
 bench: build
 	$(GO) run ./internal/benchrun -bin $(BIN) -cache $(CACHE)/bench
-	$(GO) test -run '^$$' -bench . ./parser/... ./rows/ ./store/
+	$(GO) test -run '^$$' -bench . ./parser/... ./rows/ ./store/ ./export/...
 
 # Runs every fuzz target for FUZZTIME each (go test -fuzz) and prints the
 # executions per target; findings land in the package's testdata/fuzz/ and then

@@ -36,6 +36,8 @@ type benchCase struct {
 	htrace string   // the input converted; raw itself when wrap is empty
 	// genGo, if set, generates raw instead of node.
 	genGo func(path string) error
+	// export, if set, also times `tracestreamer export -parquet` of the database.
+	export bool
 }
 
 func main() {
@@ -66,13 +68,13 @@ func run(bin, cache, only string) error {
 		{name: "snapshot-raw", args: []string{"--no-analysis"}, raw: "snapshot.heapsnapshot", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-snapshot.js"},
 			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace"},
 		{name: "snapshot", raw: "snapshot.heapsnapshot", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-snapshot.js"},
-			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace"},
+			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace", export: true},
 		{name: "timeline", raw: "timeline.heaptimeline", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-timeline.js"},
 			wrap: []string{"-timeline"}, htrace: "timeline.htrace"},
 		{name: "cpuprofile", raw: "profile.cpuprofile", gen: []string{"node", "testdata/bench/gen-cpuprofile.js"},
 			wrap: []string{"-cpuprofile"}, htrace: "cpuprofile.htrace"},
 		{name: "trace", raw: "trace.json", htrace: "trace.json",
-			genGo: func(path string) error { return genTrace(path, 500e6) }},
+			genGo: func(path string) error { return genTrace(path, 500e6) }, export: true},
 	}
 	fmt.Printf("%-12s %9s %7s %7s %10s %10s %8s %8s %6s\n", "input", "MB", "wall s", "MB/s", "rows", "rows/s", "RSS MB", "bare s", "ratio")
 	for _, c := range cases {
@@ -115,7 +117,29 @@ func run(bin, cache, only string) error {
 		fmt.Printf("%-12s %9.1f %7.2f %7.1f %10d %10.0f %8.0f %8.2f %6.2f\n", c.name, mb, wall.Seconds(),
 			mb/wall.Seconds(), total, float64(total)/wall.Seconds(), float64(rss)/1e6, bare.Seconds(),
 			wall.Seconds()/bare.Seconds())
+		if c.export {
+			if err := timeExport(bin, out, filepath.Join(cache, c.name+".parquet")); err != nil {
+				return err
+			}
+		}
 		os.Remove(out)
+	}
+	return nil
+}
+
+// timeExport exports a database to a fresh Parquet dataset; the command
+// prints its rows and rows/s, this its peak RSS.
+func timeExport(bin, db, dir string) error {
+	os.RemoveAll(dir)
+	defer os.RemoveAll(dir)
+	cmd := exec.Command(filepath.Join(bin, "tracestreamer"), "export", "-parquet", dir, db)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	fmt.Print("  export -parquet: ")
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("export %s: %w", db, err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		fmt.Printf("  export peak RSS %.0f MB\n", float64(ru.Maxrss*1024)/1e6)
 	}
 	return nil
 }
