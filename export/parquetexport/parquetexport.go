@@ -46,7 +46,6 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/snappy"
 
 	"tracestreamer/internal/scratch"
 	"tracestreamer/schema"
@@ -353,7 +352,7 @@ func (e *exporter) writeFile(rel string, s *parquet.Schema, ncols int,
 	}
 	defer os.Remove(f.Name()) // a no-op once renamed
 	rowsPerGroup := max(1024, e.opts.RowGroupBytes/int64(8*max(1, ncols)))
-	w := parquet.NewGenericWriter[any](f, s, parquet.Compression(&snappy.Codec{}),
+	w := parquet.NewGenericWriter[any](f, s, parquet.Compression(&fastSnappy{}),
 		parquet.MaxRowsPerRowGroup(rowsPerGroup), parquet.CreatedBy("tracestreamer", "", ""))
 	n, err := fill(w)
 	if cerr := w.Close(); err == nil {
