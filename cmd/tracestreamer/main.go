@@ -236,7 +236,7 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
-		return runExport(args[1:], stdout, stderr)
+		return runExport(ctx, args[1:], stdout, stderr)
 	}
 	c, err := parseArgs(args)
 	if err == nil && os.Getenv("GOGC") == "" {
@@ -337,7 +337,7 @@ func summaryLine(s *ingest.Summary) string {
 
 // runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB` or
 // `tracestreamer export -parquet DIR DB...`.
-func runExport(args []string, stdout, stderr io.Writer) int {
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("pprof", "", "write the CPU profiles as a pprof profile to this file")
@@ -349,7 +349,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *dataset != "" && *out == "" && fs.NArg() > 0 {
-		return runParquet(*dataset, fs.Args(), *quiet, *verbose, stdout, stderr)
+		return runParquet(ctx, *dataset, fs.Args(), *quiet, *verbose, stdout, stderr)
 	}
 	if *out == "" || fs.NArg() != 1 || *dataset != "" {
 		fmt.Fprintf(stderr, "tracestreamer: usage: tracestreamer export -pprof OUT.pb.gz [-profile N] DB\n"+
@@ -393,7 +393,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 }
 
 // runParquet adds each database to the Parquet dataset in dir.
-func runParquet(dir string, dbs []string, quiet, verbose bool, stdout, stderr io.Writer) int {
+func runParquet(ctx context.Context, dir string, dbs []string, quiet, verbose bool, stdout, stderr io.Writer) int {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		fmt.Fprintf(stderr, "tracestreamer: export: %s is not a folder\n", dir)
 		return 1
@@ -406,9 +406,12 @@ func runParquet(dir string, dbs []string, quiet, verbose bool, stdout, stderr io
 	}
 	for _, db := range dbs {
 		start := time.Now()
-		sum, err := parquetexport.Export(dir, db, parquetexport.Options{})
+		sum, err := parquetexport.Export(ctx, dir, db, parquetexport.Options{})
 		if err != nil {
 			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			if ctx.Err() != nil {
+				return 130
+			}
 			return 1
 		}
 		if verbose {

@@ -276,3 +276,47 @@ func TestExportPprof(t *testing.T) {
 		t.Errorf("missing profile: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestExportParquet: the command adds databases to a dataset, prints a line
+// for each, and refuses a folder that is a file, a missing database or an
+// interrupted export with the usual exit codes.
+func TestExportParquet(t *testing.T) {
+	in := example(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "out.db")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-q", in, "-o", db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("convert: exit %d %s", code, stderr.String())
+	}
+	ds := filepath.Join(dir, "dataset")
+	stdout.Reset()
+	if code := run(context.Background(), []string{"export", "-parquet", ds, db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("export: exit %d %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), db+": trace=") || !strings.Contains(stdout.String(), " rows, ") {
+		t.Errorf("summary %q", stdout.String())
+	}
+	parts, _ := filepath.Glob(filepath.Join(ds, "js_heap_nodes", "trace=*", "part-0.parquet"))
+	if len(parts) != 1 {
+		t.Errorf("js_heap_nodes partitions: %v", parts)
+	}
+	interrupted, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		ctx  context.Context
+		args []string
+		code int
+		msg  string
+	}{
+		{context.Background(), []string{"export", "-parquet", db, db}, 1, "is not a folder"},
+		{context.Background(), []string{"export", "-parquet", ds, filepath.Join(dir, "missing.db")}, 1, "missing.db"},
+		{context.Background(), []string{"export", "-parquet", ds}, 2, "usage"},
+		{context.Background(), []string{"export", "-parquet", ds, "-pprof", "x.pb.gz", db}, 2, "usage"},
+		{interrupted, []string{"export", "-parquet", ds, db}, 130, "context canceled"},
+	} {
+		stderr.Reset()
+		if code := run(tt.ctx, tt.args, &stdout, &stderr); code != tt.code || !strings.Contains(stderr.String(), tt.msg) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.msg)
+		}
+	}
+}

@@ -30,6 +30,7 @@
 package parquetexport
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -99,8 +100,10 @@ type column struct {
 }
 
 // Export writes the database at dbPath into the dataset in dir (made if
-// missing), replacing that trace's earlier partitions.
-func Export(dir, dbPath string, opts Options) (*Summary, error) {
+// missing), replacing that trace's earlier partitions. The trace's part files
+// are written under temporary names and put in place together at the end:
+// an export that fails or is cancelled (ctx) leaves the dataset as it was.
+func Export(ctx context.Context, dir, dbPath string, opts Options) (*Summary, error) {
 	if opts.RowGroupBytes <= 0 {
 		opts.RowGroupBytes = 64 << 20
 	}
@@ -112,24 +115,35 @@ func Export(dir, dbPath string, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
 	}
 	defer r.Close()
-	e := &exporter{r: r, dir: dir, db: dbPath, opts: opts, known: map[string]*schema.Table{}}
+	e := &exporter{ctx: ctx, r: r, dir: dir, db: dbPath, opts: opts, known: map[string]*schema.Table{}}
 	for _, t := range schema.New().All() {
 		e.known[t.Name] = t
 	}
-	if err := e.run(); err != nil {
+	err = e.run()
+	if err == nil {
+		err = e.commit()
+	}
+	if err != nil {
+		e.abort()
 		return nil, fmt.Errorf("export %s: %w", dbPath, err)
 	}
 	return &e.sum, nil
 }
 
 type exporter struct {
+	ctx   context.Context
 	r     *store.Reader
 	dir   string
 	db    string
 	opts  Options
 	known map[string]*schema.Table
 	sum   Summary
+	// pending are the part files written under temporary names, with the
+	// partition folder each goes to.
+	pending []pendingFile
 }
+
+type pendingFile struct{ tmp, part string }
 
 func (e *exporter) run() error {
 	info, err := e.traceInfo()
@@ -138,9 +152,6 @@ func (e *exporter) run() error {
 	}
 	e.sum.Trace = info.id
 	if err := os.MkdirAll(e.dir, 0o777); err != nil {
-		return err
-	}
-	if err := e.removeTrace(info.id); err != nil {
 		return err
 	}
 	rels, err := e.relations()
@@ -290,6 +301,37 @@ func (e *exporter) partition(rel, trace string) string {
 	return filepath.Join(e.dir, rel, partitionKey+"="+trace)
 }
 
+// commit replaces the trace's partitions by the files written: the old part
+// files of every table go, the new ones are renamed into place.
+func (e *exporter) commit() error {
+	if err := e.removeTrace(e.sum.Trace); err != nil {
+		return err
+	}
+	for i, p := range e.pending {
+		if err := os.Rename(p.tmp, filepath.Join(p.part, "part-0.parquet")); err != nil {
+			return err
+		}
+		e.pending[i].tmp = ""
+		if err := scratch.SyncDir(p.part); err != nil {
+			return err
+		}
+	}
+	e.pending = nil
+	return nil
+}
+
+// abort removes the files written (and the partition folders made for them,
+// when that leaves them empty).
+func (e *exporter) abort() {
+	for _, p := range e.pending {
+		if p.tmp != "" {
+			os.Remove(p.tmp)
+		}
+		os.Remove(p.part) // only if empty
+	}
+	e.pending = nil
+}
+
 // removeTrace deletes the part files of every partition of the trace, so
 // that a new export replaces them.
 func (e *exporter) removeTrace(trace string) error {
@@ -333,24 +375,26 @@ func (e *exporter) writeRelation(rel string) (Table, error) {
 	}
 	defer q.Close()
 	err = e.writeFile(rel, parquetSchema(rel, cols), len(cols), func(w *parquet.GenericWriter[any]) (int64, error) {
-		return copyRows(q, cols, w, rel)
+		return copyRows(e.ctx, q, cols, w, rel)
 	}, &t)
 	return t, err
 }
 
-// writeFile writes a partition's part file through a temporary file renamed
-// into place once complete.
+// writeFile writes a partition's part file to a temporary file in the
+// partition's folder, which commit renames into place. Temporary files that
+// an export killed outright (SIGKILL) left in that folder are removed first.
 func (e *exporter) writeFile(rel string, s *parquet.Schema, ncols int,
 	fill func(*parquet.GenericWriter[any]) (int64, error), t *Table) error {
 	part := e.partition(rel, e.sum.Trace)
 	if err := os.MkdirAll(part, 0o777); err != nil {
 		return err
 	}
+	scratch.Clean(part)
 	f, err := scratch.File(part, "part-0.parquet")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name()) // a no-op once renamed
+	e.pending = append(e.pending, pendingFile{tmp: f.Name(), part: part})
 	rowsPerGroup := max(1024, e.opts.RowGroupBytes/int64(8*max(1, ncols)))
 	w := parquet.NewGenericWriter[any](f, s, parquet.Compression(&fastSnappy{}),
 		parquet.MaxRowsPerRowGroup(rowsPerGroup), parquet.CreatedBy("tracestreamer", "", ""))
@@ -371,10 +415,7 @@ func (e *exporter) writeFile(rel string, s *parquet.Schema, ncols int,
 		return err
 	}
 	t.Rows = n
-	if err := os.Rename(f.Name(), filepath.Join(part, "part-0.parquet")); err != nil {
-		return err
-	}
-	return scratch.SyncDir(part)
+	return nil
 }
 
 // batchRows is how many rows go to the writer at once.
@@ -385,7 +426,7 @@ const batchRows = 4096
 // makes the Parquet values and encodes them, so that the two halves of the
 // work share the two cores (making the values here left the writer idle a
 // third of the time: 1.75 M rows/s on an edge table, against 2.4 M rows/s).
-func copyRows(q *store.Rows, cols []column, w *parquet.GenericWriter[any], rel string) (int64, error) {
+func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.GenericWriter[any], rel string) (int64, error) {
 	const (
 		vNull = iota
 		vInt
@@ -475,6 +516,9 @@ func copyRows(q *store.Rows, cols []column, w *parquet.GenericWriter[any], rel s
 			full <- b
 			b = <-free
 			b.n, b.text = 0, b.text[:0]
+			if err = ctx.Err(); err != nil {
+				break
+			}
 		}
 	}
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -167,7 +168,7 @@ func TestEveryRowReadsBack(t *testing.T) {
 	dir := t.TempDir()
 	checked := map[string]bool{}
 	for _, name := range []string{"heap", "leaks", "trace", "problem"} {
-		sum, err := Export(dir, dbs[name], Options{RowGroupBytes: 1 << 20})
+		sum, err := Export(context.Background(), dir, dbs[name], Options{RowGroupBytes: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,11 +234,11 @@ func TestReexportReplaces(t *testing.T) {
 	a2 := convert(t, "a2", "node/profile.cpuprofile")
 	b := convert(t, "b", "node/trace.json")
 	when := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	first, err := Export(dir, a, Options{Now: func() time.Time { return when }})
+	first, err := Export(context.Background(), dir, a, Options{Now: func() time.Time { return when }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := Export(dir, b, Options{})
+	other, err := Export(context.Background(), dir, b, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestReexportReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := Export(dir, a2, Options{Now: func() time.Time { return when.Add(time.Hour) }})
+	again, err := Export(context.Background(), dir, a2, Options{Now: func() time.Time { return when.Add(time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestNotADatabase(t *testing.T) {
 	w.Close()
 	os.WriteFile(bad, gz.Bytes(), 0o644)
 	out := filepath.Join(dir, "ds")
-	_, err := Export(out, bad, Options{})
+	_, err := Export(context.Background(), out, bad, Options{})
 	if err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("error %v, want one naming %s", err, bad)
 	}
@@ -328,7 +329,7 @@ func benchExport(b *testing.B, db string) {
 	b.ResetTimer()
 	var rows int64
 	for i := 0; i < b.N; i++ {
-		sum, err := Export(b.TempDir(), db, Options{})
+		sum, err := Export(context.Background(), b.TempDir(), db, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -336,3 +337,43 @@ func benchExport(b *testing.B, db string) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestCancelLeavesDatasetAlone: an export stopped half-way (here: cancelled
+// before its first large table is done) leaves the trace's earlier partitions
+// as they were and no temporary file behind.
+func TestCancelLeavesDatasetAlone(t *testing.T) {
+	dir := t.TempDir()
+	db := convert(t, "snap", "node/snapshot.heapsnapshot.gz")
+	first, err := Export(context.Background(), dir, db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func() map[string]string {
+		files := map[string]string{}
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				files[strings.TrimPrefix(p, dir)] = fmt.Sprintf("%x", sha256Sum(b))
+			}
+			return nil
+		})
+		return files
+	}
+	before := snapshot()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Export(ctx, dir, db, Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled export: %v", err)
+	}
+	after := snapshot()
+	if len(before) != len(after) || len(before) < len(first.Tables) {
+		t.Fatalf("%d files before, %d after", len(before), len(after))
+	}
+	for name, sum := range before {
+		if after[name] != sum {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
