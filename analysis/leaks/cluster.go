@@ -167,14 +167,17 @@ func similarity(t1, t2 []element) float64 {
 //
 // Traces with the same key (traceKey) compare alike with every trace, so each
 // key is compared with the clusters once: many leaks of one cause share it.
-func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, leaks []Leak) []Cluster {
+func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, rep *Report) []Cluster {
+	leaks := rep.Leaks
 	var reps [][]element
 	var out []Cluster
 	joined := map[string]int{} // trace key → cluster
 	var key strings.Builder
+	var buf []Step
 next:
 	for i := range leaks {
-		t := trace(g, lb, leaks[i].Path)
+		buf = rep.Path(i, buf)
+		t := trace(g, lb, buf)
 		k := traceKey(&key, t)
 		if c, ok := joined[k]; ok {
 			out[c].Leaks = append(out[c].Leaks, i)

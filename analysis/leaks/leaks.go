@@ -49,13 +49,22 @@ type Report struct {
 	Leaks []Leak
 	// Clusters are ordered by retained size, largest first (stable).
 	Clusters []Cluster
+
+	g   *heapgraph.Graph
+	via []uint32 // the trace search's edge into each node
 }
 
 // Leak is one leaked object of the final snapshot.
 type Leak struct {
 	Node    uint32 // ordinal in the final snapshot
-	Path    []Step // from a root down to Node
 	Cluster int    // index into Report.Clusters
+}
+
+// Path returns the trace of leak i, from a root down to the leaked object,
+// in buf's storage: traces are walked again when needed rather than kept,
+// since a leak of millions of objects would hold up to 100 steps each.
+func (r *Report) Path(i int, buf []Step) []Step {
+	return path(r.g, r.via, r.Leaks[i].Node, buf)
 }
 
 // Step is one node of a path and the edge that reaches it from the previous
@@ -74,7 +83,7 @@ type Cluster struct {
 // Find compares the final snapshot g (analysed as r, labels kept) with the ids
 // of the baseline and the target (each sorted ascending).
 func Find(g *heapgraph.Graph, r *heapgraph.Result, baseline, target []int64) *Report {
-	rep := &Report{}
+	rep := &Report{g: g}
 	lb := newLabels(g)
 	var kept []uint32
 	for v := range uint32(g.NodeCount()) {
@@ -96,14 +105,15 @@ func Find(g *heapgraph.Graph, r *heapgraph.Result, baseline, target []int64) *Re
 	if len(kept) == 0 {
 		return rep
 	}
-	via := traceEdges(g, lb)
+	rep.via = traceEdges(g, lb)
 	order := memlabOrder(g, kept)
+	var buf []Step
 	for i := len(order) - 1; i >= 0; i-- {
-		if p := path(g, via, order[i]); p != nil {
-			rep.Leaks = append(rep.Leaks, Leak{Node: order[i], Path: p})
+		if buf = path(g, rep.via, order[i], buf); buf != nil {
+			rep.Leaks = append(rep.Leaks, Leak{Node: order[i]})
 		}
 	}
-	rep.Clusters = cluster(g, lb, r, rep.Leaks)
+	rep.Clusters = cluster(g, lb, r, rep)
 	for c, cl := range rep.Clusters {
 		for _, i := range cl.Leaks {
 			rep.Leaks[i].Cluster = c
@@ -139,13 +149,13 @@ func has(sorted []int64, id int64) bool {
 	return ok
 }
 
-// path walks the trace edges up from v to a root; nil when there is none or it
-// is longer than MaxTraceNodes.
-func path(g *heapgraph.Graph, via []uint32, v uint32) []Step {
+// path walks the trace edges up from v to a root, into buf's storage; nil
+// when there is none or it is longer than MaxTraceNodes.
+func path(g *heapgraph.Graph, via []uint32, v uint32, buf []Step) []Step {
 	if via[v] == heapgraph.NoNode {
 		return nil
 	}
-	var p []Step
+	p := buf[:0]
 	for e := uint32(heapgraph.NoNode); ; {
 		p = append(p, Step{Node: v, Edge: e})
 		if len(p) > MaxTraceNodes {

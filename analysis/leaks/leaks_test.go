@@ -95,9 +95,9 @@ func TestFind(t *testing.T) {
 		t.Errorf("%d candidates, %d kept; want 10 and 8 (no number, no string)", rep.Candidates, rep.Kept)
 	}
 	var got []string
-	for _, lk := range rep.Leaks {
+	for i, lk := range rep.Leaks {
 		var p []int64
-		for _, s := range lk.Path {
+		for _, s := range rep.Path(i, nil) {
 			p = append(p, g.ID[s.Node])
 		}
 		got = append(got, fmt.Sprint(g.ID[lk.Node], p))

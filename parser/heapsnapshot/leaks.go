@@ -103,13 +103,15 @@ func (l *leakState) write(fileID int64, g *heapgraph.Graph, r *heapgraph.Result,
 		}
 		return strconv.Itoa(int(g.EdgeType[e]))
 	}
-	for _, lk := range rep.Leaks {
+	var p []leaks.Step
+	for i, lk := range rep.Leaks {
 		v := lk.Node
+		p = rep.Path(i, p)
 		l.leak.Append(&tables.JSHeapLeak{FileID: fileID, NodeIndex: int64(v), ID: g.ID[v], Type: typeName(v),
 			Name: leaks.NodeName(g, v), SelfSize: int64(g.Self[v]), RetainedSize: int64(r.Retained[v]),
-			ClusterID: int64(lk.Cluster), PathLength: int64(len(lk.Path)), BaselineFileID: l.files.Baseline,
+			ClusterID: int64(lk.Cluster), PathLength: int64(len(p)), BaselineFileID: l.files.Baseline,
 			TargetFileID: l.files.Target})
-		for depth, s := range lk.Path {
+		for depth, s := range p {
 			var et, en rows.Text
 			if s.Edge != heapgraph.NoNode {
 				et, en = rows.S(edgeType(s.Edge)), rows.S(leaks.EdgeName(g, s.Edge))
@@ -121,8 +123,9 @@ func (l *leakState) write(fileID int64, g *heapgraph.Graph, r *heapgraph.Result,
 	}
 	for c, cl := range rep.Clusters {
 		first := rep.Leaks[cl.Leaks[0]]
+		p = rep.Path(cl.Leaks[0], p)
 		l.cluster.Append(&tables.JSHeapLeakCluster{FileID: fileID, ClusterID: int64(c), LeakCount: int64(len(cl.Leaks)),
-			RetainedSize: int64(cl.Retained), LeakID: g.ID[first.Node], Path: traceText(g, first.Path, typeName, edgeType)})
+			RetainedSize: int64(cl.Retained), LeakID: g.ID[first.Node], Path: traceText(g, p, typeName, edgeType)})
 	}
 }
 
