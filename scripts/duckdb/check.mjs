@@ -89,6 +89,9 @@ FROM ${ds('js_cpu_profiler_function')} GROUP BY name ORDER BY self_ms DESC LIMIT
 await show('slices by name, across traces',
   `SELECT name, count(DISTINCT trace) AS traces, count(*) AS slices, sum(dur) / 1e6 AS total_ms
 FROM ${ds('callstack')} WHERE dur IS NOT NULL GROUP BY name ORDER BY total_ms DESC LIMIT 5`);
+await show('classes that grew between consecutive snapshots, across traces',
+  `SELECT name, count(DISTINCT trace) AS traces, sum(added_count) AS added, sum(size_delta) AS grown
+FROM ${ds('js_heap_class_diff')} WHERE size_delta > 0 GROUP BY name ORDER BY grown DESC LIMIT 5`);
 await show('leaks per class, across traces',
   `SELECT name, count(DISTINCT trace) AS traces, count(*) AS leaks, sum(retained_size) AS retained
 FROM ${ds('js_heap_leak')} GROUP BY name ORDER BY retained DESC LIMIT 5`);

@@ -5,7 +5,7 @@
 # sums equal SQLite's (check.mjs). Without arguments it converts the bundled
 # fixtures into three databases — an ArkTS snapshot htrace with a CPU profile,
 # a standalone CPU profile, the Chromium Trace Event capture — and the leak
-# fixture, and checks those. Needs node, npm and the sqlite3 command.
+# fixture's three snapshots in one htrace, and checks those. Needs node, npm and the sqlite3 command.
 #   scripts/duckdb/check.sh [DB...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +28,11 @@ if [ ${#dbs[@]} -eq 0 ]; then
   "$ts" -q "$work/arkts.htrace" -o "$work/arkts.db"
   "$ts" -q "$root/$t/node/profile.cpuprofile" -o "$work/cpu.db"
   "$ts" -q "$root/$t/chromium/trace.json.gz" -o "$work/chromium.db"
-  "$ts" -q "$root/$t/leak/baseline.heapsnapshot.gz" "$root/$t/leak/target.heapsnapshot.gz" "$root/$t/leak/final.heapsnapshot.gz" -o "$work/leak.db"
+  # The leak fixture as the ArkTS plugin would record it: three snapshots in one
+  # htrace (so class comparisons too), leaks between them.
+  "$root/bin/mkhtrace" -snapshot "$root/$t/leak/baseline.heapsnapshot.gz" -snapshot "$root/$t/leak/target.heapsnapshot.gz" \
+    -snapshot "$root/$t/leak/final.heapsnapshot.gz" -o "$work/leak.htrace"
+  "$ts" -q "$work/leak.htrace" -o "$work/leak.db"
   dbs=("$work/arkts.db" "$work/cpu.db" "$work/chromium.db" "$work/leak.db")
 fi
 "$ts" export -parquet "$work/dataset" "${dbs[@]}"
