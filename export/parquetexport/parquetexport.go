@@ -15,6 +15,9 @@
 // is Parquet's null). Rows stream through in row groups of about 64 MiB: no
 // table is held in memory.
 //
+// A table's folder is its name with path separators made "_" (and "_"
+// before a name of dots): no name leads out of DIR.
+//
 // It must not modify the databases it reads, nor remove anything in DIR but
 // the part files of the partitions of the traces it writes (and their
 // folders, when that leaves them empty).
@@ -288,17 +291,33 @@ func parquetSchema(rel string, cols []column) *parquet.Schema {
 			typ = reflect.TypeFor[*string]()
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: typ,
-			Tag: reflect.StructTag(`parquet:"` + c.name + `,optional"`)}
+			Tag: reflect.StructTag(`parquet:` + strconv.Quote(columnName(c.name)+",optional"))}
 	}
 	return parquet.NewSchema(rel, parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface()))
 }
+
+// columnName is a column's name in Parquet: SQLite's, but a comma, which the
+// schema's field tags cannot hold, becomes "_" (tracestreamer's own tables
+// have none; a foreign view's expression column may).
+func columnName(name string) string { return strings.ReplaceAll(name, ",", "_") }
 
 // partitionKey names the Hive partition column: DIR/<table>/trace=<id>/.
 const partitionKey = "trace"
 
 // partition returns the folder of a table's partition of a trace.
 func (e *exporter) partition(rel, trace string) string {
-	return filepath.Join(e.dir, rel, partitionKey+"="+trace)
+	return filepath.Join(e.dir, folderName(rel), partitionKey+"="+trace)
+}
+
+// folderName is a table's folder in the dataset: its name, with path
+// separators made "_" and a leading "_" before a name of dots, so that no
+// table name leads outside the dataset.
+func folderName(rel string) string {
+	name := strings.NewReplacer("/", "_", `\`, "_").Replace(rel)
+	if strings.Trim(name, ".") == "" {
+		name = "_" + name
+	}
+	return name
 }
 
 // commit replaces the trace's partitions by the files written: the old part

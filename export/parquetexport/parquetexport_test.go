@@ -377,3 +377,54 @@ func TestCancelLeavesDatasetAlone(t *testing.T) {
 }
 
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
+
+// TestForeignNames: tables and views of a database tracestreamer did not
+// write, with quotes, spaces, commas and path-like names and columns of mixed
+// values, are exported with their names (a comma in a column name becomes
+// "_"; a table's folder never leads out of the dataset) and types chosen from
+// their values.
+func TestForeignNames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "foreign.db")
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Exec(`CREATE TABLE "my ""table"""(a, "b c" INT, d TEXT);
+		INSERT INTO "my ""table""" VALUES (1, 2, 'x'), (2.5, NULL, 3), ('z', 4, NULL);
+		CREATE VIEW v AS SELECT "b c" * 2, substr(d, 1, 1) FROM "my ""table""";
+		CREATE TABLE "../up"(x INT); INSERT INTO "../up" VALUES (1);
+		CREATE TABLE ".."(x INT); INSERT INTO ".." VALUES (1);`)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(dir, "ds")
+	sum, err := Export(context.Background(), ds, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tbl := range sum.Tables {
+		cols, types, rows := readParquet(t, filepath.Join(ds, folderName(tbl.Name), "trace="+sum.Trace, "part-0.parquet"))
+		got[tbl.Name] = fmt.Sprint(cols, types, len(rows))
+	}
+	want := map[string]string{
+		`my "table"`: `[a b c d] [BYTE_ARRAY STRING optional INT64 optional BYTE_ARRAY STRING optional] 3`,
+		"v":          `["b c" * 2 substr(d_ 1_ 1)] [INT64 optional BYTE_ARRAY STRING optional] 3`,
+		"../up":      `[x] [INT64 optional] 1`,
+		"..":         `[x] [INT64 optional] 1`,
+	}
+	// Tables whose names look like paths stay inside the dataset.
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("the export wrote beside the dataset: %v", ents)
+	}
+	for _, f := range []string{".._up", "_.."} {
+		if _, err := os.Stat(filepath.Join(ds, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("exported %v\nwant %v", got, want)
+	}
+}
