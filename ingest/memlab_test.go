@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/proto/hiprofpb"
 )
 
 // memlabResult is what scripts/memlab/run.sh records of memlab's own leak
@@ -201,5 +203,31 @@ func TestRetainerPathQuery(t *testing.T) {
 		"1 @88221 Array property body", "0 @88223 (array) internal elements"}
 	if !slices.Equal(got, want) {
 		t.Errorf("path\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLeaksAfterDroppedFinal: in an htrace whose third snapshot is dropped
+// after it was decoded (a broken message between its chunks), the snapshot
+// that takes its id is the final one of the comparison.
+func TestLeaksAfterDroppedFinal(t *testing.T) {
+	snap := func(name string) []byte { return testutil.Fixture(t, "leak/"+name+".heapsnapshot.gz") }
+	in := capture(t, testClocks(0), func(s *arktstest.Session) {
+		must(t, s.Config(&hiprofpb.ArkTSConfig{Pid: 7, Type: hiprofpb.ArkTSConfig_SNAPSHOT}))
+		must(t, s.Snapshot(snap("baseline")))
+		must(t, s.Snapshot(snap("target")))
+		final := snap("final")
+		must(t, s.Chunks(final[:len(final)/2]))
+		must(t, s.Message(`{"method":"HeapProfiler.addHeapSnapshotChunk","params":{`)) // cut short
+		must(t, s.Chunks(final[len(final)/2:]))
+		must(t, s.Message(arktstest.Marker(1)))
+		must(t, s.Snapshot(final))
+	})
+	out, sum := convert(t, in, Options{})
+	if sum.Rows["js_heap_files"] != 3 {
+		t.Fatalf("%d heap files, want 3 (the broken one dropped)", sum.Rows["js_heap_files"])
+	}
+	got := testutil.Query(t, testutil.OpenDB(t, out), `SELECT count(*) || ' ' || min(file_id) FROM js_heap_leak`)
+	if got[0] != "999 2" {
+		t.Errorf("leaks %q, want 999 in file 2", got[0])
 	}
 }

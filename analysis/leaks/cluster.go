@@ -1,6 +1,7 @@
 package leaks
 
 import (
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -171,26 +172,39 @@ func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, rep *Report) [
 	leaks := rep.Leaks
 	var reps [][]element
 	var out []Cluster
-	joined := map[string]int{} // trace key → cluster
-	var key strings.Builder
-	var buf []Step
+	// A trace key's hash → the first leak with that key and its cluster. Keys
+	// are not kept (a million distinct shapes of a few hundred bytes each
+	// would be): a hit is confirmed by the first leak's key.
+	type shape struct{ leak, cluster int }
+	joined := map[uint64]shape{}
+	seed := maphash.MakeSeed()
+	var key, other strings.Builder
+	var buf, obuf []Step
 next:
 	for i := range leaks {
 		buf = rep.Path(i, buf)
 		t := trace(g, lb, buf)
 		k := traceKey(&key, t)
-		if c, ok := joined[k]; ok {
-			out[c].Leaks = append(out[c].Leaks, i)
-			continue
+		h := maphash.String(seed, k)
+		if sh, ok := joined[h]; ok {
+			obuf = rep.Path(sh.leak, obuf)
+			if traceKey(&other, trace(g, lb, obuf)) == k {
+				out[sh.cluster].Leaks = append(out[sh.cluster].Leaks, i)
+				continue
+			}
 		}
 		for c, rt := range reps {
 			if similarity(rt, t) >= SimilarTraceThreshold {
 				out[c].Leaks = append(out[c].Leaks, i)
-				joined[k] = c
+				if _, ok := joined[h]; !ok {
+					joined[h] = shape{i, c}
+				}
 				continue next
 			}
 		}
-		joined[k] = len(out)
+		if _, ok := joined[h]; !ok {
+			joined[h] = shape{i, len(out)}
+		}
 		reps = append(reps, t)
 		out = append(out, Cluster{Leaks: []int{i}})
 	}

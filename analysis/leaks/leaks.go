@@ -192,6 +192,7 @@ const (
 	fPending                   // "Pending activities"
 	fWindow                    // starts with "Window"
 	fDOM                       // a DOM node's name (isDOMNodeIncomplete), "Detached " stripped
+	fFiber                     // "FiberNode": a React fiber, when an object
 )
 
 // v8SyntheticRoots are the synthetic root names memlab puts on its grey list.
@@ -219,6 +220,7 @@ type labels struct {
 // Kinds of node and edge types memlab's rules name.
 const (
 	kOther = iota
+	kObject
 	kTrivial
 	kCode
 	kNative
@@ -254,6 +256,7 @@ func newLabels(g *heapgraph.Graph) *labels {
 	set(fGCRoots, "(GC roots)")
 	set(fBlinkRoots, "Blink roots", "Blink cross-thread roots")
 	set(fPending, "Pending activities")
+	set(fFiber, "FiberNode")
 	special := map[string]bool{"DOMTokenList": true, "HTMLDocument": true, "InternalNode": true, "Text": true,
 		"XMLDocument": true}
 	for i, s := range g.Strings {
@@ -282,6 +285,8 @@ func newLabels(g *heapgraph.Graph) *labels {
 			lb.nodeType[i] = kNative
 		case "synthetic":
 			lb.nodeType[i] = kSynthetic
+		case "object":
+			lb.nodeType[i] = kObject
 		}
 	}
 	lb.edgeType = make([]int, len(g.EdgeTypes))
@@ -331,7 +336,7 @@ func (lb *labels) nodeFlags(v uint32) uint16 {
 		f = lb.flags[n]
 	}
 	if lb.isDetached(v) {
-		f &= fDOM
+		f &= fDOM | fFiber // "Detached FiberNode" is still a fiber
 	}
 	return f
 }
@@ -353,7 +358,10 @@ func (lb *labels) isDOM(v uint32) bool {
 	return lb.nodeKind(v) == kNative && lb.nodeFlags(v)&fDOM != 0
 }
 
-func (lb *labels) isDetachedDOM(v uint32) bool { return lb.isDetached(v) && lb.isDOM(v) }
+// isDetachedDOM is memlab's isDetachedDOMNode: detached, and not a React fiber.
+func (lb *labels) isDetachedDOM(v uint32) bool {
+	return lb.isDetached(v) && !(lb.nodeKind(v) == kObject && lb.nodeFlags(v)&fFiber != 0)
+}
 
 // root tells whether v is one of memlab's roots, and whether it is one of the
 // roots searched from only when nothing else is left (Blink roots and pending

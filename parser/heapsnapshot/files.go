@@ -75,6 +75,9 @@ func (f *Files) Add(name string, start, end int64, res Result) int64 {
 	id := f.next
 	f.files.Append(&tables.JSHeapFiles{ID: id, FileName: name, StartTime: start, EndTime: end, SelfSize: res.SelfSize})
 	f.next++
+	if f.Out.leaks != nil {
+		f.Out.leaks.added(id)
+	}
 	if res.Objects != nil {
 		if f.prev != nil {
 			for _, d := range heapgraph.Diff(f.prev, res.Objects) {

@@ -79,6 +79,14 @@ func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Resu
 		if l.isFinal(fileID) {
 			l.write(fileID, g, r, leaks.Find(g, r, l.baseIDs, l.targetIDs))
 		}
+	}
+}
+
+// added is told of each heap file kept: once the final one is, the ids of the
+// other two are not needed any more. (A final file dropped after its decoding,
+// its rows rolled back, leaves them for the file that gets its id next.)
+func (l *leakState) added(fileID int64) {
+	if fileID == l.files.Final {
 		l.baseIDs, l.targetIDs = nil, nil
 	}
 }
