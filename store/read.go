@@ -28,6 +28,14 @@ func OpenReader(path string) (*Reader, error) {
 // Close closes the database.
 func (r *Reader) Close() { r.c.close() }
 
+// Interrupt makes the statement running on the reader's goroutine stop with an
+// error as soon as it can. It is the one method another goroutine may call.
+func (r *Reader) Interrupt() {
+	tls := libc.NewTLS()
+	sqlite3.Xsqlite3_interrupt(tls, r.c.db)
+	tls.Close()
+}
+
 // Kind is the storage class of a value SQLite returns.
 type Kind int32
 

@@ -47,6 +47,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -118,7 +119,11 @@ func Export(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 		return nil, fmt.Errorf("%s: %w", dbPath, err)
 	}
 	defer r.Close()
-	e := &exporter{ctx: ctx, r: r, dir: dir, db: dbPath, opts: opts, known: map[string]*schema.Table{}}
+	// A cancellation interrupts the statement being read, however long.
+	stop := context.AfterFunc(ctx, r.Interrupt)
+	defer stop()
+	e := &exporter{ctx: ctx, r: r, dir: dir, db: dbPath, opts: opts, known: map[string]*schema.Table{},
+		folders: map[string]string{}}
 	for _, t := range schema.New().All() {
 		e.known[t.Name] = t
 	}
@@ -128,6 +133,9 @@ func Export(ctx context.Context, dir, dbPath string, opts Options) (*Summary, er
 	}
 	if err != nil {
 		e.abort()
+		if ctx.Err() != nil {
+			err = ctx.Err() // SQLite says "interrupted"
+		}
 		return nil, fmt.Errorf("export %s: %w", dbPath, err)
 	}
 	return &e.sum, nil
@@ -144,6 +152,7 @@ type exporter struct {
 	// pending are the part files written under temporary names, with the
 	// partition folder each goes to.
 	pending []pendingFile
+	folders map[string]string // folder (lower case) → the table written there
 }
 
 type pendingFile struct{ tmp, part string }
@@ -280,6 +289,7 @@ func schemaColumn(t *schema.Table, name string) (schema.Column, bool) {
 // (parquet.Group orders columns by name; a struct type keeps its order.)
 func parquetSchema(rel string, cols []column) *parquet.Schema {
 	fields := make([]reflect.StructField, len(cols))
+	names := columnNames(cols)
 	for i, c := range cols {
 		var typ reflect.Type
 		switch c.kind {
@@ -291,15 +301,33 @@ func parquetSchema(rel string, cols []column) *parquet.Schema {
 			typ = reflect.TypeFor[*string]()
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: typ,
-			Tag: reflect.StructTag(`parquet:` + strconv.Quote(columnName(c.name)+",optional"))}
+			Tag: reflect.StructTag(`parquet:` + strconv.Quote(names[i]+",optional"))}
 	}
 	return parquet.NewSchema(rel, parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface()))
 }
 
-// columnName is a column's name in Parquet: SQLite's, but a comma, which the
-// schema's field tags cannot hold, becomes "_" (tracestreamer's own tables
-// have none; a foreign view's expression column may).
-func columnName(name string) string { return strings.ReplaceAll(name, ",", "_") }
+// columnNames are the columns' names in Parquet: SQLite's, but a comma,
+// which the schema's field tags cannot hold, becomes "_", a name that is
+// empty or "-" (a field tag's "skip") gets "_" before it, and a name taken
+// already gets "_2", "_3", … after it (tracestreamer's own tables need none
+// of this; a foreign view's expression columns may).
+func columnNames(cols []column) []string {
+	names := make([]string, len(cols))
+	used := map[string]bool{}
+	for i, c := range cols {
+		name := strings.ReplaceAll(c.name, ",", "_")
+		if name == "" || name == "-" {
+			name = "_" + name
+		}
+		base := name
+		for k := 2; used[name]; k++ {
+			name = base + "_" + strconv.Itoa(k)
+		}
+		used[name] = true
+		names[i] = name
+	}
+	return names
+}
 
 // partitionKey names the Hive partition column: DIR/<table>/trace=<id>/.
 const partitionKey = "trace"
@@ -320,23 +348,24 @@ func folderName(rel string) string {
 	return name
 }
 
-// commit replaces the trace's partitions by the files written: the old part
-// files of every table go, the new ones are renamed into place.
+// commit puts the files written in place of the trace's partitions: each is
+// renamed over its partition's part file (an atomic replacement), then the
+// part files of the trace's other partitions (tables this export did not
+// write) are removed.
 func (e *exporter) commit() error {
-	if err := e.removeTrace(e.sum.Trace); err != nil {
-		return err
-	}
+	written := map[string]bool{}
 	for i, p := range e.pending {
 		if err := os.Rename(p.tmp, filepath.Join(p.part, "part-0.parquet")); err != nil {
 			return err
 		}
 		e.pending[i].tmp = ""
+		written[p.part] = true
 		if err := scratch.SyncDir(p.part); err != nil {
 			return err
 		}
 	}
 	e.pending = nil
-	return nil
+	return e.removeTrace(e.sum.Trace, written)
 }
 
 // abort removes the files written (and the partition folders made for them,
@@ -351,9 +380,9 @@ func (e *exporter) abort() {
 	e.pending = nil
 }
 
-// removeTrace deletes the part files of every partition of the trace, so
-// that a new export replaces them.
-func (e *exporter) removeTrace(trace string) error {
+// removeTrace deletes the part files of the trace's partitions but the
+// part-0 files of those in keep.
+func (e *exporter) removeTrace(trace string, keep map[string]bool) error {
 	tables, err := os.ReadDir(e.dir)
 	if err != nil {
 		return err
@@ -362,12 +391,15 @@ func (e *exporter) removeTrace(trace string) error {
 		if !t.IsDir() {
 			continue
 		}
-		part := e.partition(t.Name(), trace)
+		part := filepath.Join(e.dir, t.Name(), partitionKey+"="+trace)
 		files, err := filepath.Glob(filepath.Join(part, "part-*.parquet"))
 		if err != nil {
 			return err
 		}
 		for _, f := range files {
+			if keep[part] && filepath.Base(f) == "part-0.parquet" {
+				continue
+			}
 			if err := os.Remove(f); err != nil {
 				return err
 			}
@@ -394,7 +426,7 @@ func (e *exporter) writeRelation(rel string) (Table, error) {
 	}
 	defer q.Close()
 	err = e.writeFile(rel, parquetSchema(rel, cols), len(cols), func(w *parquet.GenericWriter[any]) (int64, error) {
-		return copyRows(e.ctx, q, cols, w, rel)
+		return copyRows(e.ctx, q, cols, w, rel, e.opts.RowGroupBytes)
 	}, &t)
 	return t, err
 }
@@ -404,6 +436,11 @@ func (e *exporter) writeRelation(rel string) (Table, error) {
 // an export killed outright (SIGKILL) left in that folder are removed first.
 func (e *exporter) writeFile(rel string, s *parquet.Schema, ncols int,
 	fill func(*parquet.GenericWriter[any]) (int64, error), t *Table) error {
+	folder := strings.ToLower(folderName(rel)) // as a case-insensitive file system sees it
+	if other, ok := e.folders[folder]; ok {
+		return fmt.Errorf("tables %q and %q would share the folder %s", other, rel, folderName(rel))
+	}
+	e.folders[folder] = rel
 	part := e.partition(rel, e.sum.Trace)
 	if err := os.MkdirAll(part, 0o777); err != nil {
 		return err
@@ -437,15 +474,20 @@ func (e *exporter) writeFile(rel string, s *parquet.Schema, ncols int,
 	return nil
 }
 
-// batchRows is how many rows go to the writer at once.
-const batchRows = 4096
+// batchRows is how many rows go to the writer at once, fewer when their text
+// passes maxBatchText.
+const (
+	batchRows    = 4096
+	maxBatchText = 16 << 20
+)
 
 // copyRows streams the query's rows to the writer in batches. This goroutine
 // only steps SQLite and copies each value's raw bits; the writer's goroutine
 // makes the Parquet values and encodes them, so that the two halves of the
 // work share the two cores (making the values here left the writer idle a
 // third of the time: 1.75 M rows/s on an edge table, against 2.4 M rows/s).
-func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.GenericWriter[any], rel string) (int64, error) {
+func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.GenericWriter[any], rel string,
+	rowGroupBytes int64) (int64, error) {
 	const (
 		vNull = iota
 		vInt
@@ -466,8 +508,10 @@ func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.Gene
 		free <- &batch{kind: make([]byte, batchRows*ncols), val: make([]int64, batchRows*ncols)}
 	}
 	werr := make(chan error, 1)
+	var failed atomic.Bool // the writer met an error: the reader stops
 	go func() {
 		var err error
+		var groupBytes int64
 		for b := range full {
 			if err == nil {
 				for len(b.rows) < b.n {
@@ -493,6 +537,15 @@ func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.Gene
 					b.rows[r] = row
 				}
 				_, err = w.WriteRows(b.rows[:b.n])
+				// A row group ends once its values (8 bytes each, text at its
+				// length) pass rowGroupBytes: the writer holds a group's pages
+				// until it ends.
+				if groupBytes += int64(8*b.n*ncols + len(b.text)); err == nil && groupBytes >= rowGroupBytes {
+					err, groupBytes = w.Flush(), 0
+				}
+				if err != nil {
+					failed.Store(true)
+				}
 			}
 			free <- b
 		}
@@ -531,11 +584,11 @@ func copyRows(ctx context.Context, q *store.Rows, cols []column, w *parquet.Gene
 		}
 		b.n++
 		n++
-		if b.n == batchRows {
+		if b.n == batchRows || len(b.text) >= maxBatchText {
 			full <- b
 			b = <-free
 			b.n, b.text = 0, b.text[:0]
-			if err = ctx.Err(); err != nil {
+			if err = ctx.Err(); err != nil || failed.Load() {
 				break
 			}
 		}

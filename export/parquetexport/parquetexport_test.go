@@ -428,3 +428,69 @@ func TestForeignNames(t *testing.T) {
 		t.Errorf("exported %v\nwant %v", got, want)
 	}
 }
+
+// TestAwkwardRelations: names that would clash, long texts that end row
+// groups early, and a view SQLite takes forever to read, which a cancellation
+// interrupts.
+func TestAwkwardRelations(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name, ddl string) string {
+		path := filepath.Join(dir, name)
+		w, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if _, err := w.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// Columns named "-", "" and twice "a_b" once commas are replaced.
+	names := mk("names.db", `CREATE TABLE t(x INT, "a,b" INT, a_b INT); INSERT INTO t VALUES (1, 2, 3);
+		CREATE VIEW v AS SELECT x AS "-", x AS "", "a,b", a_b FROM t;
+		CREATE TABLE long(s TEXT);
+		WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200)
+		INSERT INTO long SELECT printf('%.*c', 100000, 'x') FROM c;`)
+	ds := filepath.Join(dir, "ds")
+	sum, err := Export(context.Background(), ds, names, Options{RowGroupBytes: 256 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, _, rows := readParquet(t, filepath.Join(ds, "v", "trace="+sum.Trace, "part-0.parquet"))
+	if fmt.Sprint(cols) != "[_- _ a_b a_b_2]" || len(rows) != 1 || rows[0][3].Int64() != 3 {
+		t.Errorf("view columns %q, rows %v", cols, rows)
+	}
+	f, err := os.Open(filepath.Join(ds, "long", "trace="+sum.Trace, "part-0.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 200 texts of 100 000 bytes: batches end past 16 MiB of text (168
+	// rows), and each ends a row group past 256 KiB.
+	if n := len(pf.RowGroups()); n != 2 {
+		t.Errorf("%d row groups for 20 MB of text, want 2", n)
+	}
+	f.Close()
+
+	// Two tables whose folders would be one.
+	clash := mk("clash.db", `CREATE TABLE "a/b"(x INT); INSERT INTO "a/b" VALUES (1);
+		CREATE TABLE "A_b"(x INT); INSERT INTO "A_b" VALUES (2);`)
+	if _, err := Export(context.Background(), filepath.Join(dir, "ds2"), clash, Options{}); err == nil ||
+		!strings.Contains(err.Error(), `tables "a/b" and "A_b" would share the folder A_b`) {
+		t.Errorf("clashing folders: %v", err)
+	}
+
+	// A view that takes SQLite minutes to find empty: a cancellation stops it.
+	slow := mk("slow.db", `CREATE VIEW slow AS WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c
+		WHERE i < 10000000000) SELECT i FROM c WHERE i < 0`)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := Export(ctx, filepath.Join(dir, "ds3"), slow, Options{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("slow view: %v", err)
+	}
+}
