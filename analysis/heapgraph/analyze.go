@@ -156,8 +156,10 @@ func (g *Graph) distances(t *types, wm *weakMapInfo) (dist []int32, via []uint32
 		if to == NoNode || !g.isUserRoot(t, to) {
 			continue
 		}
+		if dist[to] == NoDistance {
+			via[to] = e // the first of the root's edges to it
+		}
 		dist[to] = 1
-		via[to] = e
 		queue = append(queue, to)
 	}
 	pending := map[string]bool{}

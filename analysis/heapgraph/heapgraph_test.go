@@ -245,3 +245,15 @@ func TestRetainers(t *testing.T) {
 		t.Errorf("EdgeSource of edges 0, 4, 5, 8 = %v, want [0 1 2 5] (node 4 has no edges)", src)
 	}
 }
+
+// TestRetainerOfTwiceLinkedUserRoot: a user root the root links twice is
+// retained by the first of the two edges.
+func TestRetainerOfTwiceLinkedUserRoot(t *testing.T) {
+	g := build(names,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}, {eShortcut, 3, 1}}},
+		node{tObject, 2, 10, nil},
+	)
+	if r := g.Analyze(); r.Retainer[1] != 0 || r.Distance[1] != 1 {
+		t.Errorf("retainer edge %d at distance %d, want edge 0 at 1", r.Retainer[1], r.Distance[1])
+	}
+}
