@@ -222,13 +222,8 @@ func TestInterrupt(t *testing.T) {
 // TestExportPprof converts the node capture, exports its CPU profile and checks
 // that go tool pprof -top puts the busy function fib first.
 func TestExportPprof(t *testing.T) {
-	in := example(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "out.db")
+	dir, db := exampleDB(t)
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-q", in, "-o", db}, &stdout, &stderr); code != 0 {
-		t.Fatalf("convert: exit %d %s", code, stderr.String())
-	}
 	out := filepath.Join(dir, "cpu.pb.gz")
 	if code := run(context.Background(), []string{"export", "-pprof", out, db}, &stdout, &stderr); code != 0 {
 		t.Fatalf("export: exit %d %s", code, stderr.String())
@@ -281,13 +276,8 @@ func TestExportPprof(t *testing.T) {
 // for each, and refuses a folder that is a file, a missing database or an
 // interrupted export with the usual exit codes.
 func TestExportParquet(t *testing.T) {
-	in := example(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "out.db")
+	dir, db := exampleDB(t)
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-q", in, "-o", db}, &stdout, &stderr); code != 0 {
-		t.Fatalf("convert: exit %d %s", code, stderr.String())
-	}
 	ds := filepath.Join(dir, "dataset")
 	stdout.Reset()
 	if code := run(context.Background(), []string{"export", "-parquet", ds, db}, &stdout, &stderr); code != 0 {
@@ -319,4 +309,18 @@ func TestExportParquet(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.msg)
 		}
 	}
+}
+
+// exampleDB converts the bundled example htrace with the command and returns
+// the folder of the database and its path.
+func exampleDB(t *testing.T) (dir, db string) {
+	t.Helper()
+	in := example(t)
+	dir = t.TempDir()
+	db = filepath.Join(dir, "out.db")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-q", in, "-o", db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("convert: exit %d %s", code, stderr.String())
+	}
+	return dir, db
 }

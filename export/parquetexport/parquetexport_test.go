@@ -97,29 +97,6 @@ func readRow(r *parquet.Reader, row parquet.Row) (parquet.Row, error) {
 	return nil, err
 }
 
-// sqliteRows reads a table or view as database/sql sees it.
-func sqliteRows(t *testing.T, db *sql.DB, rel string) (cols []string, rows [][]any) {
-	t.Helper()
-	rs, err := db.Query("SELECT * FROM " + quote(rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.Close()
-	cols, _ = rs.Columns()
-	for rs.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, vals)
-	}
-	return cols, rows
-}
-
 // same compares a SQLite value with a Parquet one.
 func same(s any, p parquet.Value) bool {
 	if s == nil || p.IsNull() {
@@ -175,7 +152,7 @@ func TestEveryRowReadsBack(t *testing.T) {
 		db := testutil.OpenDB(t, dbs[name])
 		var total int64
 		for _, tbl := range sum.Tables {
-			scols, srows := sqliteRows(t, db, tbl.Name)
+			scols, srows := testutil.Values(t, db, "SELECT * FROM "+quote(tbl.Name))
 			pcols, ptypes, prows := readParquet(t, filepath.Join(dir, tbl.Name, "trace="+sum.Trace, "part-0.parquet"))
 			if !slices.Equal(scols, pcols) {
 				t.Fatalf("%s %s: columns %v, SQLite %v", name, tbl.Name, pcols, scols)

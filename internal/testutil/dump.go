@@ -22,17 +22,16 @@ func OpenDB(t testing.TB, path string) *sql.DB {
 	return db
 }
 
-// Query returns the rows of a query as strings, columns joined by "|", NULL as
-// "NULL".
-func Query(t testing.TB, db *sql.DB, q string, args ...any) []string {
+// Values returns the column names and the rows of a query, each value as
+// database/sql gives it (int64, float64, string or []byte, nil for NULL).
+func Values(t testing.TB, db *sql.DB, q string, args ...any) (cols []string, rows [][]any) {
 	t.Helper()
 	rs, err := db.Query(q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 	defer rs.Close()
-	cols, _ := rs.Columns()
-	var out []string
+	cols, _ = rs.Columns()
 	for rs.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -42,6 +41,21 @@ func Query(t testing.TB, db *sql.DB, q string, args ...any) []string {
 		if err := rs.Scan(ptrs...); err != nil {
 			t.Fatal(err)
 		}
+		rows = append(rows, vals)
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cols, rows
+}
+
+// Query returns the rows of a query as strings, columns joined by "|", NULL as
+// "NULL".
+func Query(t testing.TB, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	_, rows := Values(t, db, q, args...)
+	out := make([]string, 0, len(rows))
+	for _, vals := range rows {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			switch v := v.(type) {
@@ -54,9 +68,6 @@ func Query(t testing.TB, db *sql.DB, q string, args ...any) []string {
 			}
 		}
 		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rs.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
