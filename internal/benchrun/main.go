@@ -46,7 +46,15 @@ func main() {
 	only := flag.String("only", "", "run only the cases whose name contains this")
 	genOnly := flag.String("gentrace", "", "only write the generated Chrome trace to this file (size: -trace-mb)")
 	traceMB := flag.Int("trace-mb", 500, "size of the generated Chrome trace in MB")
+	genReal := flag.String("gentrace-real", "", "only write the realistic Chrome trace (real captures of testdata tiled) to this file (size: -trace-mb)")
 	flag.Parse()
+	if *genReal != "" {
+		if err := genRealTrace(*genReal, ".", int64(*traceMB)*1e6); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *genOnly != "" {
 		if err := genTrace(*genOnly, int64(*traceMB)*1e6); err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -75,6 +83,8 @@ func run(bin, cache, only string) error {
 			wrap: []string{"-cpuprofile"}, htrace: "cpuprofile.htrace"},
 		{name: "trace", raw: "trace.json", htrace: "trace.json",
 			genGo: func(path string) error { return genTrace(path, 500e6) }, export: true},
+		{name: "trace-real", raw: "trace-real.json", htrace: "trace-real.json",
+			genGo: func(path string) error { return genRealTrace(path, ".", 500e6) }},
 	}
 	fmt.Printf("%-12s %9s %7s %7s %10s %10s %8s %8s %6s\n", "input", "MB", "wall s", "MB/s", "rows", "rows/s", "RSS MB", "bare s", "ratio")
 	for _, c := range cases {
