@@ -1,6 +1,7 @@
 package store
 
 import (
+	"os"
 	"sync"
 
 	"tracestreamer/rows"
@@ -31,6 +32,7 @@ const (
 	opInsert opKind = iota
 	opMark
 	opRollback
+	opCopy // rows of a side database (Fork)
 )
 
 // MaxQueuedText bounds the bytes of text waiting in queued batches: Put
@@ -43,6 +45,8 @@ type op struct {
 	text   int64 // bytes of text in batch
 	mark   rows.Mark
 	tables []*schema.Table
+	path   string  // opCopy: the side database
+	counts []int64 // opCopy: its rows per table
 }
 
 // NewAsync starts writing to db; queue is the number of batches that may wait.
@@ -62,12 +66,17 @@ func (a *Async) run() {
 		switch {
 		case a.Err() != nil:
 			// Drain so that producers never block.
+			if o.kind == opCopy {
+				os.Remove(o.path)
+			}
 		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
 		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)
 		case o.kind == opRollback:
 			err = a.db.Rollback(marks[o.mark])
+		case o.kind == opCopy:
+			err = a.db.copyFrom(o.path, o.tables, o.counts)
 		}
 		if err != nil {
 			a.setErr(err)
