@@ -2,6 +2,7 @@ package heapgraph
 
 import (
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -363,7 +364,8 @@ func (g *Graph) propagateDOMState(t *types) []bool {
 	}
 	const attachedState, detachedState = 1, 2
 	n := g.NodeCount()
-	state := g.Detachedness
+	state := slices.Clone(g.Detachedness) // the decoded array may be being read
+	g.Detachedness = state
 	visited := make([]bool, n)
 	renamed := make([]bool, n)
 	var attached, detached []uint32

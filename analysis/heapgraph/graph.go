@@ -4,8 +4,11 @@
 // (Lengauer–Tarjan, iterative) over DevTools' "essential" edges, retained sizes,
 // class names and the per-class summary.
 //
-// The graph is held in compact parallel arrays (about 9 bytes per edge and 17
+// The graph is held in compact parallel arrays (about 9 bytes per edge and 22
 // per node besides the strings), filled by the snapshot decoder as it streams.
+// Analyze never writes into the arrays it was given (it replaces them with
+// changed copies, or drops them), so that other goroutines may read them
+// while it runs.
 package heapgraph
 
 import (
@@ -124,14 +127,21 @@ func (g *Graph) AddEdge(typ, nameOrIndex int64, to uint32) {
 
 // fixEdgeRanges makes FirstEdge consistent with the edges actually present
 // (a snapshot whose edge counts and edges disagree).
+// It changes a copy, never the decoded array, which another goroutine may be
+// reading (the rows of js_heap_nodes are written from it).
 func (g *Graph) fixEdgeRanges() {
-	n := uint32(len(g.To))
-	for i := range g.FirstEdge {
-		g.FirstEdge[i] = min(g.FirstEdge[i], n)
-	}
 	if len(g.FirstEdge) == 0 {
 		g.FirstEdge = []uint32{0}
 	}
+	n := uint32(len(g.To))
+	if g.FirstEdge[len(g.FirstEdge)-1] <= n {
+		return // offsets never decrease: all are in range
+	}
+	first := slices.Clone(g.FirstEdge)
+	for i := range first {
+		first[i] = min(first[i], n)
+	}
+	g.FirstEdge = first
 }
 
 // types resolves the type codes DevTools' rules refer to by name.

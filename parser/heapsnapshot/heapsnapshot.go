@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -36,6 +37,8 @@ type Output struct {
 	Classes *tables.JSHeapClassWriter
 	// leaks, when set (Files.CompareLeaks), compares heap files for leaks.
 	leaks *leakState
+	sink  rows.Sink
+	defs  *schema.Tables
 }
 
 // NewOutput returns the writers of a snapshot's tables; with analyse set,
@@ -44,7 +47,8 @@ func NewOutput(sink rows.Sink, t *schema.Tables, analyse bool) Output {
 	o := Output{Nodes: tables.NewJSHeapNodes(sink, t), Edges: tables.NewJSHeapEdges(sink, t),
 		Info: tables.NewJSHeapInfo(sink, t), Location: tables.NewJSHeapLocation(sink, t),
 		Sample: tables.NewJSHeapSample(sink, t), String: tables.NewJSHeapString(sink, t),
-		TraceFunctionInfo: tables.NewJSHeapTraceFunctionInfo(sink, t), TraceNode: tables.NewJSHeapTraceNode(sink, t)}
+		TraceFunctionInfo: tables.NewJSHeapTraceFunctionInfo(sink, t), TraceNode: tables.NewJSHeapTraceNode(sink, t),
+		sink: sink, defs: t}
 	if analyse {
 		s, c := tables.NewJSHeapNodeStats(sink, t), tables.NewJSHeapClass(sink, t)
 		o.Stats, o.Classes = &s, &c
@@ -112,6 +116,15 @@ type decoder struct {
 	gotNode bool     // the nodes array has been processed
 
 	graph *heapgraph.Graph // the object graph, when analysing
+	// With the graph, the node and edge rows are written from it (graphRows):
+	// what it does not hold as read is kept here.
+	rows       *graphRows
+	traceNodes []uint32 // trace node ids, once one is not 0
+	nodeExc    []rawNode
+	edgeExc    []rawEdge
+	extraEdges []rawEdge
+	unpub      int // tuples read since the last publication
+	seen       []string
 
 	pendingNodes []int64 // nodes read before the meta that gives their layout
 	pendingEdges []int64 // edges read before the nodes they refer to
@@ -139,12 +152,19 @@ func Decode(r io.Reader, fileID int64, out *Output, warn Warner) (_ Result, err 
 	}()
 	if out.Stats != nil {
 		d.graph = &heapgraph.Graph{}
+		d.rows = startGraphRows(fileID, out)
+		// Runs before the recover above: the row writer is stopped (or, after
+		// a success, found done) before the caller drops or keeps the rows.
+		defer d.rows.stop()
 	}
 	if err := d.decode(); err != nil {
 		return d.res, err
 	}
 	if d.graph != nil {
-		d.analyse()
+		d.rows.publish(d, true)
+		if err := d.analyse(); err != nil {
+			return d.res, err
+		}
 	}
 	return d.res, nil
 }
@@ -155,9 +175,16 @@ func (d *decoder) decode() error {
 		switch string(key) {
 		case "snapshot":
 			return d.snapshot()
-		case "nodes":
-			return d.nodesArray()
-		case "edges":
+		case "nodes", "edges":
+			// A second array of either would number its rows again from 0.
+			if slices.Contains(d.seen, string(key)) {
+				d.warn("a second %q array ignored", key)
+				return js.SkipValue()
+			}
+			d.seen = append(d.seen, string(key))
+			if key[0] == 'n' {
+				return d.nodesArray()
+			}
 			return d.edgesArray()
 		case "strings":
 			return d.strings()
@@ -351,17 +378,37 @@ const (
 
 func (d *decoder) node(l layout, t []int64) {
 	idx := int64(len(d.ids))
-	id, ec, self := l.get(t, nID), l.get(t, nEdgeCount), l.get(t, nSelfSize)
-	d.out.Nodes.Append(&tables.JSHeapNodes{FileID: d.fileID, NodeIndex: idx, Type: l.get(t, nType),
-		Name: l.get(t, nName), ID: id, SelfSize: self, EdgeCount: ec, TraceNodeID: l.get(t, nTraceNodeID),
-		Detachedness: l.get(t, nDetachedness)})
+	typ, name, id, self := l.get(t, nType), l.get(t, nName), l.get(t, nID), l.get(t, nSelfSize)
+	ec, trace, det := l.get(t, nEdgeCount), l.get(t, nTraceNodeID), l.get(t, nDetachedness)
+	if d.graph == nil {
+		d.out.Nodes.Append(&tables.JSHeapNodes{FileID: d.fileID, NodeIndex: idx, Type: typ, Name: name, ID: id,
+			SelfSize: self, EdgeCount: ec, TraceNodeID: trace, Detachedness: det})
+	}
+	rawEC := ec
 	if ec < 0 || ec > 1<<32-1 {
 		d.warn("node %d has edge count %d", idx, ec)
 		ec = 0
 	}
 	if d.graph != nil {
-		d.graph.AddNode(l.get(t, nType), l.get(t, nName), id, self, ec, l.get(t, nDetachedness))
-		d.ids = d.graph.ID // one array of ids, not two
+		g := d.graph
+		g.AddNode(typ, name, id, self, ec, det)
+		d.ids = g.ID // one array of ids, not two
+		if trace != 0 && d.traceNodes == nil {
+			d.traceNodes = make([]uint32, idx, cap(g.ID))
+		}
+		if d.traceNodes != nil {
+			d.traceNodes = append(d.traceNodes, uint32(trace))
+		}
+		// The graph's types: uint8 type and detachedness, uint32 name, self
+		// size, edge count and trace node id.
+		i := len(g.ID) - 1
+		if int64(g.Type[i]) != typ || int64(g.Name[i]) != name || int64(g.Self[i]) != self ||
+			int64(g.FirstEdge[i+1]-g.FirstEdge[i]) != rawEC || int64(uint32(trace)) != trace ||
+			int64(g.Detachedness[i]) != det {
+			d.nodeExc = append(d.nodeExc, rawNode{idx: i, typ: typ, name: name, self: self, ec: rawEC,
+				trace: trace, detached: det})
+		}
+		d.published()
 	} else {
 		d.ids = append(d.ids, id)
 	}
@@ -440,18 +487,37 @@ func (e *edgeWalker) edge(l layout, t []int64) {
 		nulls |= 1 << 6
 		d.warn("edge %d points to node offset %d, not a node of the %d-node array", e.idx, to, len(d.ids))
 	}
-	if d.graph != nil && nulls&(1<<5) == 0 {
+	typ, name := l.get(t, eType), l.get(t, eNameOrIndex)
+	switch {
+	case d.graph == nil:
+		d.out.Edges.Append(&tables.JSHeapEdges{FileID: d.fileID, EdgeIndex: e.idx, Type: typ,
+			NameOrIndex: name, ToNode: to, FromNodeID: rows.IOpt(from, nulls&(1<<5) == 0),
+			ToNodeID: rows.IOpt(toID, nulls&(1<<6) == 0)})
+	case nulls&(1<<5) != 0:
+		// No source node: not part of the graph.
+		d.extraEdges = append(d.extraEdges, rawEdge{idx: int(e.idx), typ: typ, name: name, to: to})
+	default:
 		target := heapgraph.NoNode
 		if nulls&(1<<6) == 0 {
 			target = uint32(to / stride)
 		}
-		d.graph.AddEdge(l.get(t, eType), l.get(t, eNameOrIndex), target)
+		d.graph.AddEdge(typ, name, target)
+		if target == heapgraph.NoNode || int64(uint8(typ)) != typ || int64(uint32(name)) != name {
+			d.edgeExc = append(d.edgeExc, rawEdge{idx: len(d.graph.To) - 1, typ: typ, name: name, to: to})
+		}
+		d.published()
 	}
-	d.out.Edges.Append(&tables.JSHeapEdges{FileID: d.fileID, EdgeIndex: e.idx, Type: l.get(t, eType),
-		NameOrIndex: l.get(t, eNameOrIndex), ToNode: to, FromNodeID: rows.IOpt(from, nulls&(1<<5) == 0),
-		ToNodeID: rows.IOpt(toID, nulls&(1<<6) == 0)})
 	e.idx++
 	d.res.Edges++
+}
+
+// published publishes the graph to the row writer every publishEvery
+// tuples.
+func (d *decoder) published() {
+	if d.unpub++; d.unpub == publishEvery {
+		d.unpub = 0
+		d.rows.publish(d, false)
+	}
 }
 
 func (d *decoder) strings() error {
@@ -498,8 +564,11 @@ func (d *decoder) location(l layout, t []int64) {
 func (r Result) IsTimeline() bool { return r.Samples+r.FunctionInfos+r.TraceNodes > 0 }
 
 // analyse runs the graph analysis and writes js_heap_node_stats and
-// js_heap_class.
-func (d *decoder) analyse() {
+// js_heap_class, while the graph's rows are being written. The node stats go
+// through a side sink when the sink can fork one (rows.Forker), so that they
+// are written on this goroutine in parallel with the rows the main writer is
+// still busy with.
+func (d *decoder) analyse() error {
 	g := d.graph
 	if d.meta != nil {
 		if len(d.meta.nodeTypes) > 0 {
@@ -515,7 +584,18 @@ func (d *decoder) analyse() {
 	if err := g.Check(); err != nil {
 		d.warn("heap analysis skipped: %v", err)
 		d.graph = nil
-		return
+		return d.rows.wait()
+	}
+	stats := d.out.Stats
+	var side rows.Side
+	if f, ok := d.out.sink.(rows.Forker); ok {
+		var err error
+		if side, err = f.Fork([]*schema.Table{d.out.defs.JSHeapNodeStats}); err != nil {
+			return err
+		}
+		defer side.Abort() // after Join, a no-op
+		w := tables.NewJSHeapNodeStats(side, d.out.defs)
+		stats = &w
 	}
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
@@ -526,7 +606,7 @@ func (d *decoder) analyse() {
 			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
 			etype, ename = rows.I(int64(r.RetainerType[v])), rows.I(int64(r.RetainerName[v]))
 		}
-		d.out.Stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
+		stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
 			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
 			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v]), RetainerID: retainer, RetainerEdge: edge,
 			RetainerEdgeType: etype, RetainerEdgeName: ename})
@@ -540,4 +620,12 @@ func (d *decoder) analyse() {
 	}
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil
+	stats.Flush()
+	if err := d.rows.wait(); err != nil {
+		return err
+	}
+	if side != nil {
+		return side.Join()
+	}
+	return nil
 }

@@ -446,12 +446,80 @@ func TestNonIntegerValues(t *testing.T) {
 // TestDecodePanicIsAnError: a panic inside the decoder (here forced by an
 // output without a nodes appender, a bug of the caller) is returned as an
 // error naming the offset, so that the caller drops the snapshot and goes on.
+// With the analysis, the node rows are written by another goroutine, whose
+// panic is returned the same way.
 func TestDecodePanicIsAnError(t *testing.T) {
-	out := newOutput(rows.NewMemory())
-	out.Nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
-	in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
-	_, err := Decode(strings.NewReader(in), 0, out, nil)
-	if err == nil || !strings.HasPrefix(err.Error(), "internal error at offset ") || !strings.Contains(err.Error(), "(please report it): runtime error") {
-		t.Errorf("error %v", err)
+	for _, analyse := range []bool{false, true} {
+		out := NewOutput(rows.NewMemory(), schema.New(), analyse)
+		out.Nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
+		in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
+		_, err := Decode(strings.NewReader(in), 0, &out, nil)
+		want := "internal error at offset "
+		if analyse {
+			want = "internal error writing the rows of nodes and edges "
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "(please report it): runtime error") {
+			t.Errorf("analyse=%v: error %v", analyse, err)
+		}
+	}
+}
+
+// TestRowsFromGraph: with the analysis on, the js_heap_nodes and js_heap_edges
+// rows are written from the object graph; they must be those the decoder
+// writes without it, value for value, with the same warnings, whatever the
+// input (values the graph's narrow types do not hold, edges to no node or
+// from none, edges before nodes, a second nodes array).
+func TestRowsFromGraph(t *testing.T) {
+	big := `[300,5000000000,1,-1,1,1099511627776,7, 1,2,3,4,-2,0,0, 0,0,5,0,2,0,0]`
+	tests := []struct{ name, text string }{
+		{"reference", doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a","b"]`}.String()},
+		{"owners and a sourceless edge", doc{nodes: `[0,1,1,10,2,0,0, 0,2,3,20,0,0,0, 0,3,5,30,1,0,0]`,
+			edges: `[2,1,7, 2,2,14, 2,3,0, 2,4,21]`}.String()},
+		{"edge counts past 2^32", doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
+			nodes: `[9,0,1,0,4294967295,0,0,1,1,3,432,4294967295,0,0,8,1,5,40,1,0,0]`, edges: edges5}.String()},
+		{"wide values", doc{nodes: big, edges: `[7,0,7, 300,1,14, 1,9000000000,0, 2,-5,-7]`}.String()},
+		{"non-integers", doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
+			nodes: `[9,25571,1,0,3575,0,0,1,3,3,432.5,52,0,0,8,9,9949,40,1,null,0]`,
+			edges: `[5,25572,1,5,"x",1,5,25572,1,5,25572,1,5,25572,1]`}.String()},
+		{"edges first", `{"edges":[1,0,7,1,0,0],"snapshot":{` + refMeta + `},"nodes":[3,0,1,8,1,5,0, 3,0,3,8,1,0,0],"strings":["x"]}`},
+		{"nodes before meta", `{"nodes":[3,0,1,8,1,5,0, 3,0,3,8,1,0,0],"edges":[1,0,7,1,0,0],"snapshot":{` + refMeta + `},"strings":["x"]}`},
+		{"second nodes array", `{"snapshot":{` + refMeta + `},"nodes":[3,0,1,8,1,5,0],"edges":[1,0,0],"nodes":[3,0,9,8,0,0,0],"edges":[2,0,0],"strings":["x"]}`},
+		{"node snapshot", string(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2]*rows.Memory
+			var warns [2][]string
+			for i, analyse := range []bool{false, true} {
+				got[i] = rows.NewMemory()
+				o := NewOutput(got[i], schema.New(), analyse)
+				_, err := Decode(strings.NewReader(tt.text), 2, &o, func(f string, a ...any) {
+					warns[i] = append(warns[i], fmt.Sprintf(f, a...))
+				})
+				if err != nil {
+					t.Fatalf("analyse=%v: %v", analyse, err)
+				}
+				o.Flush()
+			}
+			for _, table := range []string{"js_heap_nodes", "js_heap_edges"} {
+				a, b := got[0].Rows[table], got[1].Rows[table]
+				if len(a) == 0 {
+					t.Errorf("%s: no rows", table)
+				}
+				if !reflect.DeepEqual(a, b) {
+					for i := range min(len(a), len(b)) {
+						if !reflect.DeepEqual(a[i], b[i]) {
+							t.Errorf("%s row %d: decoder %v, from the graph %v", table, i, a[i], b[i])
+							break
+						}
+					}
+					t.Errorf("%s: %d rows from the decoder, %d from the graph", table, len(a), len(b))
+				}
+			}
+			// The analysis adds its own warnings after the decoder's.
+			if w := warns[1]; len(w) < len(warns[0]) || !slices.Equal(w[:len(warns[0])], warns[0]) {
+				t.Errorf("warnings without the analysis %q, with %q", warns[0], warns[1])
+			}
+		})
 	}
 }
