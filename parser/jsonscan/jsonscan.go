@@ -14,6 +14,14 @@
 //
 // It must not know any trace format, nor hold a whole document in memory
 // when given a reader.
+//
+// It is the decoder of heap snapshots, timelines and Trace Event files,
+// which can be GBs: github.com/bytedance/sonic decodes only whole values held
+// in memory (its stream decoder buffers each top-level value), so it cannot
+// read an integer array of GBs or a string split across chunks. For the
+// in-memory documents, sonic was measured against it (#12): CPU profiles
+// (parser/cpuprofile) and ArkTS message heads (parser/arkts) keep jsonscan,
+// for the reasons and with the numbers given there.
 package jsonscan
 
 import (
