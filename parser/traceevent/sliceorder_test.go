@@ -20,6 +20,9 @@ func TestSliceOrder(t *testing.T) {
 		// is written when it closes, out of order.
 		{"long open slice", 2, []int64{1, 2, 3, 4, 0, 5}, []int64{1, 2, 3, 4, 0, 5}},
 		{"gap then order", 1, []int64{2, 3, 1, 0, 4}, []int64{2, 3, 1, 0, 4}},
+		// Ids far apart grow the ring; the held ones keep their order.
+		{"wide", 0, []int64{5000, 2, 70000, 1, 0, -1}, []int64{0, 1, 2, 5000, 70000}},
+		{"wide over the limit", 2, []int64{5000, 2, 70000, 1, 0, 3, -1}, []int64{2, 1, 0, 3, 5000, 70000}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
