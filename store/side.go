@@ -29,6 +29,12 @@ func (a *Async) Fork(tables []*schema.Table) (rows.Side, error) {
 	if err != nil {
 		return nil, fmt.Errorf("side database: %w", err)
 	}
+	// Rows are only appended: a small page cache does (the output's 32 MB
+	// serve its many tables at once).
+	if err := db.Exec("PRAGMA cache_size=-2048"); err != nil {
+		db.Abort()
+		return nil, fmt.Errorf("side database: %w", err)
+	}
 	return &side{a: a, db: db, tables: tables}, nil
 }
 

@@ -171,10 +171,14 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 	}
 
 	pred, stack, bucketHead, bucketNext, ancestor, label, parent = nil, nil, nil, nil, nil, nil, nil
-	domOrd = make([]uint32, n)
+	// From vertex numbers to ordinals in place: dom[o] is written after
+	// dom[o+1] was read.
+	for o := 0; o < n; o++ {
+		dom[o] = dom[o+1] - 1
+	}
+	domOrd = dom[:n:n]
 	retained = make([]float64, n)
 	for o := 0; o < n; o++ {
-		domOrd[o] = dom[o+1] - 1
 		retained[o] = float64(shallow[o])
 	}
 	for i := count; i > 1; i-- {

@@ -599,12 +599,15 @@ func (d *decoder) analyse() error {
 	}
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
+	// The retainers' edge labels, which Analyze releases: the row writer
+	// holds these arrays until it is done anyway.
+	etypes, enames := g.EdgeType, g.EdgeName
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		var retainer, edge, etype, ename rows.Int
 		if e := r.Retainer[v]; e != heapgraph.NoNode {
 			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
-			etype, ename = rows.I(int64(r.RetainerType[v])), rows.I(int64(r.RetainerName[v]))
+			etype, ename = rows.I(int64(etypes[e])), rows.I(int64(enames[e]))
 		}
 		stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
 			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
