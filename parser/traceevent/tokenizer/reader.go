@@ -20,9 +20,11 @@ package tokenizer
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
 	"tracestreamer/parser/jsonscan"
 )
@@ -317,8 +319,9 @@ func (s *rawString) Read(p []byte) (int, error) {
 // stringEnd finds the end of the JSON string that b is inside of; escaped
 // tells that b starts right after a backslash. It returns the length of b up
 // to and including the closing quote, or -1 and whether b ends right after a
-// backslash. It jumps from quote to backslash with IndexByte (strings are
-// most of a trace's bytes).
+// backslash. It looks at eight bytes at a time for a quote or a backslash
+// (strings are most of a trace's bytes, and most are short: a call of
+// bytes.IndexByte per quote and per backslash cost more than the search).
 func stringEnd(b []byte, escaped bool) (int, bool) {
 	i := 0
 	if escaped {
@@ -327,26 +330,53 @@ func stringEnd(b []byte, escaped bool) (int, bool) {
 		}
 		i = 1
 	}
-	quote := -1 // the first '"' at or after i, len(b) if none
 	for {
-		if quote < i {
-			quote = len(b)
-			if q := bytes.IndexByte(b[i:], '"'); q >= 0 {
-				quote = i + q
+		for ; i+8 <= len(b); i += 8 {
+			if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
 		}
-		bs := bytes.IndexByte(b[i:quote], '\\')
-		if bs < 0 {
-			if quote == len(b) {
-				return -1, false
-			}
-			return quote + 1, false
+		for i < len(b) && b[i] != '"' && b[i] != '\\' {
+			i++
 		}
-		i += bs + 2 // past the backslash and the byte it escapes
+		if i >= len(b) {
+			return -1, false
+		}
+		if b[i] == '"' {
+			return i + 1, false
+		}
+		i += 2 // past the backslash and the byte it escapes
 		if i > len(b) {
 			return -1, true
 		}
 	}
+}
+
+// structural marks the bytes the scan stops at outside strings.
+var structural = [256]bool{'"': true, ',': true, '{': true, '[': true, '}': true, ']': true}
+
+// maybeStructural has the high bit set in the lowest byte of v (little
+// endian) that is a structural byte, if any; bits above it, and for a few
+// control characters that JSON does not allow there, may be set too (the
+// caller checks the byte).
+func maybeStructural(v uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := v | ones*0x20 // '[' → '{', ']' → '}'
+	q := v ^ (ones * '"')
+	c := v ^ (ones * ',')
+	o := w ^ (ones * '{')
+	e := w ^ (ones * '}')
+	return ((q-ones)&^q | (c-ones)&^c | (o-ones)&^o | (e-ones)&^e) & highs
+}
+
+// quoteOrBackslash has the high bit set in the lowest byte of v (little
+// endian) that is '"' or '\\', if any (bits above it may be set too).
+func quoteOrBackslash(v uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := v ^ (ones * '"')
+	s := v ^ (ones * '\\')
+	return ((q-ones)&^q | (s-ones)&^s) & highs
 }
 
 // checkTrailing notes anything but white space after the top-level value.
@@ -412,75 +442,97 @@ func (r *Reader) value(maxElement, maxString int) ([]byte, error) {
 		at := func(x int) int { return len(r.buf) + x - seg }
 	scan:
 		for i := 0; i < len(chunk); i++ {
-			b := chunk[i]
-			if inString {
-				n, esc := stringEnd(chunk[i:], escaped)
-				textEnd := len(chunk) // the end of the string's text in this chunk
-				if n >= 0 {
-					textEnd = i + n - 1
+			if !inString {
+				b := chunk[i]
+				if !structural[b] {
+					// Numbers, colons, literals: skip to the next
+					// structural byte, eight bytes at a time.
+					for i++; i+8 <= len(chunk); i += 8 {
+						if m := maybeStructural(binary.LittleEndian.Uint64(chunk[i:])); m != 0 {
+							i += bits.TrailingZeros64(m) >> 3
+							break
+						}
+					}
+					for i < len(chunk) && !structural[chunk[i]] {
+						i++
+					}
+					if i == len(chunk) {
+						break
+					}
+					b = chunk[i]
 				}
-				if !skipping && !tooLarge && at(textEnd)-strStart > maxString {
-					// Keep maxString bytes of the text and drop the rest up
-					// to the closing quote.
-					keep := seg + strStart + maxString - len(r.buf)
-					r.buf = append(r.buf, chunk[seg:keep]...)
-					r.buf = trimPartial(r.buf, strStart)
-					skipping, cut = true, true
-				}
-				if n < 0 {
-					escaped, i = esc, len(chunk)
-					if skipping {
-						seg = len(chunk)
+				if b != '"' {
+					switch b {
+					case ',':
+						// In an element's own members, a comma is followed by
+						// a key (or, tolerated, the closing brace). An opening
+						// brace there means the element's brace never closed
+						// and the next element began
+						// (docs/format/traceevent.md#resynchronisation); other
+						// syntax errors are left to the decoder, and nested
+						// ones are caught at their closing bracket.
+						if len(stack) == 1 && stack[0] == '{' {
+							j := i + 1
+							for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
+								j++
+							}
+							if j < len(chunk) && chunk[j] == '{' {
+								r.discard(j)
+								r.stack = stack
+								return nil, errBroken
+							}
+						}
+					case '{', '[':
+						stack = append(stack, b)
+					case '}', ']':
+						if n := len(stack); n == 0 || (stack[n-1] == '{') != (b == '}') {
+							r.discard(i + 1)
+							r.stack = stack
+							return nil, errBroken
+						}
+						stack = stack[:len(stack)-1]
+						if len(stack) == 0 {
+							end = i + 1
+							break scan
+						}
 					}
 					continue
 				}
-				escaped, inString = false, false
-				i += n - 1 // at the closing quote
+				// A string starts: find its end now.
+				inString = true
+				i++
+				strStart = at(i)
+			}
+			n, esc := stringEnd(chunk[i:], escaped)
+			textEnd := len(chunk) // the end of the string's text in this chunk
+			if n >= 0 {
+				textEnd = i + n - 1
+			}
+			if !skipping && !tooLarge && at(textEnd)-strStart > maxString {
+				// Keep maxString bytes of the text and drop the rest up
+				// to the closing quote.
+				keep := seg + strStart + maxString - len(r.buf)
+				r.buf = append(r.buf, chunk[seg:keep]...)
+				r.buf = trimPartial(r.buf, strStart)
+				skipping, cut = true, true
+			}
+			if n < 0 {
+				escaped, i = esc, len(chunk)
 				if skipping {
-					seg, skipping = i, false
-				}
-				if len(stack) == 0 {
-					end = i + 1
-					break scan
+					seg = len(chunk)
 				}
 				continue
 			}
-			switch b {
-			case '"':
-				inString = true
-				strStart = at(i + 1)
-			case ',':
-				// In an element's own members, a comma is followed by a key
-				// (or, tolerated, the closing brace). An opening brace there
-				// means the element's brace never closed and the next
-				// element began (docs/format/traceevent.md#resynchronisation); other syntax errors are left to
-				// the decoder, and nested ones are caught at their closing
-				// bracket.
-				if len(stack) == 1 && stack[0] == '{' {
-					j := i + 1
-					for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
-						j++
-					}
-					if j < len(chunk) && chunk[j] == '{' {
-						r.discard(j)
-						r.stack = stack
-						return nil, errBroken
-					}
-				}
-			case '{', '[':
-				stack = append(stack, b)
-			case '}', ']':
-				if n := len(stack); n == 0 || (stack[n-1] == '{') != (b == '}') {
-					r.discard(i + 1)
-					r.stack = stack
-					return nil, errBroken
-				}
-				stack = stack[:len(stack)-1]
-				if len(stack) == 0 {
-					end = i + 1
-					break scan
-				}
+			escaped, inString = false, false
+			i += n - 1 // at the closing quote
+			if skipping {
+				seg, skipping = i, false
 			}
+			if len(stack) == 0 {
+				end = i + 1
+				break scan
+			}
+			continue
 		}
 		r.stack = stack
 		if end < 0 {

@@ -1,9 +1,11 @@
 package tokenizer
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -204,4 +206,73 @@ func decode(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestStringEnd checks the word-at-a-time string scan against the rule it
+// implements, at every position of the quote or backslash within a word.
+func TestStringEnd(t *testing.T) {
+	tests := []struct {
+		in      string
+		escaped bool
+		n       int
+		endEsc  bool
+	}{
+		{`abc"def`, false, 4, false},
+		{`"`, false, 1, false},
+		{`a\"b"`, false, 5, false},
+		{`"x"`, true, 3, false}, // the first quote is escaped
+		{`abc\`, false, -1, true},
+		{`abc`, false, -1, false},
+		{``, true, -1, true},
+		{`0123456789abcdef\\"tail"`, false, 19, false},
+		{`0123456789abcdefghij"`, false, 21, false},
+		{`é😀 "`, false, 8, false},
+	}
+	for _, tt := range tests {
+		n, esc := stringEnd([]byte(tt.in), tt.escaped)
+		if n != tt.n || esc != tt.endEsc {
+			t.Errorf("stringEnd(%q, %v) = %d, %v; want %d, %v", tt.in, tt.escaped, n, esc, tt.n, tt.endEsc)
+		}
+	}
+	for pos := range 20 {
+		for _, c := range []byte{'"', '\\'} {
+			b := []byte(strings.Repeat("x", 24))
+			b[pos] = c
+			want := pos + 1
+			if c == '\\' {
+				want = 24 + 1 // the escaped x, then the quote appended below
+				if pos == 23 {
+					want = -1
+				}
+			}
+			b = append(b, '"')
+			if c == '\\' && pos == 23 {
+				b = b[:24] // ends in the backslash
+			}
+			if n, _ := stringEnd(b, false); n != want {
+				t.Errorf("%q: %d, want %d", b, n, want)
+			}
+		}
+	}
+}
+
+// TestMaybeStructural checks that the lowest flagged byte of a word is the
+// first structural byte, for each structural byte at each position.
+func TestMaybeStructural(t *testing.T) {
+	for _, c := range []byte(`",{}[]`) {
+		for pos := range 8 {
+			w := []byte("12345.67")
+			w[pos] = c
+			m := maybeStructural(binary.LittleEndian.Uint64(w))
+			if got := bits.TrailingZeros64(m) >> 3; got != pos {
+				t.Errorf("%q: lowest flagged byte %d, want %d", w, got, pos)
+			}
+		}
+	}
+	for _, w := range []string{"12345.67", ": null ", "-1e+10:0"} {
+		b := append([]byte(w), strings.Repeat(" ", 8-len(w))...)
+		if m := maybeStructural(binary.LittleEndian.Uint64(b)); m != 0 {
+			t.Errorf("%q: flagged %x", b, m)
+		}
+	}
 }
