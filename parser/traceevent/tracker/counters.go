@@ -16,9 +16,12 @@ func NormaliseID(raw []byte) (string, bool) {
 	if len(raw) == 0 {
 		return "", false
 	}
-	js := jsonscan.NewBytes(raw)
 	switch c := raw[0]; {
 	case c == '"':
+		if s, ok := plainString(raw); ok {
+			return s, true
+		}
+		js := jsonscan.NewBytes(raw)
 		b, err := js.ReadString(nil)
 		return string(b), err == nil && js.AtEOF()
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -32,6 +35,23 @@ func NormaliseID(raw []byte) (string, bool) {
 		return strconv.FormatFloat(f, 'g', -1, 64), true
 	}
 	return "", false
+}
+
+// plainString returns the text of a JSON string with nothing after it and no
+// escapes or control characters in it (the usual id, "0x1f"), as
+// jsonscan's ReadString would, without its decoder (whose end-of-input
+// check makes an error value); ok is false for anything else.
+func plainString(raw []byte) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	for _, c := range raw[1 : n-1] {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return "", false
+		}
+	}
+	return string(raw[1 : n-1]), true
 }
 
 // CounterSample is one process_measure row.
