@@ -305,6 +305,10 @@ func (s *Sorter) Sorted(stop <-chan struct{}, fn func(k Key, off int64, raw []by
 	if err := s.wait(); err != nil {
 		return err
 	}
+	// Nothing is added any more: let the chunks and the records' slice kept
+	// for reuse go (up to half the budget), so that the merge, which runs
+	// beside everything the second pass builds, holds only the last run.
+	s.free, s.spare = nil, nil
 	// Merge rounds first, leaving a slot for the records still in memory.
 	for len(s.runs) > MaxFanIn-1 {
 		if err := s.mergeRound(stop); err != nil {
