@@ -357,9 +357,7 @@ func stringEnd(b []byte, escaped bool) (int, bool) {
 var structural = [256]bool{'"': true, ',': true, '{': true, '[': true, '}': true, ']': true}
 
 // maybeStructural has the high bit set in the lowest byte of v (little
-// endian) that is a structural byte, if any; bits above it, and for a few
-// control characters that JSON does not allow there, may be set too (the
-// caller checks the byte).
+// endian) that is a structural byte, if any (bits above it may be set too).
 func maybeStructural(v uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	w := v | ones*0x20 // '[' → '{', ']' → '}'
