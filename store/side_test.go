@@ -30,7 +30,7 @@ func TestForkJoin(t *testing.T) {
 			t.Fatal(err)
 		}
 		sides = append(sides, s1.(*side).db.tmp)
-		stats(s1, 3, 2500) // more than one statement's worth
+		stats(s1, 3, 2500)   // more than one statement's worth
 		stats(a, 2500, 2502) // put while the side is open: written before it
 		if err := s1.Join(); err != nil {
 			t.Fatal(err)

@@ -23,12 +23,12 @@ type Result struct {
 	// in the graph's EdgeType and EdgeName as they were given (Analyze drops
 	// its references to them unless KeepLabels is set: a caller that needs
 	// them keeps its own).
-	Retainer []uint32
-	Shallow      []uint32 // self size after owned arrays/hidden nodes are folded into their owner
-	Dominator    []uint32 // immediate dominator ordinal (the root dominates itself)
-	Retained     []float64
-	Class        []uint32 // class of each node (index into Classes)
-	Classes      []Class
+	Retainer  []uint32
+	Shallow   []uint32 // self size after owned arrays/hidden nodes are folded into their owner
+	Dominator []uint32 // immediate dominator ordinal (the root dominates itself)
+	Retained  []float64
+	Class     []uint32 // class of each node (index into Classes)
+	Classes   []Class
 	// Unreachable counts the nodes the root reaches only through non-essential
 	// edges (or not at all); DevTools attaches them to the root.
 	Unreachable int
