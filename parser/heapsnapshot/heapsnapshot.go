@@ -1,8 +1,14 @@
 // Package heapsnapshot decodes V8 and ArkTS heap snapshot JSON (.heapsnapshot,
 // and .heaptimeline with allocation traces) into the js_heap_* tables, streaming:
 // the document is read once through a fixed buffer and rows are emitted as the
-// arrays are read. Only the node ids and edge counts are kept in memory, to derive
-// each edge's from_node_id and to_node_id (docs/format/heapsnapshot.md#edges).
+// arrays are read. Without the analysis only the node ids and edge counts are
+// kept in memory, to derive each edge's from_node_id and to_node_id
+// (docs/format/heapsnapshot.md#edges). With it, the object graph is kept in
+// compact arrays (heapgraph) and the node and edge rows are written from them
+// on a goroutine of their own while the graph is analysed (graphrows.go).
+//
+// It must not know SQL or where rows go: it appends them to the sink it is
+// given (a side sink for the node stats when the sink can fork one).
 package heapsnapshot
 
 import (
