@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -627,6 +628,11 @@ func (d *decoder) analyse() error {
 	if lk != nil {
 		lk.analysed(d.fileID, g, r)
 	}
+	// Only ids, shallow sizes and classes are needed from here on.
+	// Collected now, their memory holds the list of objects below instead of
+	// adding to the peak (the heap holds few pointers: a collection is cheap).
+	r.Distance, r.Retainer, r.Dominator, r.Retained = nil, nil, nil, nil
+	runtime.GC()
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil
 	stats.Flush()
