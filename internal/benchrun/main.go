@@ -4,8 +4,10 @@
 // prints input size, wall time, MB/s, rows/s and peak RSS next to the bare
 // insert time: the same number of rows per table written by the same store code
 // without any parsing, so the ratio shows what parsing costs on top of SQLite.
-// The snapshot runs twice: raw tables only (--no-analysis), and with the heap
-// analysis (whose rows are part of the bare insert too).
+// Heap inputs run twice, with the default heap analysis and with
+// --no-analysis, side by side. Then the scaling table: snapshots of 1×, 2× and
+// 4× the benchmark snapshot's size (generated once), default and
+// --no-analysis, wall and peak RSS.
 package main
 
 import (
@@ -38,7 +40,15 @@ type benchCase struct {
 	genGo func(path string) error
 	// export, if set, also times `tracestreamer export -parquet` of the database.
 	export bool
+	// heap inputs are converted with --no-analysis too.
+	heap bool
+	// genArg, if set, follows the output path in the gen command.
+	genArg string
 }
+
+// snapshotGen is the node command that generates the benchmark snapshot
+// (its record count appended: 400 000 for 1×).
+var snapshotGen = []string{"node", "--max-old-space-size=16384", "testdata/bench/gen-snapshot.js"}
 
 func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
@@ -73,11 +83,9 @@ func run(bin, cache, only string) error {
 		return err
 	}
 	cases := []benchCase{
-		{name: "snapshot-raw", args: []string{"--no-analysis"}, raw: "snapshot.heapsnapshot", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-snapshot.js"},
-			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace"},
-		{name: "snapshot", raw: "snapshot.heapsnapshot", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-snapshot.js"},
+		{name: "snapshot", heap: true, raw: "snapshot.heapsnapshot", gen: snapshotGen,
 			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace", export: true},
-		{name: "timeline", raw: "timeline.heaptimeline", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-timeline.js"},
+		{name: "timeline", heap: true, raw: "timeline.heaptimeline", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-timeline.js"},
 			wrap: []string{"-timeline"}, htrace: "timeline.htrace"},
 		{name: "cpuprofile", raw: "profile.cpuprofile", gen: []string{"node", "testdata/bench/gen-cpuprofile.js"},
 			wrap: []string{"-cpuprofile"}, htrace: "cpuprofile.htrace"},
@@ -86,7 +94,8 @@ func run(bin, cache, only string) error {
 		{name: "trace-real", raw: "trace-real.json", htrace: "trace-real.json",
 			genGo: func(path string) error { return genRealTrace(path, ".", 500e6) }},
 	}
-	fmt.Printf("%-12s %9s %7s %7s %10s %10s %8s %8s %6s\n", "input", "MB", "wall s", "MB/s", "rows", "rows/s", "RSS MB", "bare s", "ratio")
+	fmt.Printf("%-11s %7s %7s %6s %10s %9s %7s | %-21s | %7s %5s\n", "input", "MB", "wall s", "MB/s",
+		"rows", "rows/s", "RSS MB", "--no-analysis s, MB", "bare s", "ratio")
 	for _, c := range cases {
 		if only != "" && !strings.Contains(c.name, only) {
 			continue
@@ -100,16 +109,17 @@ func run(bin, cache, only string) error {
 		if err != nil {
 			return err
 		}
-		cmd := exec.Command(filepath.Join(bin, "tracestreamer"), append(append([]string{"-q"}, c.args...), in, "-o", out)...)
-		cmd.Stderr = os.Stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+		raw := "-"
+		if c.heap {
+			wall, rss, err := convert(bin, append(c.args, "--no-analysis"), in, out)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			raw = fmt.Sprintf("%6.2f s %5.0f MB", wall.Seconds(), float64(rss)/1e6)
 		}
-		wall := time.Since(start)
-		rss := int64(0)
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = ru.Maxrss * 1024
+		wall, rss, err := convert(bin, c.args, in, out)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		counts, err := tableCounts(out)
 		if err != nil {
@@ -124,8 +134,8 @@ func run(bin, cache, only string) error {
 			return err
 		}
 		mb := float64(info.Size()) / 1e6
-		fmt.Printf("%-12s %9.1f %7.2f %7.1f %10d %10.0f %8.0f %8.2f %6.2f\n", c.name, mb, wall.Seconds(),
-			mb/wall.Seconds(), total, float64(total)/wall.Seconds(), float64(rss)/1e6, bare.Seconds(),
+		fmt.Printf("%-11s %7.1f %7.2f %6.1f %10d %9.0f %7.0f | %-21s | %7.2f %5.2f\n", c.name, mb, wall.Seconds(),
+			mb/wall.Seconds(), total, float64(total)/wall.Seconds(), float64(rss)/1e6, raw, bare.Seconds(),
 			wall.Seconds()/bare.Seconds())
 		if c.export {
 			if err := timeExport(bin, out, filepath.Join(cache, c.name+".parquet")); err != nil {
@@ -133,6 +143,70 @@ func run(bin, cache, only string) error {
 			}
 		}
 		os.Remove(out)
+	}
+	if only == "" || strings.Contains("scaling", only) {
+		return scaling(bin, cache)
+	}
+	return nil
+}
+
+// convert runs one conversion and returns its wall time and peak RSS.
+func convert(bin string, args []string, in, out string) (time.Duration, int64, error) {
+	cmd := exec.Command(filepath.Join(bin, "tracestreamer"), append(append([]string{"-q"}, args...), in, "-o", out)...)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, 0, err
+	}
+	wall := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024
+	}
+	return wall, rss, nil
+}
+
+// scaling converts snapshots of 1×, 2× and 4× the benchmark snapshot's
+// records, with and without the analysis, and prints how wall time and peak
+// RSS grow.
+func scaling(bin, cache string) error {
+	fmt.Printf("\nscaling (heap snapshot htrace; default = with the heap analysis)\n")
+	fmt.Printf("%-6s %8s %9s %9s %12s %9s %9s %12s %8s\n", "size", "MB", "nodes M", "default s", "default MB",
+		"raw s", "raw MB", "default/raw", "MB/s")
+	for _, k := range []int{1, 2, 4} {
+		c := benchCase{raw: fmt.Sprintf("snapshot-%dx.heapsnapshot", k), wrap: []string{"-snapshot"},
+			htrace: fmt.Sprintf("snapshot-%dx.htrace", k),
+			gen:    snapshotGen, genArg: fmt.Sprint(400000 * k)}
+		if k == 1 {
+			c.raw, c.htrace, c.genArg = "snapshot.heapsnapshot", "snapshot.htrace", ""
+		}
+		if err := ensure(c, cache, bin); err != nil {
+			return err
+		}
+		in := filepath.Join(cache, c.htrace)
+		out := filepath.Join(cache, "scaling.db")
+		info, err := os.Stat(in)
+		if err != nil {
+			return err
+		}
+		rawWall, rawRSS, err := convert(bin, []string{"--no-analysis"}, in, out)
+		if err != nil {
+			return fmt.Errorf("scaling %d×: %w", k, err)
+		}
+		wall, rss, err := convert(bin, nil, in, out)
+		if err != nil {
+			return fmt.Errorf("scaling %d×: %w", k, err)
+		}
+		var nodes int64
+		if db, err := sql.Open("sqlite", "file:"+out+"?mode=ro"); err == nil {
+			db.QueryRow("SELECT count(*) FROM js_heap_nodes").Scan(&nodes)
+			db.Close()
+		}
+		os.Remove(out)
+		mb := float64(info.Size()) / 1e6
+		fmt.Printf("%-6s %8.0f %9.2f %9.2f %12.0f %9.2f %9.0f %12.2f %8.1f\n", fmt.Sprintf("%d×", k), mb,
+			float64(nodes)/1e6, wall.Seconds(), float64(rss)/1e6, rawWall.Seconds(), float64(rawRSS)/1e6,
+			wall.Seconds()/rawWall.Seconds(), mb/wall.Seconds())
 	}
 	return nil
 }
@@ -171,7 +245,11 @@ func ensure(c benchCase, cache, bin string) error {
 			return errors.New("node is needed to generate the benchmark inputs")
 		}
 		fmt.Fprintf(os.Stderr, "generating %s with node…\n", raw)
-		cmd := exec.Command(c.gen[0], append(c.gen[1:], raw)...)
+		args := append(append([]string{}, c.gen[1:]...), raw)
+		if c.genArg != "" {
+			args = append(args, c.genArg)
+		}
+		cmd := exec.Command(c.gen[0], args...)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("generate %s: %w", raw, err)
