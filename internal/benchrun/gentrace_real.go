@@ -285,13 +285,7 @@ func appendShiftedPid(b, raw []byte, k int64) []byte {
 	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 		return strconv.AppendInt(b, v+k*pidStride, 10)
 	}
-	if len(raw) >= 2 && raw[0] == '"' {
-		b = append(b, raw[:len(raw)-1]...)
-		b = append(b, '/')
-		b = strconv.AppendInt(b, k, 10)
-		return append(b, '"')
-	}
-	return append(b, raw...)
+	return appendTileSuffix(b, raw, k)
 }
 
 // appendTileID changes an id for tile k: a hex string is XORed with k × idMix
@@ -311,6 +305,11 @@ func appendTileID(b, raw []byte, k int64) []byte {
 	if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil && v >= 0 && v < 1<<40 {
 		return strconv.AppendInt(b, v+k<<40, 10)
 	}
+	return appendTileSuffix(b, raw, k)
+}
+
+// appendTileSuffix gives a string the suffix "/k"; anything else is kept.
+func appendTileSuffix(b, raw []byte, k int64) []byte {
 	if len(raw) >= 2 && raw[0] == '"' {
 		b = append(b, raw[:len(raw)-1]...)
 		b = append(b, '/')
