@@ -132,33 +132,3 @@ func checkLimits(t *testing.T, data []byte) {
 		}
 	}
 }
-
-// FuzzFastArgs checks that the fast argument flattener accepts only what the
-// general one accepts and gives the same arguments.
-func FuzzFastArgs(f *testing.F) {
-	for _, s := range []string{
-		`{"a":{"b":[7,"x"]},"n":null,"t":true,"f":false,"d":2.5,"e":1e3,"big":123456789012345678901234,"eo":{},"ea":[]}`,
-		` { "a" : [ 1 , { "b" : null } ] , "c" : "\u00e9" } `, `{"a":1,}`, `{"a":[1,]}`, `{"a":1]`, `{"a":[1}`,
-		`{"":{"b":1}}`, `{"a":tru}`, `{"a":+1}`, `{"a":1e400}`, `{"a":--1}`, `{"a":"x` + "\x01" + `"}`, `{"a":1 "b":2}`,
-		`{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		testutil.CountExec("FuzzFastArgs")
-		fl := flattener{raw: data, out: new([]Arg)}
-		if i := skipSpace(data, 0); i >= len(data) || data[i] != '{' {
-			return
-		}
-		if _, ok := fl.fastValue(0, "", 0); !ok {
-			return
-		}
-		general, err := appendArgs(nil, data, nil, false)
-		if err != nil {
-			t.Fatalf("fast flattener accepted what the general one refuses (%v): %+v", err, *fl.out)
-		}
-		if !reflect.DeepEqual(*fl.out, general) && !(len(*fl.out) == 0 && len(general) == 0) {
-			t.Fatalf("fast %+v\ngeneral %+v", *fl.out, general)
-		}
-	})
-}
