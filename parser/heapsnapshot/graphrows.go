@@ -167,18 +167,18 @@ func (gr *graphRows) run(fileID int64, out *Output) {
 			for ; extra < len(v.extra); extra++ {
 				x := v.extra[extra]
 				out.Edges.Append(&tables.JSHeapEdges{FileID: fileID, EdgeIndex: int64(x.idx), Type: x.typ,
-					NameOrIndex: x.name, ToNode: x.to, FromNodeID: rows.Int{}, ToNodeID: toNodeID(x.to, v.stride, v.id)})
+					NameOrIndex: x.name, ToNode: x.to, FromNodeID: rows.Int{}, ToNodeID: rows.IOpt(nodeAt(x.to, v.stride, v.id))})
 			}
 			return
 		}
 	}
 }
 
-// toNodeID is the id of the node an edge's to_node offset points to (NULL
-// when it points to none).
-func toNodeID(to, stride int64, ids []int64) rows.Int {
+// nodeAt returns the id of the node an edge's to_node offset points to, and
+// whether it points to one.
+func nodeAt(to, stride int64, ids []int64) (int64, bool) {
 	if k := to / stride; to >= 0 && to%stride == 0 && k < int64(len(ids)) {
-		return rows.I(ids[k])
+		return ids[k], true
 	}
-	return rows.Int{}
+	return 0, false
 }

@@ -486,11 +486,9 @@ func (e *edgeWalker) edge(l layout, t []int64) {
 		}
 	}
 	to := l.get(t, eToNode)
-	var toID int64
 	stride := int64(d.nodes.stride)
-	if k := to / stride; to >= 0 && to%stride == 0 && k < int64(len(d.ids)) {
-		toID = d.ids[k]
-	} else {
+	toID, ok := nodeAt(to, stride, d.ids)
+	if !ok {
 		nulls |= 1 << 6
 		d.warn("edge %d points to node offset %d, not a node of the %d-node array", e.idx, to, len(d.ids))
 	}
