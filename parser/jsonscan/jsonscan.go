@@ -126,24 +126,33 @@ func (d *Decoder) ensure(n int) bool {
 
 // Peek returns the next byte that is not white space, without consuming it.
 func (d *Decoder) Peek() (byte, error) {
+	if c, ok := d.peek(); ok {
+		return c, nil
+	}
+	return 0, d.eofError("expected a value")
+}
+
+// peek is Peek without the error value, which AtEOF does not need (ids and
+// other small documents are checked for their end by the million).
+func (d *Decoder) peek() (byte, bool) {
 	for {
 		for d.pos < d.end {
 			c := d.buf[d.pos]
 			if c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-				return c, nil
+				return c, true
 			}
 			d.pos++
 		}
 		if !d.fill() {
-			return 0, d.eofError("expected a value")
+			return 0, false
 		}
 	}
 }
 
 // AtEOF reports whether only white space is left.
 func (d *Decoder) AtEOF() bool {
-	_, err := d.Peek()
-	return err != nil && d.rerr == io.EOF
+	_, ok := d.peek()
+	return !ok && d.rerr == io.EOF
 }
 
 // Expect consumes the byte c, after white space.
