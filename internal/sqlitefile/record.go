@@ -1,0 +1,174 @@
+// Package sqlitefile writes table b-trees in SQLite's file format
+// (https://www.sqlite.org/fileformat2.html) and splices them into a database
+// file that SQLite made and closed.
+//
+// Why it exists: SQLite's own insert path (bind each value, step the VDBE,
+// search and balance the b-tree) is the bottleneck of a conversion. Through
+// modernc's SQLite it inserts about 14 M values a second: 9 s of the 11 s a
+// 5 M-node heap snapshot takes. Rows that only ever arrive in rowid order need
+// none of that work: their records can be packed into leaf pages one after the
+// other and the interior pages built at the end, which is what this package
+// does at several hundred MB a second (the numbers, before and after, are in
+// store's package comment). No library writes SQLite pages this way; the
+// format is small, stable since 2004 and documented byte for byte.
+//
+// What it must not do: know tables or schemas (the caller encodes each row's
+// values in column order), open SQLite, or touch a database that is open.
+// Splice refuses files whose header it does not expect (auto-vacuum, reserved
+// bytes, another text encoding or page size, a root page that is not an empty
+// leaf) rather than guess.
+package sqlitefile
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Record builds one row's record: a header of serial types followed by the
+// values, as SQLite's OP_MakeRecord stores them. Values are given in column
+// order and stored as given: the caller applies the column's affinity.
+type Record struct {
+	types []uint64
+	body  []byte
+	out   []byte
+}
+
+// Reset starts a new record.
+func (r *Record) Reset() {
+	r.types = r.types[:0]
+	r.body = r.body[:0]
+}
+
+// Null appends a NULL.
+func (r *Record) Null() { r.types = append(r.types, 0) }
+
+// Int appends an integer in the fewest bytes SQLite would use: 0 and 1 take
+// none (serial types 8 and 9, schema format 4).
+func (r *Record) Int(v int64) {
+	switch {
+	case v == 0:
+		r.types = append(r.types, 8)
+	case v == 1:
+		r.types = append(r.types, 9)
+	case v >= -1<<7 && v < 1<<7:
+		r.types = append(r.types, 1)
+		r.body = append(r.body, byte(v))
+	case v >= -1<<15 && v < 1<<15:
+		r.types = append(r.types, 2)
+		r.body = append(r.body, byte(v>>8), byte(v))
+	case v >= -1<<23 && v < 1<<23:
+		r.types = append(r.types, 3)
+		r.body = append(r.body, byte(v>>16), byte(v>>8), byte(v))
+	case v >= -1<<31 && v < 1<<31:
+		r.types = append(r.types, 4)
+		r.body = binary.BigEndian.AppendUint32(r.body, uint32(v))
+	case v >= -1<<47 && v < 1<<47:
+		r.types = append(r.types, 5)
+		r.body = append(r.body, byte(v>>40), byte(v>>32))
+		r.body = binary.BigEndian.AppendUint32(r.body, uint32(v))
+	default:
+		r.types = append(r.types, 6)
+		r.body = binary.BigEndian.AppendUint64(r.body, uint64(v))
+	}
+}
+
+// Real appends a floating-point value as SQLite stores one in a column of
+// INTEGER, REAL or NUMERIC affinity: NaN as NULL (sqlite3_bind_double), and a
+// whole number strictly between the smallest and largest int64 as that
+// integer (sqlite3VdbeIntegerAffinity; a REAL column reads it back as a real,
+// so -0.0 comes back as 0.0, as from SQLite).
+func (r *Record) Real(f float64) {
+	if math.IsNaN(f) {
+		r.Null()
+		return
+	}
+	if f > -(1<<63) && f < 1<<63 {
+		if ix := int64(f); float64(ix) == f && ix != math.MinInt64 {
+			r.Int(ix)
+			return
+		}
+	}
+	r.types = append(r.types, 7)
+	r.body = binary.BigEndian.AppendUint64(r.body, math.Float64bits(f))
+}
+
+// Text appends a text value (bytes as given; the database's encoding is UTF-8).
+func (r *Record) Text(s string) {
+	r.types = append(r.types, 13+2*uint64(len(s)))
+	r.body = append(r.body, s...)
+}
+
+// Bytes returns the record. It is valid until the next Reset.
+func (r *Record) Bytes() []byte {
+	n := 0
+	for _, t := range r.types {
+		n += varintLen(t)
+	}
+	// The header's length counts its own varint.
+	h := n + 1
+	for varintLen(uint64(h)) != h-n {
+		h = n + varintLen(uint64(h))
+	}
+	out := r.out[:0]
+	out = appendVarint(out, uint64(h))
+	for _, t := range r.types {
+		out = appendVarint(out, t)
+	}
+	out = append(out, r.body...)
+	r.out = out
+	return out
+}
+
+// varintLen is the length of v as a SQLite varint.
+func varintLen(v uint64) int {
+	switch {
+	case v < 1<<7:
+		return 1
+	case v < 1<<14:
+		return 2
+	case v >= 1<<56:
+		return 9
+	}
+	n := 2
+	for v >= 1<<(7*n) {
+		n++
+	}
+	return n
+}
+
+// appendVarint appends v as a SQLite varint: big-endian groups of 7 bits, the
+// high bit set on all but the last byte; a ninth byte carries 8 bits.
+func appendVarint(b []byte, v uint64) []byte {
+	if v < 1<<7 {
+		return append(b, byte(v))
+	}
+	if v >= 1<<56 {
+		b = append(b, byte(v>>57)|0x80, byte(v>>50)|0x80, byte(v>>43)|0x80, byte(v>>36)|0x80,
+			byte(v>>29)|0x80, byte(v>>22)|0x80, byte(v>>15)|0x80, byte(v>>8)|0x80)
+		return append(b, byte(v))
+	}
+	n := varintLen(v)
+	for i := n - 1; i > 0; i-- {
+		b = append(b, byte(v>>(7*i))|0x80)
+	}
+	return append(b, byte(v)&0x7f)
+}
+
+// readVarint reads a SQLite varint from b, returning the value and its length
+// (0 if b is too short).
+func readVarint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < 8; i++ {
+		if i >= len(b) {
+			return 0, 0
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	if len(b) < 9 {
+		return 0, 0
+	}
+	return v<<8 | uint64(b[8]), 9
+}

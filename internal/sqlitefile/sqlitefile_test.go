@@ -1,0 +1,418 @@
+package sqlitefile
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"modernc.org/libc"
+	_ "modernc.org/sqlite" // SQLite itself writes the reference tables and checks ours
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// lockByte moves SQLite's lock-byte page from 1 GB to 128 KB for every
+// database of these tests (as SQLite's own tests do), so that small files
+// cross it and Splice's skipping of that page is checked against SQLite's.
+const lockByte = 0x20000
+
+func TestMain(m *testing.M) {
+	tls := libc.NewTLS()
+	va := libc.NewVaList(uint32(lockByte))
+	sqlite3.Xsqlite3_test_control(tls, sqlite3.SQLITE_TESTCTRL_PENDING_BYTE, va)
+	libc.Xfree(tls, va)
+	tls.Close()
+	os.Exit(m.Run())
+}
+
+// value is one cell: nil, int64, float64 or string.
+type value = any
+
+// row is a rowid and the values of columns a INT, b REAL, c TEXT.
+type row struct {
+	id  int64
+	val [3]value
+}
+
+func encode(r *Record, vals [3]value) []byte {
+	r.Reset()
+	for _, v := range vals {
+		switch v := v.(type) {
+		case nil:
+			r.Null()
+		case int64:
+			r.Int(v)
+		case float64:
+			r.Real(v)
+		case string:
+			r.Text(v)
+		}
+	}
+	return r.Bytes()
+}
+
+// build makes a database of page size size with tables s (rows inserted by
+// SQLite) and u (the same rows through a Tree and Splice, with the tree's
+// operations applied by ops), and returns it open.
+func build(t *testing.T, size int, want []row, ops func(*Tree, *Record)) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	mustExec(t, db, fmt.Sprintf("PRAGMA page_size=%d", size))
+	mustExec(t, db, "PRAGMA journal_mode=OFF")
+	mustExec(t, db, "CREATE TABLE s(a INT, b REAL, c TEXT)")
+	mustExec(t, db, "CREATE TABLE u(a INT, b REAL, c TEXT)")
+	mustExec(t, db, "CREATE TABLE after(x)")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range want {
+		if _, err := tx.Exec("INSERT INTO s(rowid, a, b, c) VALUES (?, ?, ?, ?)", r.id, r.val[0], r.val[1], r.val[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var root uint32
+	if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'u'").Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	spill := filepath.Join(t.TempDir(), "spill")
+	tr := NewTree(size, func() (*os.File, error) { return os.Create(spill) })
+	ops(tr, &Record{})
+	if err := splice(path, []Table{{Root: root, Tree: tr}}, lockByte); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var ok string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("integrity_check: %q, %v", ok, err)
+	}
+	return db
+}
+
+func addAll(t *testing.T, rs []row) func(*Tree, *Record) {
+	return func(tr *Tree, r *Record) {
+		for _, x := range rs {
+			if err := tr.Add(x.id, encode(r, x.val)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	if _, err := db.Exec(q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// same checks that tables s and u hold the same rowids, values and types.
+func same(t *testing.T, db *sql.DB, n int) {
+	t.Helper()
+	read := func(table string) []string {
+		rs, err := db.Query("SELECT rowid, a, typeof(a), b, typeof(b), c, typeof(c) FROM " + table + " ORDER BY rowid")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rs.Close()
+		var out []string
+		for rs.Next() {
+			var id int64
+			var v [3]any
+			var ty [3]string
+			if err := rs.Scan(&id, &v[0], &ty[0], &v[1], &ty[1], &v[2], &ty[2]); err != nil {
+				t.Fatal(err)
+			}
+			s := fmt.Sprint(id)
+			for i := range v {
+				if f, ok := v[i].(float64); ok {
+					v[i] = fmt.Sprintf("%x", math.Float64bits(f))
+				}
+				s += fmt.Sprintf(" %s:%v", ty[i], v[i])
+			}
+			out = append(out, s)
+		}
+		if err := rs.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	s, u := read("s"), read("u")
+	if len(s) != n || len(u) != n {
+		t.Fatalf("%d rows by SQLite, %d spliced, want %d", len(s), len(u), n)
+	}
+	for i := range s {
+		if s[i] != u[i] {
+			t.Fatalf("row %d: SQLite %.200s, spliced %.200s", i, s[i], u[i])
+		}
+	}
+}
+
+func sequential(vals [][3]value) []row {
+	rs := make([]row, len(vals))
+	for i, v := range vals {
+		rs[i] = row{int64(i + 1), v}
+	}
+	return rs
+}
+
+// randomRows makes n rows of values of every kind and size, with a given share
+// of long texts.
+func randomRows(rng *rand.Rand, n, longText int) [][3]value {
+	ints := []int64{0, 1, -1, 2, 127, 128, -128, -129, 32767, 32768, -32769, 1<<23 - 1, 1 << 23,
+		-1<<23 - 1, 1<<31 - 1, 1 << 31, -1<<31 - 1, 1<<47 - 1, 1 << 47, -1<<47 - 1, math.MaxInt64, math.MinInt64}
+	reals := []float64{0, math.Copysign(0, -1), 1, -1.5, 3.0, 1e308, -1e-308, math.Inf(1), math.Inf(-1),
+		math.NaN(), 1 << 60, 0.1}
+	out := make([][3]value, n)
+	for i := range out {
+		var v [3]value
+		switch rng.IntN(4) {
+		case 0:
+		case 1:
+			v[0] = ints[rng.IntN(len(ints))]
+		default:
+			v[0] = rng.Int64() >> rng.IntN(64)
+		}
+		switch rng.IntN(3) {
+		case 0:
+		case 1:
+			v[1] = reals[rng.IntN(len(reals))]
+		default:
+			v[1] = rng.NormFloat64() * 1e6
+		}
+		switch k := rng.IntN(100); {
+		case k < 10:
+		case k < 10+longText:
+			v[2] = strings.Repeat(string(rune('a'+rng.IntN(26))), rng.IntN(200000))
+		default:
+			v[2] = strings.Repeat("é\x00x", rng.IntN(30))
+		}
+		out[i] = v
+	}
+	return out
+}
+
+func TestSameAsSQLite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gaps := make([]row, 3000)
+	id := int64(-50)
+	for i := range gaps {
+		id += 1 + rng.Int64N(1<<uint(rng.IntN(40)))
+		gaps[i] = row{id, [3]value{id, nil, "x"}}
+	}
+	// Payload sizes around the point where a 512-byte page's cell overflows
+	// (477 bytes), and chains of several overflow pages.
+	var edge [][3]value
+	for n := 440; n < 520; n++ {
+		edge = append(edge, [3]value{nil, nil, strings.Repeat("z", n)})
+	}
+	edge = append(edge, [3]value{nil, nil, strings.Repeat("y", 5000)}, [3]value{int64(7), nil, ""})
+	for _, tc := range []struct {
+		name string
+		size int
+		rows []row
+	}{
+		{"empty", 4096, nil},
+		{"one row", 4096, sequential([][3]value{{int64(5), 2.5, "a"}})},
+		{"one leaf, 64 KiB pages", 65536, sequential(randomRows(rng, 500, 0))},
+		{"three levels, 512-byte pages", 512, sequential(randomRows(rng, 20000, 0))},
+		{"64 KiB pages", 65536, sequential(randomRows(rng, 60000, 0))},
+		{"overflow, 512-byte pages", 512, sequential(randomRows(rng, 3000, 2))},
+		{"overflow, 64 KiB pages", 65536, sequential(randomRows(rng, 3000, 5))},
+		{"overflow edges, 512-byte pages", 512, sequential(edge)},
+		{"rowid gaps and negative rowids", 1024, gaps},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := build(t, tc.size, tc.rows, addAll(t, tc.rows))
+			same(t, db, len(tc.rows))
+		})
+	}
+}
+
+// TestTruncate drops rows from the leaf being filled, from spilled leaves and
+// with their overflow pages, then adds more: the table equals SQLite's with
+// the rows that were kept and added, and the pages of dropped overflow rows
+// are on the freelist.
+func TestTruncate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vals := randomRows(rng, 4000, 3)
+	for _, tc := range []struct {
+		name      string
+		size      int
+		add, keep []int // add the first add[i] rows, keep keep[i]
+	}{
+		{"within the leaf being filled", 65536, []int{10, 20}, []int{5, 15}},
+		{"to nothing", 4096, []int{3000, 100}, []int{0, 100}},
+		{"into a spilled leaf", 512, []int{3000, 3500}, []int{1234, 3500}},
+		{"twice", 1024, []int{2000, 3000, 4000}, []int{1500, 1499, 4000}},
+		{"at a leaf's end", 512, []int{3000, 3100}, []int{-1, 3100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want []row
+			at := 0
+			var leafEnd int64
+			ops := func(tr *Tree, r *Record) {
+				for i, n := range tc.add {
+					for ; at < n; at++ {
+						if err := tr.Add(int64(at+1), encode(r, vals[at])); err != nil {
+							t.Fatal(err)
+						}
+					}
+					keep := tc.keep[i]
+					if keep < 0 {
+						// The number of rows in the spill file's last leaf.
+						for _, p := range tr.pages {
+							if p.leaf {
+								leafEnd = p.rows
+							}
+						}
+						keep = int(leafEnd)
+					}
+					if err := tr.Truncate(int64(keep)); err != nil {
+						t.Fatal(err)
+					}
+					if tr.Rows() != int64(keep) {
+						t.Fatalf("Rows() = %d after Truncate(%d)", tr.Rows(), keep)
+					}
+					at = keep
+				}
+			}
+			// The rows kept: rowids are row numbers, so a truncated rowid is
+			// used again by the next row, as SQLite does after a DELETE.
+			final := tc.keep[len(tc.keep)-1]
+			if final < 0 {
+				final = tc.add[len(tc.add)-1]
+			}
+			want = sequential(vals[:final])
+			db := build(t, tc.size, want, ops)
+			same(t, db, len(want))
+		})
+	}
+}
+
+// TestTruncateFrees drops a row whose overflow pages were written: they are
+// on the freelist, and the rows kept and added after are SQLite's.
+func TestTruncateFrees(t *testing.T) {
+	const size = 65536
+	long := strings.Repeat("L", 200000)
+	rec := encode(&Record{}, [3]value{nil, nil, long})
+	tr := NewTree(size, nil)
+	n := len(rec) - tr.maxLocal(len(rec))
+	overflow := (n + size - 5) / (size - 4)
+	if overflow != 3 {
+		t.Fatalf("%d overflow pages for a payload of %d bytes, want 3", overflow, len(rec))
+	}
+	want := sequential([][3]value{{"a"}, {"b"}, {nil, nil, long}})
+	db := build(t, size, want, func(tr *Tree, r *Record) {
+		for i, v := range [][3]value{{"a"}, {nil, nil, long}, {"c"}} {
+			if err := tr.Add(int64(i+1), encode(r, v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tr.Truncate(1); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range want[1:] {
+			if err := tr.Add(int64(i+2), encode(r, v.val)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	same(t, db, len(want))
+	var free int
+	if err := db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil {
+		t.Fatal(err)
+	}
+	// The three freed pages and the trunk page that lists them.
+	if free != overflow+1 {
+		t.Errorf("freelist_count %d, want %d", free, overflow+1)
+	}
+}
+
+func TestSpliceRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		setup []string
+		size  int
+		want  string
+	}{
+		{"root page with rows", []string{"CREATE TABLE u(a)", "INSERT INTO u VALUES (1)"}, 4096,
+			"root page is not an empty table leaf"},
+		{"other page size", []string{"CREATE TABLE u(a)"}, 8192, "tree of 8192-byte pages in a file of 4096-byte pages"},
+		{"auto-vacuum", []string{"PRAGMA auto_vacuum=FULL", "CREATE TABLE u(a)"}, 4096, "auto-vacuum database"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".db")
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.SetMaxOpenConns(1)
+			mustExec(t, db, "PRAGMA page_size=4096")
+			for _, q := range tc.setup {
+				mustExec(t, db, q)
+			}
+			var root uint32
+			if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'u'").Scan(&root); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			tr := NewTree(tc.size, func() (*os.File, error) { return os.CreateTemp(dir, "spill") })
+			defer tr.Close()
+			if err := tr.Add(1, encode(&Record{}, [3]value{int64(1)})); err != nil {
+				t.Fatal(err)
+			}
+			err = Splice(path, []Table{{Root: root, Tree: tr}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("Splice: %v, want an error naming %s and saying %q", err, path, tc.want)
+			}
+		})
+	}
+}
+
+func TestAddOutOfOrder(t *testing.T) {
+	tr := NewTree(4096, nil)
+	rec := encode(&Record{}, [3]value{int64(1)})
+	if err := tr.Add(5, rec); err != nil {
+		t.Fatal(err)
+	}
+	err := tr.Add(5, rec)
+	if err == nil || err.Error() != "rowid 5 after 5: rows must come in rowid order" {
+		t.Fatalf("Add: %v", err)
+	}
+}
+
+func TestVarint(t *testing.T) {
+	for _, v := range []uint64{0, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21, 1<<56 - 1, 1 << 56, math.MaxUint64} {
+		b := appendVarint(nil, v)
+		if len(b) != varintLen(v) {
+			t.Errorf("%d: %d bytes, varintLen %d", v, len(b), varintLen(v))
+		}
+		got, n := readVarint(b)
+		if got != v || n != len(b) {
+			t.Errorf("%d: read back %d in %d bytes of %d", v, got, n, len(b))
+		}
+	}
+}
