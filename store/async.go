@@ -32,7 +32,7 @@ const (
 	opInsert opKind = iota
 	opMark
 	opRollback
-	opCopy // rows of a side database (Fork)
+	opRecords // a side's records of one table (Fork)
 )
 
 // MaxQueuedText bounds the bytes of text waiting in queued batches: Put
@@ -45,8 +45,8 @@ type op struct {
 	text   int64 // bytes of text in batch
 	mark   rows.Mark
 	tables []*schema.Table
-	path   string  // opCopy: the side database
-	counts []int64 // opCopy: its rows per table
+	path   string  // opRecords: the side's file
+	counts []int64 // opRecords: its records
 }
 
 // NewAsync starts writing to db; queue is the number of batches that may wait.
@@ -66,7 +66,7 @@ func (a *Async) run() {
 		switch {
 		case a.Err() != nil:
 			// Drain so that producers never block.
-			if o.kind == opCopy {
+			if o.kind == opRecords {
 				os.Remove(o.path)
 			}
 		case o.kind == opInsert:
@@ -75,8 +75,8 @@ func (a *Async) run() {
 			marks[o.mark] = a.db.Mark(o.tables)
 		case o.kind == opRollback:
 			err = a.db.Rollback(marks[o.mark])
-		case o.kind == opCopy:
-			err = a.db.copyFrom(o.path, o.tables, o.counts)
+		case o.kind == opRecords:
+			err = a.db.appendRecords(o.tables[0], o.path, o.counts[0])
 		}
 		if err != nil {
 			a.setErr(err)

@@ -29,8 +29,8 @@ func TestForkJoin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sides = append(sides, s1.(*side).db.tmp)
-		stats(s1, 3, 2500)   // more than one statement's worth
+		stats(s1, 3, 2500) // more than one statement's worth
+		sides = append(sides, s1.(*side).paths...)
 		stats(a, 2500, 2502) // put while the side is open: written before it
 		if err := s1.Join(); err != nil {
 			t.Fatal(err)
@@ -49,11 +49,11 @@ func TestForkJoin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sides = append(sides, side3.(*side).db.tmp)
 		stats(side3, 5000, 5001)
+		sides = append(sides, side3.(*side).paths...)
 		side3.Abort()
 		side3.Abort()
-		if err := side3.Join(); err == nil || !strings.Contains(err.Error(), "joined twice or after Abort") {
+		if err := side3.Join(); err == nil || !strings.Contains(err.Error(), "side sink joined twice or after Abort") {
 			t.Errorf("Join after Abort: %v", err)
 		}
 		stats(a, 2502, 2503)
@@ -62,11 +62,10 @@ func TestForkJoin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sides = append(sides, side4.(*side).db.tmp)
 		app := rows.NewAppender(side4, ts.JSHeapClass)
 		app.Row([]int64{0, 0, 0, 0, 0, 0}, "x")
 		app.Flush()
-		if err := side4.Join(); err == nil || !strings.Contains(err.Error(), "rows of js_heap_class, which it was not made for") {
+		if err := side4.Join(); err == nil || !strings.Contains(err.Error(), "side sink: rows of js_heap_class, which it was not made for") {
 			t.Errorf("Join of a side given another table's rows: %v", err)
 		}
 	})

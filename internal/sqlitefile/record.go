@@ -21,6 +21,7 @@ package sqlitefile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 )
 
@@ -171,4 +172,76 @@ func readVarint(b []byte) (uint64, int) {
 		return 0, 0
 	}
 	return v<<8 | uint64(b[8]), 9
+}
+
+// Kind is the storage class of a value in a record.
+type Kind uint8
+
+// The storage classes a Record writes.
+const (
+	Null Kind = iota
+	Integer
+	Float
+	Text
+)
+
+// Value is one value of a record.
+type Value struct {
+	Kind Kind
+	Int  int64
+	Real float64
+	Text string
+}
+
+// Values appends the values of a record that Record made (no BLOBs) to dst.
+func Values(dst []Value, rec []byte) ([]Value, error) {
+	hlen, n := readVarint(rec)
+	if n == 0 || hlen > uint64(len(rec)) || hlen < uint64(n) {
+		return dst, fmt.Errorf("record header of %d bytes in a record of %d", hlen, len(rec))
+	}
+	head, body := rec[n:hlen], rec[hlen:]
+	for len(head) > 0 {
+		st, n := readVarint(head)
+		if n == 0 {
+			return dst, fmt.Errorf("truncated record header")
+		}
+		head = head[n:]
+		size := 0
+		switch {
+		case st <= 4:
+			size = int(st)
+		case st == 5:
+			size = 6
+		case st == 6, st == 7:
+			size = 8
+		case st >= 13 && st%2 == 1:
+			size = int((st - 13) / 2)
+		case st == 8, st == 9:
+		default:
+			return dst, fmt.Errorf("serial type %d", st)
+		}
+		if size > len(body) {
+			return dst, fmt.Errorf("record body ends within a value")
+		}
+		v := body[:size]
+		body = body[size:]
+		switch {
+		case st == 0:
+			dst = append(dst, Value{Kind: Null})
+		case st == 7:
+			dst = append(dst, Value{Kind: Float, Real: math.Float64frombits(binary.BigEndian.Uint64(v))})
+		case st >= 13:
+			dst = append(dst, Value{Kind: Text, Text: string(v)})
+		case st == 8, st == 9:
+			dst = append(dst, Value{Kind: Integer, Int: int64(st - 8)})
+		default:
+			// Big-endian two's complement of 1 to 8 bytes.
+			x := int64(int8(v[0]))
+			for _, c := range v[1:] {
+				x = x<<8 | int64(c)
+			}
+			dst = append(dst, Value{Kind: Integer, Int: x})
+		}
+	}
+	return dst, nil
 }

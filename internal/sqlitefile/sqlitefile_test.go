@@ -416,3 +416,43 @@ func TestVarint(t *testing.T) {
 		}
 	}
 }
+
+// TestValues reads back the records Record makes.
+func TestValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var r Record
+	var got []Value
+	for _, vals := range randomRows(rng, 2000, 2) {
+		var err error
+		got, err = Values(got[:0], encode(&r, vals))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 3 {
+			t.Fatalf("%d values, want 3", len(got))
+		}
+		for i, v := range vals {
+			var want Value
+			switch v := v.(type) {
+			case int64:
+				want = Value{Kind: Integer, Int: v}
+			case float64:
+				switch ix := int64(v); {
+				case math.IsNaN(v):
+				case v > -(1<<63) && v < 1<<63 && float64(ix) == v:
+					want = Value{Kind: Integer, Int: ix}
+				default:
+					want = Value{Kind: Float, Real: v}
+				}
+			case string:
+				want = Value{Kind: Text, Text: v}
+			}
+			if got[i] != want {
+				t.Fatalf("value %d of %v: read back %+v, want %+v", i, vals, got[i], want)
+			}
+		}
+	}
+	if _, err := Values(nil, []byte{3, 1}); err == nil || err.Error() != "record header of 3 bytes in a record of 2" {
+		t.Errorf("Values of a short record: %v", err)
+	}
+}

@@ -1,0 +1,336 @@
+package store
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"tracestreamer/internal/scratch"
+	"tracestreamer/internal/sqlitefile"
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// pageSize is the output's page size: the largest, for the fewest pages and
+// interior levels on tables of millions of rows.
+const pageSize = 65536
+
+// bulkable reports whether t's rows can be written as records without SQLite:
+// every value is stored as given, which is what SQLite does for them too
+// (sqlitefile.Record applies the numeric affinity of INT and REAL columns).
+// An IntText column needs SQLite's text-to-integer conversion.
+func bulkable(t *schema.Table) bool {
+	for _, c := range t.Columns {
+		if c.Type == schema.IntText {
+			return false
+		}
+	}
+	return true
+}
+
+// tree returns the b-tree being built for t's rows, or nil if t's rows go
+// through SQLite: its values need SQLite's conversions, it already holds rows
+// in the file (written before SQL had to read the tables, see settle), or the
+// DB was made without bulk writing.
+func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
+	if tr := d.trees[t]; tr != nil {
+		return tr
+	}
+	if d.sqlOnly || d.bySQL[t] || !bulkable(t) {
+		return nil
+	}
+	tr := sqlitefile.NewTree(pageSize, d.spillFile)
+	d.trees[t] = tr
+	return tr
+}
+
+// spillFile makes a scratch file beside the output for a tree's pages.
+func (d *DB) spillFile() (*os.File, error) {
+	f, err := scratch.File(filepath.Dir(d.dest), filepath.Base(d.dest))
+	if err != nil {
+		return nil, err
+	}
+	d.spills = append(d.spills, f.Name())
+	return f, nil
+}
+
+// encodeRow makes the record of row k of b. nulls, reals and tnulls are the
+// batch's lists from row k on; the positions of row k are taken off them.
+func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) []byte {
+	t := b.Table
+	ni, nt := t.NumInt(), t.NumText()
+	rec.Reset()
+	if nt == 0 && len(*nulls) == 0 && len(*reals) == 0 {
+		for _, v := range b.Ints[k*ni : (k+1)*ni] {
+			rec.Int(v)
+		}
+		return rec.Bytes()
+	}
+	for c, col := range t.Columns {
+		slot := t.Slot(c)
+		switch {
+		case col.Type.IsText():
+			pos := k*nt + slot
+			if len(*tnulls) > 0 && int((*tnulls)[0]) == pos {
+				*tnulls = (*tnulls)[1:]
+				rec.Null()
+				break
+			}
+			rec.Text(b.Texts[pos])
+		case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
+			*nulls = (*nulls)[1:]
+			rec.Null()
+		case len(*reals) > 0 && int((*reals)[0]) == k*ni+slot:
+			*reals = (*reals)[1:]
+			rec.Real(math.Float64frombits(uint64(b.Ints[k*ni+slot])))
+		default:
+			rec.Int(b.Ints[k*ni+slot])
+		}
+	}
+	return rec.Bytes()
+}
+
+// insertTree adds the rows of b to t's tree. Rows without rowids of their own
+// take the next ones; explicit rowids must increase (a table whose rows come
+// out of order is settled into the file first and written through SQLite).
+func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
+	t := b.Table
+	if len(b.RowIDs) > 0 && !increasing(b.RowIDs, d.maxRow[t]) {
+		d.bySQL[t] = true
+		if err := d.settle(); err != nil {
+			return err
+		}
+		return d.Insert(b)
+	}
+	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
+	maxRow := d.maxRow[t]
+	for k := range b.N {
+		id := maxRow + 1
+		if len(b.RowIDs) > 0 {
+			id = b.RowIDs[k]
+		}
+		if err := tr.Add(id, encodeRow(&d.rec, b, k, &nulls, &reals, &tnulls)); err != nil {
+			return fmt.Errorf("insert into %s: %w", t.Name, err)
+		}
+		maxRow = id
+	}
+	d.counts[t] += int64(b.N)
+	d.maxRow[t] = maxRow
+	return nil
+}
+
+// increasing reports whether ids increase and start after max.
+func increasing(ids []int64, max int64) bool {
+	for _, id := range ids {
+		if id <= max {
+			return false
+		}
+		max = id
+	}
+	return true
+}
+
+// rootPages returns the root page of each table of the database.
+func (d *DB) rootPages() (map[string]uint32, error) {
+	q, err := (&Reader{c: d.c}).Query("SELECT name, rootpage FROM sqlite_schema WHERE type = 'table'")
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	roots := map[string]uint32{}
+	for q.Next() {
+		roots[string(q.Bytes(0))] = uint32(q.Int(1))
+	}
+	return roots, q.Err()
+}
+
+// closeAndSplice commits and closes the database, then places the trees'
+// tables into the file.
+func (d *DB) closeAndSplice() error {
+	var tables []sqlitefile.Table
+	var roots map[string]uint32
+	if len(d.trees) > 0 {
+		var err error
+		if roots, err = d.rootPages(); err != nil {
+			return err
+		}
+	}
+	d.finalize()
+	if err := d.c.exec("COMMIT"); err != nil {
+		return err
+	}
+	d.c.close()
+	for t, tr := range d.trees {
+		if tr.Rows() == 0 {
+			continue
+		}
+		root, ok := roots[t.Name]
+		if !ok {
+			return fmt.Errorf("table %s is not in the database", t.Name)
+		}
+		tables = append(tables, sqlitefile.Table{Root: root, Tree: tr})
+		d.bySQL[t] = true
+	}
+	var err error
+	if len(tables) > 0 {
+		err = sqlitefile.Splice(d.tmp, tables)
+	}
+	d.closeTrees()
+	return err
+}
+
+// closeTrees closes the trees and removes their spill files.
+func (d *DB) closeTrees() {
+	for t, tr := range d.trees {
+		tr.Close()
+		delete(d.trees, t)
+	}
+	for _, p := range d.spills {
+		os.Remove(p)
+	}
+	d.spills = nil
+}
+
+// settle places the rows built so far into the file and reopens it, for SQL
+// that reads or changes tables (Exec) or rows that arrive out of rowid order.
+// Tables that then hold rows are written through SQLite from then on.
+func (d *DB) settle() error {
+	if len(d.trees) == 0 {
+		return nil
+	}
+	if err := d.closeAndSplice(); err != nil {
+		return err
+	}
+	c, err := openConn(d.tmp)
+	if err != nil {
+		return err
+	}
+	d.c = c
+	d.text.tls = c.tls
+	return d.c.exec(pragmas + "; BEGIN")
+}
+
+// A side's rows wait in a file of records, one per table: each record is
+// preceded by its length as a uvarint.
+
+// recordFile is a side's file of records for one table.
+type recordFile struct {
+	f     *os.File
+	w     *bufio.Writer
+	size  int64 // bytes written
+	count int64 // records written
+}
+
+func (r *recordFile) put(rec []byte) error {
+	var n [binary.MaxVarintLen64]byte
+	l := binary.PutUvarint(n[:], uint64(len(rec)))
+	if _, err := r.w.Write(n[:l]); err != nil {
+		return err
+	}
+	_, err := r.w.Write(rec)
+	r.size += int64(l + len(rec))
+	r.count++
+	return err
+}
+
+// truncate keeps the first size bytes (count records).
+func (r *recordFile) truncate(size, count int64) error {
+	if err := r.w.Flush(); err != nil {
+		return err
+	}
+	if err := r.f.Truncate(size); err != nil {
+		return err
+	}
+	if _, err := r.f.Seek(size, io.SeekStart); err != nil {
+		return err
+	}
+	r.size, r.count = size, count
+	return nil
+}
+
+// appendRecords adds the count records of the file at path to t and removes
+// the file: into t's tree, or through SQLite when t is not built as a tree.
+func (d *DB) appendRecords(t *schema.Table, path string, count int64) error {
+	defer os.Remove(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	tr := d.tree(t)
+	var buf []byte
+	var b *rows.Batch
+	for i := int64(0); i < count; i++ {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return fmt.Errorf("side rows of %s: %w", t.Name, err)
+		}
+		if uint64(cap(buf)) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return fmt.Errorf("side rows of %s: %w", t.Name, err)
+		}
+		if tr != nil {
+			d.maxRow[t]++
+			if err := tr.Add(d.maxRow[t], buf); err != nil {
+				return fmt.Errorf("insert into %s: %w", t.Name, err)
+			}
+			d.counts[t]++
+			continue
+		}
+		if b == nil {
+			b = &rows.Batch{}
+			b.Reset(t)
+		}
+		if err := decodeRecord(b, buf); err != nil {
+			return fmt.Errorf("side rows of %s: %w", t.Name, err)
+		}
+		if b.N == rows.DefaultBatchRows || i == count-1 {
+			if err := d.Insert(b); err != nil {
+				return err
+			}
+			b.Reset(t)
+		}
+	}
+	return nil
+}
+
+// decodeRecord appends the row in rec, which encodeRow made, to b.
+func decodeRecord(b *rows.Batch, rec []byte) error {
+	var vals []sqlitefile.Value
+	vals, err := sqlitefile.Values(vals, rec)
+	if err != nil {
+		return err
+	}
+	t := b.Table
+	if len(vals) != len(t.Columns) {
+		return fmt.Errorf("record of %d values for %d columns", len(vals), len(t.Columns))
+	}
+	for c, col := range t.Columns {
+		v := vals[c]
+		if col.Type.IsText() {
+			if v.Kind == sqlitefile.Null {
+				b.TextNulls = append(b.TextNulls, int32(len(b.Texts)))
+			}
+			b.Texts = append(b.Texts, v.Text)
+			continue
+		}
+		switch v.Kind {
+		case sqlitefile.Null:
+			b.Nulls = append(b.Nulls, int32(len(b.Ints)))
+		case sqlitefile.Float:
+			b.Reals = append(b.Reals, int32(len(b.Ints)))
+			v.Int = int64(math.Float64bits(v.Real))
+		}
+		b.Ints = append(b.Ints, v.Int)
+	}
+	b.N++
+	return nil
+}

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// randomRow appends a row of random values of every kind to a: integers of
+// every width, NULLs, reals (NaN, -0, whole ones), texts (empty, long enough
+// to overflow a page, NUL bytes) and for IntText columns texts that SQLite
+// turns into integers and texts it keeps.
+func randomRow(rng *rand.Rand, a *rows.Appender, t *schema.Table) {
+	ints := []int64{0, 1, -1, 127, 128, -129, 1 << 23, -1 << 31, 1 << 40, math.MaxInt64, math.MinInt64}
+	reals := []float64{0.5, math.Copysign(0, -1), 3, math.NaN(), math.Inf(1), 1e300, -2.25}
+	texts := []string{"", "a", "é\x00x", strings.Repeat("long ", 20000)}
+	for _, c := range t.Columns {
+		switch {
+		case c.Type == schema.IntText:
+			a.T([]string{"12", " 7", "x", "-3", "1e3", ""}[rng.IntN(6)])
+		case c.Type.IsText():
+			if k := rng.IntN(10); k == 0 {
+				a.TNull()
+			} else {
+				a.T(texts[rng.IntN(len(texts)-1)+min(1, rng.IntN(200)/199)])
+			}
+		default:
+			switch rng.IntN(6) {
+			case 0:
+				a.Null()
+			case 1:
+				a.Real(reals[rng.IntN(len(reals))])
+			case 2:
+				a.I(ints[rng.IntN(len(ints))])
+			default:
+				a.I(rng.Int64() >> rng.IntN(64))
+			}
+		}
+	}
+}
+
+// TestTreesSameAsSQL writes the same rows, marks, rollbacks, side sinks and
+// SQL statements into a database whose tables are built as b-trees and into
+// one where every row goes through SQLite's INSERT: every table reads back
+// the same (rowids, values, types), and both pass PRAGMA integrity_check.
+func TestTreesSameAsSQL(t *testing.T) {
+	ts := schema.New()
+	tables := []*schema.Table{ts.JSHeapNodes, ts.ProcessMeasure, ts.Instant, ts.Callstack, ts.Measure,
+		ts.JSCPUProfilerNode, ts.JSHeapNodeStats}
+	script := func(a *Async, db *DB, rng *rand.Rand) {
+		put := func(s rows.Sink, t *schema.Table, n int, ids func(i int) int64) {
+			app := rows.NewAppender(s, t)
+			for i := range n {
+				if ids != nil {
+					app.RowID(ids(i))
+				}
+				randomRow(rng, app, t)
+				app.End()
+			}
+			app.Flush()
+		}
+		closeAsync := func(a *Async) {
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		put(a, ts.JSHeapNodes, 20000, nil)
+		put(a, ts.ProcessMeasure, 3000, nil)
+		put(a, ts.Instant, 2000, nil)
+		put(a, ts.JSCPUProfilerNode, 500, nil)
+		put(a, ts.Callstack, 3000, func(i int) int64 { return int64(3*i + i%2 + 1) }) // in order, with gaps
+		m := a.Mark([]*schema.Table{ts.JSHeapNodes, ts.Instant})
+		put(a, ts.JSHeapNodes, 7000, nil)
+		put(a, ts.Instant, 10, nil)
+		a.Rollback(m)
+		side, err := a.Fork([]*schema.Table{ts.JSHeapNodeStats, ts.JSHeapNodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(a, ts.JSHeapNodes, 100, nil) // before the side's rows
+		sm := side.Mark([]*schema.Table{ts.JSHeapNodeStats})
+		put(side, ts.JSHeapNodeStats, 3000, nil)
+		put(side, ts.JSHeapNodes, 3000, nil)
+		side.Rollback(sm) // drops the stats, not the nodes
+		put(side, ts.JSHeapNodeStats, 1000, nil)
+		if err := side.Join(); err != nil {
+			t.Fatal(err)
+		}
+		closeAsync(a)
+		mk := db.Mark([]*schema.Table{ts.ProcessMeasure})
+		a = NewAsync(db, 4)
+		put(a, ts.ProcessMeasure, 500, nil)
+		closeAsync(a)
+		// SQL that reads and changes rows: the trees are placed first.
+		if err := db.Exec("UPDATE instant SET value = ts WHERE rowid % 3 = 0"); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Rollback(mk); err != nil { // across the placing
+			t.Fatal(err)
+		}
+		a = NewAsync(db, 4)
+		put(a, ts.ProcessMeasure, 200, nil)
+		put(a, ts.Measure, 4000, nil)   // first rows after the placing: a tree again
+		put(a, ts.JSHeapNodes, 50, nil) // through SQLite now
+		m = a.Mark([]*schema.Table{ts.Measure})
+		put(a, ts.Measure, 100, nil)
+		a.Rollback(m)
+		// Out of rowid order: placed, and through SQLite from then on.
+		put(a, ts.Callstack, 1000, func(i int) int64 { return int64(20000 - i) })
+		put(a, ts.Callstack, 10, func(i int) int64 { return int64(30000 + i) })
+		closeAsync(a)
+	}
+	dump := func(create func(string, []string) (*DB, error)) map[string][]string {
+		dest := filepath.Join(t.TempDir(), "out.db")
+		db, err := create(dest, ts.DDL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		script(NewAsync(db, 4), db, rand.New(rand.NewPCG(7, 8)))
+		if err := db.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		r := openRead(t, dest)
+		var ok string
+		if err := r.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+			t.Fatalf("integrity_check: %q, %v", ok, err)
+		}
+		out := map[string][]string{}
+		for _, tb := range tables {
+			out[tb.Name] = readAll(t, r, tb)
+		}
+		return out
+	}
+	trees, sqlOnly := dump(Create), dump(CreateSQL)
+	for _, tb := range tables {
+		got, want := trees[tb.Name], sqlOnly[tb.Name]
+		if len(want) == 0 {
+			t.Errorf("%s: no rows written", tb.Name)
+		}
+		if !slices.Equal(got, want) {
+			i := firstDiff(got, want)
+			var g, w string
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			t.Errorf("%s: %d rows as trees, %d through SQL; first difference at %d:\n trees %.300s\n SQL   %.300s",
+				tb.Name, len(got), len(want), i, g, w)
+		}
+	}
+}
+
+// readAll returns each row of t as text: rowid, then each value with its type
+// (reals as their bits).
+func readAll(t *testing.T, r *sql.DB, tb *schema.Table) []string {
+	t.Helper()
+	q, err := r.Query("SELECT rowid, * FROM " + schema.Quote(tb.Name) + " ORDER BY rowid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	var out []string
+	vals := make([]any, len(tb.Columns)+1)
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for q.Next() {
+		if err := q.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, v := range vals {
+			if f, ok := v.(float64); ok {
+				fmt.Fprintf(&b, "float64:%x ", math.Float64bits(f))
+				continue
+			}
+			fmt.Fprintf(&b, "%T:%v ", v, v)
+		}
+		out = append(out, b.String())
+	}
+	if err := q.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
