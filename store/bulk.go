@@ -95,17 +95,12 @@ func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnull
 }
 
 // insertTree adds the rows of b to t's tree. Rows without rowids of their own
-// take the next ones; explicit rowids must increase (a table whose rows come
-// out of order is settled into the file first and written through SQLite).
+// take the next ones. A row whose explicit rowid is not above the table's
+// largest (a Trace Event slice that closed late) cannot be appended: it waits
+// as a record in a file of late rows, which SQLite inserts once the trees are
+// placed (settle).
 func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	t := b.Table
-	if len(b.RowIDs) > 0 && !increasing(b.RowIDs, d.maxRow[t]) {
-		d.bySQL[t] = true
-		if err := d.settle(); err != nil {
-			return err
-		}
-		return d.Insert(b)
-	}
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	maxRow := d.maxRow[t]
 	for k := range b.N {
@@ -113,7 +108,14 @@ func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 		if len(b.RowIDs) > 0 {
 			id = b.RowIDs[k]
 		}
-		if err := tr.Add(id, encodeRow(&d.rec, b, k, &nulls, &reals, &tnulls)); err != nil {
+		rec := encodeRow(&d.rec, b, k, &nulls, &reals, &tnulls)
+		if id <= maxRow {
+			if err := d.addLate(t, id, rec); err != nil {
+				return fmt.Errorf("insert into %s: %w", t.Name, err)
+			}
+			continue
+		}
+		if err := tr.Add(id, rec); err != nil {
 			return fmt.Errorf("insert into %s: %w", t.Name, err)
 		}
 		maxRow = id
@@ -123,15 +125,23 @@ func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	return nil
 }
 
-// increasing reports whether ids increase and start after max.
-func increasing(ids []int64, max int64) bool {
-	for _, id := range ids {
-		if id <= max {
-			return false
+// addLate keeps a row of t that came after rows with higher rowids: its
+// rowid, then its record.
+func (d *DB) addLate(t *schema.Table, id int64, rec []byte) error {
+	l := d.late[t]
+	if l == nil {
+		f, err := scratch.File(filepath.Dir(d.dest), filepath.Base(d.dest))
+		if err != nil {
+			return err
 		}
-		max = id
+		l = &recordFile{f: f, w: bufio.NewWriterSize(f, 64<<10)}
+		d.late[t] = l
 	}
-	return true
+	var n [binary.MaxVarintLen64]byte
+	if _, err := l.w.Write(n[:binary.PutVarint(n[:], id)]); err != nil {
+		return err
+	}
+	return l.put(rec)
 }
 
 // rootPages returns the root page of each table of the database.
@@ -183,6 +193,15 @@ func (d *DB) closeAndSplice() error {
 	return err
 }
 
+// dropLate removes the files of late rows.
+func (d *DB) dropLate() {
+	for t, l := range d.late {
+		l.f.Close()
+		os.Remove(l.f.Name())
+		delete(d.late, t)
+	}
+}
+
 // closeTrees closes the trees and removes their spill files.
 func (d *DB) closeTrees() {
 	for t, tr := range d.trees {
@@ -195,9 +214,10 @@ func (d *DB) closeTrees() {
 	d.spills = nil
 }
 
-// settle places the rows built so far into the file and reopens it, for SQL
-// that reads or changes tables (Exec) or rows that arrive out of rowid order.
-// Tables that then hold rows are written through SQLite from then on.
+// settle places the rows built so far into the file and reopens it, then
+// inserts the late rows through SQLite: for SQL that reads or changes tables
+// (Exec), a rollback of a table with late rows, and Commit when there are late
+// rows. Tables that then hold rows are written through SQLite from then on.
 func (d *DB) settle() error {
 	if len(d.trees) == 0 {
 		return nil
@@ -211,7 +231,71 @@ func (d *DB) settle() error {
 	}
 	d.c = c
 	d.text.tls = c.tls
-	return d.c.exec(pragmas + "; BEGIN")
+	if err := d.c.exec(pragmas + "; BEGIN"); err != nil {
+		return err
+	}
+	late := d.late
+	d.late = map[*schema.Table]*recordFile{}
+	for t, l := range late {
+		if err := d.insertLate(t, l); err != nil {
+			return fmt.Errorf("insert into %s: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// insertLate inserts a table's late rows through SQLite and removes their file.
+func (d *DB) insertLate(t *schema.Table, l *recordFile) error {
+	defer os.Remove(l.f.Name())
+	defer l.f.Close()
+	d.bySQL[t] = true
+	if err := l.w.Flush(); err != nil {
+		return err
+	}
+	if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(l.f, 1<<20)
+	b := &rows.Batch{}
+	b.Reset(t)
+	var buf []byte
+	for i := int64(0); i < l.count; i++ {
+		id, err := binary.ReadVarint(r)
+		if err != nil {
+			return err
+		}
+		if buf, err = readRecord(r, buf); err != nil {
+			return err
+		}
+		if err := decodeRecord(b, buf); err != nil {
+			return err
+		}
+		b.RowIDs = append(b.RowIDs, id)
+		if b.N == rows.DefaultBatchRows || i == l.count-1 {
+			// Insert counts the rows again: they were counted when they came.
+			n := int64(b.N)
+			if err := d.Insert(b); err != nil {
+				return err
+			}
+			d.counts[t] -= n
+			b.Reset(t)
+		}
+	}
+	return nil
+}
+
+// readRecord reads a record preceded by its length.
+func readRecord(r *bufio.Reader, buf []byte) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return buf, err
+	}
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	_, err = io.ReadFull(r, buf)
+	return buf, err
 }
 
 // A side's rows wait in a file of records, one per table: each record is
@@ -266,15 +350,8 @@ func (d *DB) appendRecords(t *schema.Table, path string, count int64) error {
 	var buf []byte
 	var b *rows.Batch
 	for i := int64(0); i < count; i++ {
-		n, err := binary.ReadUvarint(r)
-		if err != nil {
-			return fmt.Errorf("side rows of %s: %w", t.Name, err)
-		}
-		if uint64(cap(buf)) < n {
-			buf = make([]byte, n)
-		}
-		buf = buf[:n]
-		if _, err := io.ReadFull(r, buf); err != nil {
+		var err error
+		if buf, err = readRecord(r, buf); err != nil {
 			return fmt.Errorf("side rows of %s: %w", t.Name, err)
 		}
 		if tr != nil {

@@ -113,7 +113,7 @@ func TestTreesSameAsSQL(t *testing.T) {
 		m = a.Mark([]*schema.Table{ts.Measure})
 		put(a, ts.Measure, 100, nil)
 		a.Rollback(m)
-		// Out of rowid order: placed, and through SQLite from then on.
+		// Out of rowid order: the late rows wait, and SQLite inserts them at the end.
 		put(a, ts.Callstack, 1000, func(i int) int64 { return int64(20000 - i) })
 		put(a, ts.Callstack, 10, func(i int) int64 { return int64(30000 + i) })
 		closeAsync(a)

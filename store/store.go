@@ -66,6 +66,7 @@ type DB struct {
 	trees  map[*schema.Table]*sqlitefile.Tree
 	spills []string
 	rec    sqlitefile.Record
+	late   map[*schema.Table]*recordFile // rows that came out of rowid order
 	// bySQL tells the tables whose rows go through SQLite from now on: their
 	// rows were spliced into the file before it was reopened (settle), or
 	// came out of rowid order.
@@ -111,7 +112,7 @@ func create(dest string, ddl []string, sqlOnly bool) (*DB, error) {
 	}
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
 		counts: map[*schema.Table]int64{}, maxRow: map[*schema.Table]int64{},
-		trees: map[*schema.Table]*sqlitefile.Tree{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly}
+		trees: map[*schema.Table]*sqlitefile.Tree{}, late: map[*schema.Table]*recordFile{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly}
 	d.text.tls = c.tls
 	if err := d.init(ddl); err != nil {
 		d.Abort()
@@ -347,6 +348,11 @@ func (d *DB) Rollback(m rows.Mark) error {
 		if d.counts[t] == n {
 			continue
 		}
+		if d.late[t] != nil {
+			if err := d.settle(); err != nil {
+				return err
+			}
+		}
 		if tr := d.trees[t]; tr != nil {
 			if err := tr.Truncate(n); err != nil {
 				return fmt.Errorf("roll back %s: %w", t.Name, err)
@@ -376,7 +382,14 @@ func (d *DB) finalize() {
 // Commit ends the transaction, places the tables built as b-trees in the file,
 // closes it and renames it to the destination.
 func (d *DB) Commit() error {
-	if err := d.closeAndSplice(); err != nil {
+	err := error(nil)
+	if len(d.late) > 0 {
+		err = d.settle()
+	}
+	if err == nil {
+		err = d.closeAndSplice()
+	}
+	if err != nil {
 		d.Abort()
 		return fmt.Errorf("write output %s: %w", d.dest, err)
 	}
@@ -402,6 +415,7 @@ func (d *DB) Abort() {
 	d.finalize()
 	d.c.close()
 	d.closeTrees()
+	d.dropLate()
 	os.Remove(d.tmp)
 }
 
