@@ -1,9 +1,7 @@
 package rows
 
 import (
-	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"tracestreamer/schema"
@@ -110,38 +108,3 @@ func (m *Memory) Rollback(mk Mark) {
 
 // Err implements Sink.
 func (m *Memory) Err() error { return nil }
-
-// Fork implements Forker: the side collects rows in a Memory of its own and
-// Join appends them to m.
-func (m *Memory) Fork(tables []*schema.Table) (Side, error) {
-	return &memorySide{Memory: NewMemory(), main: m, tables: tables}, nil
-}
-
-type memorySide struct {
-	*Memory
-	main   *Memory
-	tables []*schema.Table
-	done   bool
-}
-
-func (s *memorySide) Put(b *Batch) {
-	if !slices.Contains(s.tables, b.Table) || len(b.RowIDs) > 0 {
-		panic(fmt.Sprintf("rows: side sink given rows of %s it was not forked for, or with row ids", b.Table.Name))
-	}
-	s.Memory.Put(b)
-}
-
-func (s *memorySide) Join() error {
-	if s.done {
-		return fmt.Errorf("rows: side sink joined twice or after Abort")
-	}
-	s.done = true
-	s.main.mu.Lock()
-	defer s.main.mu.Unlock()
-	for _, t := range s.tables {
-		s.main.Rows[t.Name] = append(s.main.Rows[t.Name], s.Rows[t.Name]...)
-	}
-	return nil
-}
-
-func (s *memorySide) Abort() { s.done = true }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"os"
 	"sync"
 
 	"tracestreamer/rows"
@@ -32,7 +31,6 @@ const (
 	opInsert opKind = iota
 	opMark
 	opRollback
-	opRecords // a side's records of one table (Fork)
 )
 
 // MaxQueuedText bounds the bytes of text waiting in queued batches: Put
@@ -45,8 +43,6 @@ type op struct {
 	text   int64 // bytes of text in batch
 	mark   rows.Mark
 	tables []*schema.Table
-	path   string  // opRecords: the side's file
-	counts []int64 // opRecords: its records
 }
 
 // NewAsync starts writing to db; queue is the number of batches that may wait.
@@ -66,17 +62,12 @@ func (a *Async) run() {
 		switch {
 		case a.Err() != nil:
 			// Drain so that producers never block.
-			if o.kind == opRecords {
-				os.Remove(o.path)
-			}
 		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
 		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)
 		case o.kind == opRollback:
 			err = a.db.Rollback(marks[o.mark])
-		case o.kind == opRecords:
-			err = a.db.appendRecords(o.tables[0], o.path, o.counts[0])
 		}
 		if err != nil {
 			a.setErr(err)

@@ -298,10 +298,8 @@ func readRecord(r *bufio.Reader, buf []byte) ([]byte, error) {
 	return buf, err
 }
 
-// A side's rows wait in a file of records, one per table: each record is
-// preceded by its length as a uvarint.
-
-// recordFile is a side's file of records for one table.
+// recordFile holds records of one table, each preceded by its length as a
+// uvarint (late rows: by their rowid first).
 type recordFile struct {
 	f     *os.File
 	w     *bufio.Writer
@@ -321,63 +319,6 @@ func (r *recordFile) put(rec []byte) error {
 	return err
 }
 
-// truncate keeps the first size bytes (count records).
-func (r *recordFile) truncate(size, count int64) error {
-	if err := r.w.Flush(); err != nil {
-		return err
-	}
-	if err := r.f.Truncate(size); err != nil {
-		return err
-	}
-	if _, err := r.f.Seek(size, io.SeekStart); err != nil {
-		return err
-	}
-	r.size, r.count = size, count
-	return nil
-}
-
-// appendRecords adds the count records of the file at path to t and removes
-// the file: into t's tree, or through SQLite when t is not built as a tree.
-func (d *DB) appendRecords(t *schema.Table, path string, count int64) error {
-	defer os.Remove(path)
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	tr := d.tree(t)
-	var buf []byte
-	var b *rows.Batch
-	for i := int64(0); i < count; i++ {
-		var err error
-		if buf, err = readRecord(r, buf); err != nil {
-			return fmt.Errorf("side rows of %s: %w", t.Name, err)
-		}
-		if tr != nil {
-			d.maxRow[t]++
-			if err := tr.Add(d.maxRow[t], buf); err != nil {
-				return fmt.Errorf("insert into %s: %w", t.Name, err)
-			}
-			d.counts[t]++
-			continue
-		}
-		if b == nil {
-			b = &rows.Batch{}
-			b.Reset(t)
-		}
-		if err := decodeRecord(b, buf); err != nil {
-			return fmt.Errorf("side rows of %s: %w", t.Name, err)
-		}
-		if b.N == rows.DefaultBatchRows || i == count-1 {
-			if err := d.Insert(b); err != nil {
-				return err
-			}
-			b.Reset(t)
-		}
-	}
-	return nil
-}
 
 // decodeRecord appends the row in rec, which encodeRow made, to b.
 func decodeRecord(b *rows.Batch, rec []byte) error {

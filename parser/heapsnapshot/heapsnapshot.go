@@ -8,7 +8,7 @@
 // on a goroutine of their own while the graph is analysed (graphrows.go).
 //
 // It must not know SQL or where rows go: it appends them to the sink it is
-// given (a side sink for the node stats when the sink can fork one).
+// given.
 package heapsnapshot
 
 import (
@@ -569,10 +569,9 @@ func (d *decoder) location(l layout, t []int64) {
 func (r Result) IsTimeline() bool { return r.Samples+r.FunctionInfos+r.TraceNodes > 0 }
 
 // analyse runs the graph analysis and writes js_heap_node_stats and
-// js_heap_class, while the graph's rows are being written. The node stats go
-// through a side sink when the sink can fork one (rows.Forker), so that they
-// are written on this goroutine in parallel with the rows the main writer is
-// still busy with.
+// js_heap_class, while the graph's rows are being written. The rows go to the
+// sink like any others: its writer, done with the graph's rows by the time the
+// analysis ends, encodes them on the other core.
 func (d *decoder) analyse() error {
 	g := d.graph
 	if d.meta != nil {
@@ -592,16 +591,6 @@ func (d *decoder) analyse() error {
 		return d.rows.wait()
 	}
 	stats := d.out.Stats
-	var side rows.Side
-	if f, ok := d.out.sink.(rows.Forker); ok {
-		var err error
-		if side, err = f.Fork([]*schema.Table{d.out.defs.JSHeapNodeStats}); err != nil {
-			return err
-		}
-		defer side.Abort() // after Join, a no-op
-		w := tables.NewJSHeapNodeStats(side, d.out.defs)
-		stats = &w
-	}
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
 	// The retainers' edge labels, which Analyze releases: the row writer
@@ -634,11 +623,5 @@ func (d *decoder) analyse() error {
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil
 	stats.Flush()
-	if err := d.rows.wait(); err != nil {
-		return err
-	}
-	if side != nil {
-		return side.Join()
-	}
-	return nil
+	return d.rows.wait()
 }
