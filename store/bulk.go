@@ -63,13 +63,10 @@ func (d *DB) spillFile() (*os.File, error) {
 func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) []byte {
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
-	rec.Reset()
 	if nt == 0 && len(*nulls) == 0 && len(*reals) == 0 {
-		for _, v := range b.Ints[k*ni : (k+1)*ni] {
-			rec.Int(v)
-		}
-		return rec.Bytes()
+		return rec.Ints(b.Ints[k*ni : (k+1)*ni])
 	}
+	rec.Reset()
 	for c, col := range t.Columns {
 		slot := t.Slot(c)
 		switch {
@@ -318,7 +315,6 @@ func (r *recordFile) put(rec []byte) error {
 	r.count++
 	return err
 }
-
 
 // decodeRecord appends the row in rec, which encodeRow made, to b.
 func decodeRecord(b *rows.Batch, rec []byte) error {

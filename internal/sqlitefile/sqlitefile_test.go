@@ -456,3 +456,49 @@ func TestValues(t *testing.T) {
 		t.Errorf("Values of a short record: %v", err)
 	}
 }
+
+// TestInts checks the one-pass record of integers against Int and Bytes.
+func TestInts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var a, b Record
+	for _, n := range []int{1, 7, 12, 126, 127, 300} {
+		for range 200 {
+			vals := make([]int64, n)
+			for i := range vals {
+				vals[i] = rng.Int64() >> rng.IntN(64)
+				if rng.IntN(2) == 0 {
+					vals[i] = -vals[i]
+				}
+			}
+			a.Reset()
+			for _, v := range vals {
+				a.Int(v)
+			}
+			want := a.Bytes()
+			if got := b.Ints(vals); string(got) != string(want) {
+				t.Fatalf("%d values: Ints % x, Int and Bytes % x", n, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkRecord encodes js_heap_edges-like rows: 7 integers of mixed widths.
+func BenchmarkRecord(b *testing.B) {
+	row := []int64{0, 123456, 2, 4567, 891011, 1234567, 7654321}
+	b.Run("Int+Bytes", func(b *testing.B) {
+		var r Record
+		for b.Loop() {
+			r.Reset()
+			for _, v := range row {
+				r.Int(v)
+			}
+			r.Bytes()
+		}
+	})
+	b.Run("Ints", func(b *testing.B) {
+		var r Record
+		for b.Loop() {
+			r.Ints(row)
+		}
+	})
+}
