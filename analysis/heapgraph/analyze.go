@@ -19,11 +19,13 @@ type Result struct {
 	// Retainer is, per node, the edge by which the distance search first
 	// reached it: the last step of its shortest path from the root as DevTools
 	// walks it (NoNode for the root and for nodes the search never reaches).
-	// Graph.EdgeSource gives the retaining node; the edge's type and name are
-	// in the graph's EdgeType and EdgeName as they were given (Analyze drops
-	// its references to them unless KeepLabels is set: a caller that needs
-	// them keeps its own).
-	Retainer  []uint32
+	// Graph.EdgeSource gives the retaining node; RetainerType and
+	// RetainerName the edge's type and name as the graph was given them (0
+	// where Retainer is NoNode), kept per node because Analyze drops the
+	// per-edge arrays unless KeepLabels is set.
+	Retainer     []uint32
+	RetainerType []uint8
+	RetainerName []uint32
 	Shallow   []uint32 // self size after owned arrays/hidden nodes are folded into their owner
 	Dominator []uint32 // immediate dominator ordinal (the root dominates itself)
 	Retained  []float64
@@ -64,6 +66,12 @@ func (g *Graph) Analyze() *Result {
 	ifaces := g.interfaceClasses(&t)
 	page := g.pageOwned(&t)
 	r.Distance, r.Retainer = g.distances(&t, wm)
+	r.RetainerType, r.RetainerName = make([]uint8, n), make([]uint32, n)
+	for v, e := range r.Retainer {
+		if e != NoNode {
+			r.RetainerType[v], r.RetainerName[v] = g.EdgeType[e], g.EdgeName[e]
+		}
+	}
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
 	r.Class, r.Classes = g.assignClasses(&t, r, detachedName, ifaces)

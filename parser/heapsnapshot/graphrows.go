@@ -109,6 +109,12 @@ func (gr *graphRows) wait() error {
 func (gr *graphRows) run(fileID int64, out *Output) {
 	defer close(gr.done)
 	defer func() {
+		// Let the graph's arrays go: the analysis drops those it is done with.
+		gr.mu.Lock()
+		gr.view = graphView{}
+		gr.mu.Unlock()
+	}()
+	defer func() {
 		if p := recover(); p != nil {
 			gr.err = fmt.Errorf("internal error writing the rows of nodes and edges (please report it): %v", p)
 		}

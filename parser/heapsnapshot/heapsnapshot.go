@@ -593,15 +593,18 @@ func (d *decoder) analyse() error {
 	stats := d.out.Stats
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
-	// The retainers' edge labels, which Analyze releases: the row writer
-	// holds these arrays until it is done anyway.
-	etypes, enames := g.EdgeType, g.EdgeName
+	// The graph's rows are written by now (the writer is faster than the
+	// decoder): once the writer lets the arrays go, the labels Analyze drops
+	// are freed before its dominator arrays are made.
+	if err := d.rows.wait(); err != nil {
+		return err
+	}
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		var retainer, edge, etype, ename rows.Int
 		if e := r.Retainer[v]; e != heapgraph.NoNode {
 			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
-			etype, ename = rows.I(int64(etypes[e])), rows.I(int64(enames[e]))
+			etype, ename = rows.I(int64(r.RetainerType[v])), rows.I(int64(r.RetainerName[v]))
 		}
 		stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
 			DominatorID: g.ID[r.Dominator[v]], RetainedSize: int64(r.Retained[v]), Distance: int64(r.Distance[v]),
@@ -618,10 +621,10 @@ func (d *decoder) analyse() error {
 	// Only ids, shallow sizes and classes are needed from here on.
 	// Collected now, their memory holds the list of objects below instead of
 	// adding to the peak (the heap holds few pointers: a collection is cheap).
-	r.Distance, r.Retainer, r.Dominator, r.Retained = nil, nil, nil, nil
+	r.Distance, r.Retainer, r.Dominator, r.Retained, r.RetainerType, r.RetainerName = nil, nil, nil, nil, nil, nil
 	runtime.GC()
 	d.res.Objects = g.Objects(r)
 	d.graph, d.ids, d.ecs = nil, nil, nil
 	stats.Flush()
-	return d.rows.wait()
+	return nil
 }
