@@ -63,7 +63,26 @@ func (g *Graph) Analyze() *Result {
 	t := g.types()
 	wm := &weakMapInfo{}
 	detachedName := g.propagateDOMState(&t)
-	ifaces := g.interfaceClasses(&t)
+	// A node's class depends only on the nodes' labels: the classes are found
+	// on a goroutine of their own while the distances and the essential edges
+	// are (neither writes anything the other reads). That is half of the
+	// analysis's time before the dominators (5 M-node snapshot: 0.99 s of
+	// class names against 0.63 s of distances and edges), on a core the
+	// writer has left idle by then.
+	type named struct {
+		class   []uint32
+		classes []Class
+		panic   any
+	}
+	classes := make(chan named, 1)
+	go func() {
+		var nm named
+		defer func() {
+			nm.panic = recover()
+			classes <- nm
+		}()
+		nm.class, nm.classes = g.classIDs(&t, detachedName, g.interfaceClasses(&t))
+	}()
 	page := g.pageOwned(&t)
 	r.Distance, r.Retainer = g.distances(&t, wm)
 	r.RetainerType, r.RetainerName = make([]uint8, n), make([]uint32, n)
@@ -74,9 +93,14 @@ func (g *Graph) Analyze() *Result {
 	}
 	r.Shallow = g.shallowSizes(&t)
 	essential := g.essentialEdges(&t, wm, page)
-	r.Class, r.Classes = g.assignClasses(&t, r, detachedName, ifaces)
+	nm := <-classes
+	if nm.panic != nil {
+		panic(nm.panic) // where the caller recovers it
+	}
+	r.Class, r.Classes = nm.class, nm.classes
+	g.classSizes(r)
 	// Names, types and strings are not needed any more.
-	page, ifaces, detachedName = nil, nil, nil
+	page, detachedName = nil, nil
 	if !g.KeepLabels {
 		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
 	}

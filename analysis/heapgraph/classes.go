@@ -40,10 +40,9 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 	}
 }
 
-// assignClasses gives every node its class (plain objects matching an inferred
-// interface get its "{a, b}" name) and sums, per class, the objects with a
-// non-zero shallow size: count, shallow size and smallest distance.
-func (g *Graph) assignClasses(t *types, r *Result, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
+// classIDs gives every node its class (plain objects matching an inferred
+// interface get its "{a, b}" name), numbered in the order of their first node.
+func (g *Graph) classIDs(t *types, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
 	n := g.NodeCount()
 	objectName := g.stringIndex("Object")
 	byName := map[string]uint32{}
@@ -65,6 +64,15 @@ func (g *Graph) assignClasses(t *types, r *Result, detachedName []bool, ifaces m
 			classes = append(classes, Class{Name: name, MinDistance: 1<<31 - 1})
 		}
 		class[v] = id
+	}
+	return class, classes
+}
+
+// classSizes sums, per class, the objects with a non-zero shallow size: count,
+// shallow size and smallest distance.
+func (g *Graph) classSizes(r *Result) {
+	classes := r.Classes
+	for v, id := range r.Class {
 		if r.Shallow[v] == 0 {
 			continue
 		}
@@ -78,8 +86,6 @@ func (g *Graph) assignClasses(t *types, r *Result, detachedName []bool, ifaces m
 			classes[i].MinDistance = NoDistance
 		}
 	}
-
-	return class, classes
 }
 
 // classRetained adds to each class the retained size of its objects, counted
