@@ -67,6 +67,23 @@ func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnull
 		return rec.Ints(b.Ints[k*ni : (k+1)*ni])
 	}
 	rec.Reset()
+	visitRow(recordValues{rec}, b, k, nulls, reals, tnulls)
+	return rec.Bytes()
+}
+
+// rowValues receives the values of a row in column order (visitRow).
+type rowValues interface {
+	null()
+	integer(v int64)
+	real(f float64)
+	text(s string)
+}
+
+// visitRow passes the values of row k of b to v. nulls, reals and tnulls are
+// the batch's lists from row k on; the positions of row k are taken off them.
+func visitRow(v rowValues, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) {
+	t := b.Table
+	ni, nt := t.NumInt(), t.NumText()
 	for c, col := range t.Columns {
 		slot := t.Slot(c)
 		switch {
@@ -74,22 +91,29 @@ func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnull
 			pos := k*nt + slot
 			if len(*tnulls) > 0 && int((*tnulls)[0]) == pos {
 				*tnulls = (*tnulls)[1:]
-				rec.Null()
+				v.null()
 				break
 			}
-			rec.Text(b.Texts[pos])
+			v.text(b.Texts[pos])
 		case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
 			*nulls = (*nulls)[1:]
-			rec.Null()
+			v.null()
 		case len(*reals) > 0 && int((*reals)[0]) == k*ni+slot:
 			*reals = (*reals)[1:]
-			rec.Real(math.Float64frombits(uint64(b.Ints[k*ni+slot])))
+			v.real(math.Float64frombits(uint64(b.Ints[k*ni+slot])))
 		default:
-			rec.Int(b.Ints[k*ni+slot])
+			v.integer(b.Ints[k*ni+slot])
 		}
 	}
-	return rec.Bytes()
 }
+
+// recordValues encodes a row's values into a record.
+type recordValues struct{ r *sqlitefile.Record }
+
+func (v recordValues) null()           { v.r.Null() }
+func (v recordValues) integer(i int64) { v.r.Int(i) }
+func (v recordValues) real(f float64)  { v.r.Real(f) }
+func (v recordValues) text(s string)   { v.r.Text(s) }
 
 // insertTree adds the rows of b to t's tree. Rows without rowids of their own
 // take the next ones. A row whose explicit rowid is not above the table's

@@ -33,7 +33,6 @@ package store
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,7 +287,7 @@ func (d *DB) bindMixed(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[
 // first, each row taking per parameters.
 func (d *DB) bindValues(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *[]int32, first, per int) error {
 	t := b.Table
-	ni, nt := t.NumInt(), t.NumText()
+	nt := t.NumText()
 	if nt > 0 {
 		need := 0
 		for _, txt := range b.Texts[r*nt : (r+n)*nt] {
@@ -298,33 +297,27 @@ func (d *DB) bindValues(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *
 			return err
 		}
 	}
+	bind := &binder{s: s, arena: &d.text}
 	for k := r; k < r+n; k++ {
-		p := first + (k-r)*per
-		for c, col := range t.Columns {
-			slot := t.Slot(c)
-			switch {
-			case col.Type.IsText():
-				pos := k*nt + slot
-				if len(*tnulls) > 0 && int((*tnulls)[0]) == pos {
-					*tnulls = (*tnulls)[1:]
-					s.bindNull(p)
-					break
-				}
-				txt := b.Texts[pos]
-				s.bindText(p, d.text.put(txt), len(txt))
-			case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
-				*nulls = (*nulls)[1:]
-				s.bindNull(p)
-			case len(*reals) > 0 && int((*reals)[0]) == k*ni+slot:
-				*reals = (*reals)[1:]
-				s.bindDouble(p, math.Float64frombits(uint64(b.Ints[k*ni+slot])))
-			default:
-				s.bindInt(p, b.Ints[k*ni+slot])
-			}
-			p++
-		}
+		bind.p = first + (k-r)*per
+		visitRow(bind, b, k, nulls, reals, tnulls)
 	}
 	return nil
+}
+
+// binder binds a row's values to consecutive parameters from p on.
+type binder struct {
+	s     *stmt
+	arena *arena
+	p     int
+}
+
+func (b *binder) null()           { b.s.bindNull(b.p); b.p++ }
+func (b *binder) integer(v int64) { b.s.bindInt(b.p, v); b.p++ }
+func (b *binder) real(f float64)  { b.s.bindDouble(b.p, f); b.p++ }
+func (b *binder) text(s string) {
+	b.s.bindText(b.p, b.arena.put(s), len(s))
+	b.p++
 }
 
 // Count returns the number of rows inserted into t.
