@@ -26,11 +26,11 @@ type Result struct {
 	Retainer     []uint32
 	RetainerType []uint8
 	RetainerName []uint32
-	Shallow   []uint32 // self size after owned arrays/hidden nodes are folded into their owner
-	Dominator []uint32 // immediate dominator ordinal (the root dominates itself)
-	Retained  []float64
-	Class     []uint32 // class of each node (index into Classes)
-	Classes   []Class
+	Shallow      []uint32 // self size after owned arrays/hidden nodes are folded into their owner
+	Dominator    []uint32 // immediate dominator ordinal (the root dominates itself)
+	Retained     []float64
+	Class        []uint32 // class of each node (index into Classes)
+	Classes      []Class
 	// Unreachable counts the nodes the root reaches only through non-essential
 	// edges (or not at all); DevTools attaches them to the root.
 	Unreachable int
@@ -108,6 +108,7 @@ func (g *Graph) Analyze() *Result {
 	// so that the process's peak memory is not the sum of both phases.
 	debug.FreeOSMemory()
 	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
+	debug.FreeOSMemory()
 	g.classRetained(r)
 	return r
 }
