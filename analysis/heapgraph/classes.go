@@ -42,17 +42,18 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 
 // classIDs gives every node its class (plain objects matching an inferred
 // interface get its "{a, b}" name), numbered in the order of their first node.
-func (g *Graph) classIDs(t *types, detachedName []bool, ifaces map[int]string) ([]uint32, []Class) {
+func (g *Graph) classIDs(t *types, detachedName []bool, ifaces *ifaceNames) ([]uint32, []Class) {
 	n := g.NodeCount()
-	objectName := g.stringIndex("Object")
 	byName := map[string]uint32{}
 	var classes []Class
 	class := make([]uint32, n)
+	next := 0 // the next entry of ifaces
 	for v := 0; v < n; v++ {
 		var name string
 		ok := false
-		if ifaces != nil && g.Name[v] == objectName && int(g.Type[v]) == t.object {
-			name, ok = ifaces[v]
+		if ifaces != nil && next < len(ifaces.node) && ifaces.node[next] == uint32(v) {
+			name, ok = ifaces.names[ifaces.def[next]], true
+			next++
 		}
 		if !ok {
 			name = g.className(t, v, detachedName != nil && detachedName[v])

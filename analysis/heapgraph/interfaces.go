@@ -201,12 +201,26 @@ type propNode struct {
 	hasNext  bool
 }
 
+// ifaceNames lists the plain objects whose properties match an inferred
+// interface, in node order, with the interface's name: two parallel arrays
+// (8 B an object) instead of a map (about 50 B an entry; 800 000 objects in
+// the benchmark snapshot).
+type ifaceNames struct {
+	node  []uint32 // ascending
+	def   []uint32 // index into names
+	names []string
+}
+
 // interfaceClasses returns, for every plain object whose properties match an
 // inferred interface, that interface's name (others keep the class "Object").
-func (g *Graph) interfaceClasses(t *types) map[int]string {
+func (g *Graph) interfaceClasses(t *types) *ifaceNames {
 	defs := g.inferInterfaces(t)
 	if len(defs) == 0 {
 		return nil
+	}
+	out := &ifaceNames{names: make([]string, len(defs))}
+	for i, d := range defs {
+		out.names[i] = d.name
 	}
 	root := &propNode{next: map[string]*propNode{}}
 	for i, d := range defs {
@@ -229,7 +243,6 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 		}
 	}
 	initial := &matchInfo{name: "Object", index: int(^uint(0) >> 1)}
-	out := map[int]string{}
 	var props []string
 	var states, kept []*propNode
 	objectName := g.stringIndex("Object")
@@ -271,7 +284,8 @@ func (g *Graph) interfaceClasses(t *types) map[int]string {
 			}
 		}
 		if match != initial {
-			out[v] = match.name
+			out.node = append(out.node, uint32(v))
+			out.def = append(out.def, uint32(match.index))
 		}
 	}
 	return out
