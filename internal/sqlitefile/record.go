@@ -8,9 +8,11 @@
 // 5 M-node heap snapshot takes. Rows that only ever arrive in rowid order need
 // none of that work: their records can be packed into leaf pages one after the
 // other and the interior pages built at the end, which is what this package
-// does at several hundred MB a second (the numbers, before and after, are in
-// store's package comment). No library writes SQLite pages this way; the
-// format is small, stable since 2004 and documented byte for byte.
+// does: 10 M rows a second for rows of 7 integers into 64 KiB pages, spill
+// file writes included (BenchmarkTree), where SQLite's INSERT does 2 M;
+// whole-run numbers are in store's package comment. No library writes SQLite
+// pages this way; the format is small, stable since 2004 and documented byte
+// for byte.
 //
 // What it must not do: know tables or schemas (the caller encodes each row's
 // values in column order), open SQLite, or touch a database that is open.

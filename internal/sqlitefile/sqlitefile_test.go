@@ -502,3 +502,26 @@ func BenchmarkRecord(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTree packs js_heap_edges-like records (7 integers) into 64 KiB
+// leaves, spilling full pages to a file: the store's path for most rows.
+func BenchmarkTree(b *testing.B) {
+	dir := b.TempDir()
+	var r Record
+	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
+	var bytes int64
+	for b.Loop() {
+		tr := NewTree(65536, func() (*os.File, error) { return os.CreateTemp(dir, "spill") })
+		for i := range int64(1 << 20) {
+			row[1] = i
+			rec := r.Ints(row)
+			bytes += int64(len(rec))
+			if err := tr.Add(i+1, rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		tr.Close()
+	}
+	b.ReportMetric(float64(b.N)*(1<<20)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	b.ReportMetric(float64(bytes)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
