@@ -7,9 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
+	"slices"
 
-	"tracestreamer/internal/scratch"
 	"tracestreamer/internal/sqlitefile"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -50,7 +49,7 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 
 // spillFile makes a scratch file beside the output for a tree's pages.
 func (d *DB) spillFile() (*os.File, error) {
-	f, err := scratch.File(filepath.Dir(d.dest), filepath.Base(d.dest))
+	f, err := scratchBeside(d.dest)
 	if err != nil {
 		return nil, err
 	}
@@ -146,23 +145,18 @@ func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	return nil
 }
 
-// addLate keeps a row of t that came after rows with higher rowids: its
-// rowid, then its record.
+// addLate keeps a row of t that came after rows with higher rowids.
 func (d *DB) addLate(t *schema.Table, id int64, rec []byte) error {
 	l := d.late[t]
 	if l == nil {
-		f, err := scratch.File(filepath.Dir(d.dest), filepath.Base(d.dest))
+		f, err := scratchBeside(d.dest)
 		if err != nil {
 			return err
 		}
-		l = &recordFile{f: f, w: bufio.NewWriterSize(f, 64<<10)}
+		l = &lateRows{f: f, w: bufio.NewWriterSize(f, 64<<10)}
 		d.late[t] = l
 	}
-	var n [binary.MaxVarintLen64]byte
-	if _, err := l.w.Write(n[:binary.PutVarint(n[:], id)]); err != nil {
-		return err
-	}
-	return l.put(rec)
+	return l.put(id, rec)
 }
 
 // rootPages returns the root page of each table of the database.
@@ -256,7 +250,7 @@ func (d *DB) settle() error {
 		return err
 	}
 	late := d.late
-	d.late = map[*schema.Table]*recordFile{}
+	d.late = map[*schema.Table]*lateRows{}
 	for t, l := range late {
 		if err := d.insertLate(t, l); err != nil {
 			return fmt.Errorf("insert into %s: %w", t.Name, err)
@@ -266,7 +260,7 @@ func (d *DB) settle() error {
 }
 
 // insertLate inserts a table's late rows through SQLite and removes their file.
-func (d *DB) insertLate(t *schema.Table, l *recordFile) error {
+func (d *DB) insertLate(t *schema.Table, l *lateRows) error {
 	defer os.Remove(l.f.Name())
 	defer l.f.Close()
 	d.bySQL[t] = true
@@ -279,16 +273,22 @@ func (d *DB) insertLate(t *schema.Table, l *recordFile) error {
 	r := bufio.NewReaderSize(l.f, 1<<20)
 	b := &rows.Batch{}
 	b.Reset(t)
-	var buf []byte
+	var rec []byte
+	var vals []sqlitefile.Value
 	for i := int64(0); i < l.count; i++ {
 		id, err := binary.ReadVarint(r)
 		if err != nil {
 			return err
 		}
-		if buf, err = readRecord(r, buf); err != nil {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
 			return err
 		}
-		if err := decodeRecord(b, buf); err != nil {
+		rec = slices.Grow(rec[:0], int(n))[:n]
+		if _, err := io.ReadFull(r, rec); err != nil {
+			return err
+		}
+		if vals, err = decodeRecord(b, rec, vals[:0]); err != nil {
 			return err
 		}
 		b.RowIDs = append(b.RowIDs, id)
@@ -305,51 +305,37 @@ func (d *DB) insertLate(t *schema.Table, l *recordFile) error {
 	return nil
 }
 
-// readRecord reads a record preceded by its length.
-func readRecord(r *bufio.Reader, buf []byte) ([]byte, error) {
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
-		return buf, err
-	}
-	if uint64(cap(buf)) < n {
-		buf = make([]byte, n)
-	}
-	buf = buf[:n]
-	_, err = io.ReadFull(r, buf)
-	return buf, err
-}
-
-// recordFile holds records of one table, each preceded by its length as a
-// uvarint (late rows: by their rowid first).
-type recordFile struct {
+// lateRows holds the rows of one table that came after rows with higher
+// rowids, each as its rowid (varint), its record's length (uvarint) and the
+// record.
+type lateRows struct {
 	f     *os.File
 	w     *bufio.Writer
-	size  int64 // bytes written
-	count int64 // records written
+	count int64
 }
 
-func (r *recordFile) put(rec []byte) error {
-	var n [binary.MaxVarintLen64]byte
-	l := binary.PutUvarint(n[:], uint64(len(rec)))
-	if _, err := r.w.Write(n[:l]); err != nil {
+func (l *lateRows) put(id int64, rec []byte) error {
+	var n [2 * binary.MaxVarintLen64]byte
+	k := binary.PutVarint(n[:], id)
+	k += binary.PutUvarint(n[k:], uint64(len(rec)))
+	if _, err := l.w.Write(n[:k]); err != nil {
 		return err
 	}
-	_, err := r.w.Write(rec)
-	r.size += int64(l + len(rec))
-	r.count++
+	_, err := l.w.Write(rec)
+	l.count++
 	return err
 }
 
-// decodeRecord appends the row in rec, which encodeRow made, to b.
-func decodeRecord(b *rows.Batch, rec []byte) error {
-	var vals []sqlitefile.Value
+// decodeRecord appends the row in rec, which encodeRow made, to b; vals is
+// room for its values, returned for the next call.
+func decodeRecord(b *rows.Batch, rec []byte, vals []sqlitefile.Value) ([]sqlitefile.Value, error) {
 	vals, err := sqlitefile.Values(vals, rec)
 	if err != nil {
-		return err
+		return vals, err
 	}
 	t := b.Table
 	if len(vals) != len(t.Columns) {
-		return fmt.Errorf("record of %d values for %d columns", len(vals), len(t.Columns))
+		return vals, fmt.Errorf("record of %d values for %d columns", len(vals), len(t.Columns))
 	}
 	for c, col := range t.Columns {
 		v := vals[c]
@@ -370,5 +356,5 @@ func decodeRecord(b *rows.Batch, rec []byte) error {
 		b.Ints = append(b.Ints, v.Int)
 	}
 	b.N++
-	return nil
+	return vals, nil
 }

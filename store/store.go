@@ -65,7 +65,7 @@ type DB struct {
 	trees  map[*schema.Table]*sqlitefile.Tree
 	spills []string
 	rec    sqlitefile.Record
-	late   map[*schema.Table]*recordFile // rows that came out of rowid order
+	late   map[*schema.Table]*lateRows // rows that came out of rowid order
 	// bySQL tells the tables whose rows go through SQLite from now on: their
 	// rows were spliced into the file before it was reopened (settle), or
 	// came out of rowid order.
@@ -93,12 +93,19 @@ func Create(dest string, ddl []string) (*DB, error) { return create(dest, ddl, f
 // compare the two.
 func CreateSQL(dest string, ddl []string) (*DB, error) { return create(dest, ddl, true) }
 
-func create(dest string, ddl []string, sqlOnly bool) (*DB, error) {
+// scratchBeside makes a scratch file in dest's folder, named after it: the
+// output's temporary file and the files the store spills to, all cleaned up
+// alike after a killed run (internal/scratch).
+func scratchBeside(dest string) (*os.File, error) {
 	dir, base := filepath.Split(dest)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := scratch.File(dir, base)
+	return scratch.File(dir, base)
+}
+
+func create(dest string, ddl []string, sqlOnly bool) (*DB, error) {
+	f, err := scratchBeside(dest)
 	if err != nil {
 		return nil, fmt.Errorf("create output %s: %w", dest, err)
 	}
@@ -111,7 +118,7 @@ func create(dest string, ddl []string, sqlOnly bool) (*DB, error) {
 	}
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
 		counts: map[*schema.Table]int64{}, maxRow: map[*schema.Table]int64{},
-		trees: map[*schema.Table]*sqlitefile.Tree{}, late: map[*schema.Table]*recordFile{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly}
+		trees: map[*schema.Table]*sqlitefile.Tree{}, late: map[*schema.Table]*lateRows{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly}
 	d.text.tls = c.tls
 	if err := d.init(ddl); err != nil {
 		d.Abort()
