@@ -49,31 +49,31 @@ func (r *Record) Null() { r.types = append(r.types, 0) }
 // Int appends an integer in the fewest bytes SQLite would use: 0 and 1 take
 // none (serial types 8 and 9, schema format 4).
 func (r *Record) Int(v int64) {
+	var st byte
+	r.body, st = appendInt(r.body, v)
+	r.types = append(r.types, uint64(st))
+}
+
+// appendInt appends v's bytes for the smallest serial type that holds it and
+// returns that type.
+func appendInt(b []byte, v int64) ([]byte, byte) {
 	switch {
 	case v == 0:
-		r.types = append(r.types, 8)
+		return b, 8
 	case v == 1:
-		r.types = append(r.types, 9)
+		return b, 9
 	case v >= -1<<7 && v < 1<<7:
-		r.types = append(r.types, 1)
-		r.body = append(r.body, byte(v))
+		return append(b, byte(v)), 1
 	case v >= -1<<15 && v < 1<<15:
-		r.types = append(r.types, 2)
-		r.body = append(r.body, byte(v>>8), byte(v))
+		return append(b, byte(v>>8), byte(v)), 2
 	case v >= -1<<23 && v < 1<<23:
-		r.types = append(r.types, 3)
-		r.body = append(r.body, byte(v>>16), byte(v>>8), byte(v))
+		return append(b, byte(v>>16), byte(v>>8), byte(v)), 3
 	case v >= -1<<31 && v < 1<<31:
-		r.types = append(r.types, 4)
-		r.body = binary.BigEndian.AppendUint32(r.body, uint32(v))
+		return binary.BigEndian.AppendUint32(b, uint32(v)), 4
 	case v >= -1<<47 && v < 1<<47:
-		r.types = append(r.types, 5)
-		r.body = append(r.body, byte(v>>40), byte(v>>32))
-		r.body = binary.BigEndian.AppendUint32(r.body, uint32(v))
-	default:
-		r.types = append(r.types, 6)
-		r.body = binary.BigEndian.AppendUint64(r.body, uint64(v))
+		return binary.BigEndian.AppendUint32(append(b, byte(v>>40), byte(v>>32)), uint32(v)), 5
 	}
+	return binary.BigEndian.AppendUint64(b, uint64(v)), 6
 }
 
 // Real appends a floating-point value as SQLite stores one in a column of
@@ -141,31 +141,7 @@ func (r *Record) Ints(vals []int64) []byte {
 	out[0] = byte(h)
 	for i, v := range vals {
 		var st byte
-		switch {
-		case v == 0:
-			st = 8
-		case v == 1:
-			st = 9
-		case v >= -1<<7 && v < 1<<7:
-			st = 1
-			out = append(out, byte(v))
-		case v >= -1<<15 && v < 1<<15:
-			st = 2
-			out = append(out, byte(v>>8), byte(v))
-		case v >= -1<<23 && v < 1<<23:
-			st = 3
-			out = append(out, byte(v>>16), byte(v>>8), byte(v))
-		case v >= -1<<31 && v < 1<<31:
-			st = 4
-			out = binary.BigEndian.AppendUint32(out, uint32(v))
-		case v >= -1<<47 && v < 1<<47:
-			st = 5
-			out = append(out, byte(v>>40), byte(v>>32))
-			out = binary.BigEndian.AppendUint32(out, uint32(v))
-		default:
-			st = 6
-			out = binary.BigEndian.AppendUint64(out, uint64(v))
-		}
+		out, st = appendInt(out, v)
 		out[1+i] = st
 	}
 	r.out = out

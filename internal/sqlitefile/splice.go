@@ -34,13 +34,11 @@ var magic = []byte("SQLite format 3\x00")
 
 // spliced is the state of one Splice.
 type spliced struct {
-	f        *os.File
-	path     string
-	size     int
-	pages    uint32 // pages in the file so far
-	pending  uint32 // the lock-byte page
-	lockByte int64
-	free     []uint32
+	f       *os.File
+	size    int
+	pages   uint32 // pages in the file so far
+	pending uint32 // the lock-byte page
+	free    []uint32
 }
 
 // Splice places each table's tree in the database file at path, which SQLite
@@ -62,14 +60,14 @@ func splice(path string, tables []Table, lockByte int64) error {
 		return fmt.Errorf("splice tables into %s: %w", path, err)
 	}
 	defer f.Close()
-	s := &spliced{f: f, path: path, lockByte: lockByte}
-	if err := s.run(tables); err != nil {
+	s := &spliced{f: f}
+	if err := s.run(tables, lockByte); err != nil {
 		return fmt.Errorf("splice tables into %s: %w", path, err)
 	}
 	return f.Close()
 }
 
-func (s *spliced) run(tables []Table) error {
+func (s *spliced) run(tables []Table, lockByte int64) error {
 	h := make([]byte, headerSize)
 	if _, err := s.f.ReadAt(h, 0); err != nil {
 		return fmt.Errorf("read header: %w", err)
@@ -88,7 +86,7 @@ func (s *spliced) run(tables []Table) error {
 	if int64(s.pages)*int64(s.size) < st.Size() {
 		return fmt.Errorf("file of %d bytes holds more than its %d pages", st.Size(), s.pages)
 	}
-	s.pending = uint32(s.lockByte/int64(s.size)) + 1
+	s.pending = uint32(lockByte/int64(s.size)) + 1
 	for _, t := range tables {
 		if t.Tree.size != s.size {
 			return fmt.Errorf("table at page %d: tree of %d-byte pages in a file of %d-byte pages",

@@ -74,9 +74,6 @@ func (t *Tree) reset() {
 // Rows returns the number of rows added.
 func (t *Tree) Rows() int64 { return t.rows }
 
-// LastRowID returns the rowid of the last row added, 0 if none.
-func (t *Tree) LastRowID() int64 { return t.last }
-
 // maxLocal returns how many bytes of a payload of n bytes a table leaf keeps
 // in its cell; the rest goes to overflow pages.
 func (t *Tree) maxLocal(n int) int {
