@@ -249,9 +249,10 @@ func (d *DB) settle() error {
 	if err := d.c.exec(pragmas + "; BEGIN"); err != nil {
 		return err
 	}
-	late := d.late
-	d.late = map[*schema.Table]*lateRows{}
-	for t, l := range late {
+	// Each table's file leaves the map as it is taken, so that Abort still
+	// removes the files not taken yet if one fails.
+	for t, l := range d.late {
+		delete(d.late, t)
 		if err := d.insertLate(t, l); err != nil {
 			return fmt.Errorf("insert into %s: %w", t.Name, err)
 		}
