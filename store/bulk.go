@@ -39,7 +39,11 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 	if tr := d.trees[t]; tr != nil {
 		return tr
 	}
-	if d.sqlOnly || d.bySQL[t] || !bulkable(t) {
+	if d.bySQL[t] {
+		return nil
+	}
+	if d.sqlOnly || !bulkable(t) {
+		d.bySQL[t] = true
 		return nil
 	}
 	tr := sqlitefile.NewTree(pageSize, d.spillFile)
@@ -294,12 +298,10 @@ func (d *DB) insertLate(t *schema.Table, l *lateRows) error {
 		}
 		b.RowIDs = append(b.RowIDs, id)
 		if b.N == rows.DefaultBatchRows || i == l.count-1 {
-			// Insert counts the rows again: they were counted when they came.
-			n := int64(b.N)
-			if err := d.Insert(b); err != nil {
+			// Not counted again: they were when they came.
+			if err := d.insertSQL(b); err != nil {
 				return err
 			}
-			d.counts[t] -= n
 			b.Reset(t)
 		}
 	}

@@ -59,6 +59,7 @@ type DB struct {
 	maxRow map[*schema.Table]int64
 	marks  []map[*schema.Table]int64
 	text   arena
+	bind   binder // binds a row's values (bindValues)
 
 	// Tables whose rows are built as b-trees and spliced into the file when
 	// it is closed (bulk.go), and their spill files.
@@ -67,8 +68,8 @@ type DB struct {
 	rec    sqlitefile.Record
 	late   map[*schema.Table]*lateRows // rows that came out of rowid order
 	// bySQL tells the tables whose rows go through SQLite from now on: their
-	// rows were spliced into the file before it was reopened (settle), or
-	// came out of rowid order.
+	// values need SQLite's conversions (or the DB is sqlOnly), or their rows
+	// were placed in the file before it was reopened (settle).
 	bySQL map[*schema.Table]bool
 	// sqlOnly makes every row go through SQLite (CreateSQL).
 	sqlOnly bool
@@ -209,10 +210,20 @@ func (d *DB) Insert(b *rows.Batch) error {
 	if b.N == 0 {
 		return nil
 	}
-	t := b.Table
-	if tr := d.tree(t); tr != nil {
+	if tr := d.tree(b.Table); tr != nil {
 		return d.insertTree(tr, b)
 	}
+	if err := d.insertSQL(b); err != nil {
+		return err
+	}
+	d.counts[b.Table] += int64(b.N)
+	return nil
+}
+
+// insertSQL writes the rows of b through SQLite's INSERT, without counting
+// them.
+func (d *DB) insertSQL(b *rows.Batch) error {
+	t := b.Table
 	in, err := d.inserter(t)
 	if err != nil {
 		return err
@@ -258,7 +269,6 @@ func (d *DB) Insert(b *rows.Batch) error {
 		}
 		r += n
 	}
-	d.counts[t] += int64(b.N)
 	d.maxRow[t] = maxRow
 	return nil
 }
@@ -304,7 +314,8 @@ func (d *DB) bindValues(s *stmt, b *rows.Batch, r, n int, nulls, reals, tnulls *
 			return err
 		}
 	}
-	bind := &binder{s: s, arena: &d.text}
+	bind := &d.bind
+	bind.s, bind.arena = s, &d.text
 	for k := r; k < r+n; k++ {
 		bind.p = first + (k-r)*per
 		visitRow(bind, b, k, nulls, reals, tnulls)
@@ -357,10 +368,7 @@ func (d *DB) Rollback(m rows.Mark) error {
 			if err := tr.Truncate(n); err != nil {
 				return fmt.Errorf("roll back %s: %w", t.Name, err)
 			}
-			d.counts[t], d.maxRow[t] = n, n
-			continue
-		}
-		if err := d.c.exec(fmt.Sprintf("DELETE FROM %s WHERE rowid > %d", t.Name, n)); err != nil {
+		} else if err := d.c.exec(fmt.Sprintf("DELETE FROM %s WHERE rowid > %d", t.Name, n)); err != nil {
 			return err
 		}
 		d.counts[t], d.maxRow[t] = n, n
