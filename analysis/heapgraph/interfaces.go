@@ -177,7 +177,6 @@ func (g *Graph) inferInterfaces(t *types) []iface {
 }
 
 type matchInfo struct {
-	name          string
 	propertyCount int
 	index         int
 }
@@ -239,10 +238,10 @@ func (g *Graph) interfaceClasses(t *types) *ifaceNames {
 			cur = nx
 		}
 		if cur.match == nil {
-			cur.match = &matchInfo{name: d.name, propertyCount: len(props), index: i}
+			cur.match = &matchInfo{propertyCount: len(props), index: i}
 		}
 	}
-	initial := &matchInfo{name: "Object", index: int(^uint(0) >> 1)}
+	initial := &matchInfo{index: int(^uint(0) >> 1)} // no interface: the class stays "Object"
 	var props []string
 	var states, kept []*propNode
 	objectName := g.stringIndex("Object")

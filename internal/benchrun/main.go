@@ -3,7 +3,7 @@
 // Chrome trace with its own generator), converts each with the tracestreamer binary, and
 // prints input size, wall time, MB/s, rows/s and peak RSS next to the bare
 // insert time: the same number of rows per table written by the same store code
-// without any parsing, so the ratio shows what parsing costs on top of SQLite.
+// without any parsing, so the ratio shows what parsing costs on top of writing.
 // Heap inputs run twice, with the default heap analysis and with
 // --no-analysis, side by side. Then the scaling table: snapshots of 1×, 2× and
 // 4× the benchmark snapshot's size (generated once), default and
@@ -31,7 +31,6 @@ import (
 
 type benchCase struct {
 	name   string
-	args   []string // extra tracestreamer flags
 	raw    string   // node output
 	gen    []string // node command generating raw (raw path appended)
 	wrap   []string // mkhtrace flag for raw
@@ -46,9 +45,11 @@ type benchCase struct {
 	genArg string
 }
 
-// snapshotGen is the node command that generates the benchmark snapshot
+// snapshotGen returns the node command that generates the benchmark snapshot
 // (its record count appended: 400 000 for 1×).
-var snapshotGen = []string{"node", "--max-old-space-size=16384", "testdata/bench/gen-snapshot.js"}
+func snapshotGen() []string {
+	return []string{"node", "--max-old-space-size=16384", "testdata/bench/gen-snapshot.js"}
+}
 
 func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
@@ -83,7 +84,7 @@ func run(bin, cache, only string) error {
 		return err
 	}
 	cases := []benchCase{
-		{name: "snapshot", heap: true, raw: "snapshot.heapsnapshot", gen: snapshotGen,
+		{name: "snapshot", heap: true, raw: "snapshot.heapsnapshot", gen: snapshotGen(),
 			wrap: []string{"-snapshot"}, htrace: "snapshot.htrace", export: true},
 		{name: "timeline", heap: true, raw: "timeline.heaptimeline", gen: []string{"node", "--max-old-space-size=8192", "testdata/bench/gen-timeline.js"},
 			wrap: []string{"-timeline"}, htrace: "timeline.htrace"},
@@ -111,13 +112,13 @@ func run(bin, cache, only string) error {
 		}
 		raw := "-"
 		if c.heap {
-			wall, rss, err := convert(bin, append(c.args, "--no-analysis"), in, out)
+			wall, rss, err := convert(bin, []string{"--no-analysis"}, in, out)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			raw = fmt.Sprintf("%6.2f s %5.0f MB", wall.Seconds(), float64(rss)/1e6)
 		}
-		wall, rss, err := convert(bin, c.args, in, out)
+		wall, rss, err := convert(bin, nil, in, out)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
@@ -176,7 +177,7 @@ func scaling(bin, cache string) error {
 	for _, k := range []int{1, 2, 4} {
 		c := benchCase{raw: fmt.Sprintf("snapshot-%dx.heapsnapshot", k), wrap: []string{"-snapshot"},
 			htrace: fmt.Sprintf("snapshot-%dx.htrace", k),
-			gen:    snapshotGen, genArg: fmt.Sprint(400000 * k)}
+			gen:    snapshotGen(), genArg: fmt.Sprint(400000 * k)}
 		if k == 1 {
 			c.raw, c.htrace, c.genArg = "snapshot.heapsnapshot", "snapshot.htrace", ""
 		}

@@ -18,6 +18,7 @@ type Tree struct {
 	f     *os.File
 
 	page  []byte // the leaf being filled
+	over  []byte // an overflow page being written
 	cells int
 	top   int   // start of its cell content area
 	first int64 // number of rows before it
@@ -127,7 +128,10 @@ func (t *Tree) Add(rowid int64, rec []byte) error {
 // overflow writes rest to a chain of overflow pages and returns the first.
 func (t *Tree) overflow(rest []byte) (uint32, error) {
 	first := uint32(len(t.pages))
-	buf := make([]byte, t.size)
+	if t.over == nil {
+		t.over = make([]byte, t.size)
+	}
+	buf := t.over
 	for len(rest) > 0 {
 		clear(buf)
 		n := copy(buf[4:], rest)
@@ -253,7 +257,7 @@ func (t *Tree) Truncate(n int64) error {
 	}
 	t.fixes = fixes
 	for i := range t.pages {
-		if p := &t.pages[i]; !p.leaf && p.rows > n && p.rows != 0 {
+		if p := &t.pages[i]; !p.leaf && p.rows > n {
 			t.free = append(t.free, uint32(i))
 			p.rows = 0 // freed
 		}

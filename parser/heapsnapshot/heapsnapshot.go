@@ -569,9 +569,10 @@ func (d *decoder) location(l layout, t []int64) {
 func (r Result) IsTimeline() bool { return r.Samples+r.FunctionInfos+r.TraceNodes > 0 }
 
 // analyse runs the graph analysis and writes js_heap_node_stats and
-// js_heap_class, while the graph's rows are being written. The rows go to the
-// sink like any others: its writer, done with the graph's rows by the time the
-// analysis ends, encodes them on the other core.
+// js_heap_class once the graph's rows are written (the row writer is faster
+// than the decoder, so it is done or nearly when the document ends). The rows
+// go to the sink like any others: its writer encodes them on the other core
+// while the analysis goes on.
 func (d *decoder) analyse() error {
 	g := d.graph
 	if d.meta != nil {
@@ -585,20 +586,19 @@ func (d *decoder) analyse() error {
 		g.HasDetachedness = d.nodes.pos[nDetachedness] >= 0
 	}
 	d.ecs = nil // not needed any more; free it before the analysis peaks
+	// Once the row writer lets the graph's arrays go, the labels Analyze
+	// drops are freed before its dominator arrays are made.
+	if err := d.rows.wait(); err != nil {
+		return err
+	}
 	if err := g.Check(); err != nil {
 		d.warn("heap analysis skipped: %v", err)
 		d.graph = nil
-		return d.rows.wait()
+		return nil
 	}
 	stats := d.out.Stats
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
-	// The graph's rows are written by now (the writer is faster than the
-	// decoder): once the writer lets the arrays go, the labels Analyze drops
-	// are freed before its dominator arrays are made.
-	if err := d.rows.wait(); err != nil {
-		return err
-	}
 	r := g.Analyze()
 	for v := range g.NodeCount() {
 		var retainer, edge, etype, ename rows.Int
