@@ -13,6 +13,8 @@ import (
 	"modernc.org/libc"
 	_ "modernc.org/sqlite" // SQLite itself writes the reference tables and checks ours
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"tracestreamer/internal/testutil"
 )
 
 // lockByte moves SQLite's lock-byte page from 1 GB to 128 KB for every
@@ -524,4 +526,71 @@ func BenchmarkTree(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*(1<<20)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 	b.ReportMetric(float64(bytes)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
+
+// FuzzTree adds rows of every size (up to several overflow pages) to a tree,
+// truncates it now and then, splices it into a database SQLite made and
+// checks, with SQLite, that the file is sound and holds exactly the rows kept.
+func FuzzTree(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 7, 128, 5, 200, 9})
+	f.Add([]byte{1, 5, 5, 5, 5, 5, 5, 7, 10, 6, 6, 6})
+	f.Add([]byte{2, 255, 255, 255, 7, 0, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzTree")
+		if len(data) == 0 || len(data) > 400 {
+			return
+		}
+		size := []int{512, 1024, 4096, 65536}[data[0]%4]
+		type kept struct {
+			a int64
+			c string
+		}
+		var want []kept
+		ops := func(tr *Tree, r *Record) {
+			for i := 1; i < len(data); i++ {
+				op := data[i]
+				if op%8 == 7 && i+1 < len(data) {
+					i++
+					n := int64(len(want)) * int64(data[i]) / 256
+					if err := tr.Truncate(n); err != nil {
+						t.Fatal(err)
+					}
+					want = want[:n]
+					continue
+				}
+				// A text of up to 3.5 pages, its length from op and the next byte.
+				n := int(op) * size / 64
+				if i+1 < len(data) {
+					i++
+					n += int(data[i])
+				}
+				row := kept{a: int64(op)<<40 - int64(len(want)), c: strings.Repeat(string(rune('a'+len(want)%26)), n)}
+				if err := tr.Add(int64(len(want)+1), encode(r, [3]value{row.a, nil, row.c})); err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, row)
+			}
+		}
+		db := build(t, size, nil, ops)
+		rs, err := db.Query("SELECT rowid, a, c FROM u ORDER BY rowid")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rs.Close()
+		i := 0
+		for rs.Next() {
+			var id, a int64
+			var c string
+			if err := rs.Scan(&id, &a, &c); err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want) || id != int64(i+1) || a != want[i].a || c != want[i].c {
+				t.Fatalf("row %d: rowid %d, a %d, %d bytes of text; want %d rows", i, id, a, len(c), len(want))
+			}
+			i++
+		}
+		if err := rs.Err(); err != nil || i != len(want) {
+			t.Fatalf("%d rows read (%v), want %d", i, err, len(want))
+		}
+	})
 }
