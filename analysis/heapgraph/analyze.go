@@ -19,11 +19,12 @@ type Result struct {
 	// Retainer is, per node, the edge by which the distance search first
 	// reached it: the last step of its shortest path from the root as DevTools
 	// walks it (NoNode for the root and for nodes the search never reaches).
-	// Graph.EdgeSource gives the retaining node; RetainerType and
-	// RetainerName the edge's type and name as the graph was given them (0
-	// where Retainer is NoNode), kept per node because Analyze drops the
+	// RetainerNode is the node that edge leaves; RetainerType and
+	// RetainerName are the edge's type and name as the graph was given them
+	// (0 where Retainer is NoNode), kept per node because Analyze drops the
 	// per-edge arrays unless KeepLabels is set.
 	Retainer     []uint32
+	RetainerNode []uint32
 	RetainerType []uint8
 	RetainerName []uint32
 	Shallow      []uint32 // self size after owned arrays/hidden nodes are folded into their owner
@@ -46,71 +47,95 @@ type Class struct {
 }
 
 // Analyze computes distances, shallow sizes, dominators, retained sizes and the
-// class summary, following DevTools' heap snapshot worker step by step. To keep
-// its memory down it releases each part of the graph once it is used: only
-// g.ID, g.Self and g.FirstEdge are left afterwards, unless g.KeepLabels is
-// set.
-func (g *Graph) Analyze() *Result {
+// class summary, following DevTools' heap snapshot worker step by step.
+//
+// Its memory is the graph's plus a few per-node arrays at a time: each part
+// of the graph is released once used (only g.ID, g.Self and g.FirstEdge are
+// left afterwards, unless g.KeepLabels is set), and with g.Shelf set every
+// per-node array that is not needed for a while waits there, read back
+// before Analyze returns. The steps are ordered so that the arrays of one
+// do not meet those of another: labels first (classes, page ownership,
+// essential edges, shallow sizes, distances), then the dominators over the
+// essential edges alone. An error is the shelf's.
+func (g *Graph) Analyze() (*Result, error) {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
 	r := &Result{}
 	if n == 0 {
-		return r
+		return r, nil
 	}
 	if int(g.Root) >= n {
 		g.Root = 0
 	}
+	s := &shelf{f: g.Shelf}
+	var err error
 	t := g.types()
 	wm := &weakMapInfo{}
 	detachedName := g.propagateDOMState(&t)
-	// A node's class depends only on the nodes' labels: the classes are found
-	// on a goroutine of their own while the distances and the essential edges
-	// are (neither writes anything the other reads). That is half of the
-	// analysis's time before the dominators (5 M-node snapshot: 0.99 s of
-	// class names against 0.63 s of distances and edges), on a core the
-	// writer has left idle by then.
-	type named struct {
-		class   []uint32
-		classes []Class
-		panic   any
+	essential := g.essentialEdges(&t, wm, g.pageOwned(&t))
+	id, err := put(s, g.ID)
+	if err != nil {
+		return nil, err
 	}
-	classes := make(chan named, 1)
-	go func() {
-		var nm named
-		defer func() {
-			nm.panic = recover()
-			classes <- nm
-		}()
-		nm.class, nm.classes = g.classIDs(&t, detachedName, g.interfaceClasses(&t))
-	}()
-	page := g.pageOwned(&t)
-	r.Distance, r.Retainer = g.distances(&t, wm)
-	r.RetainerType, r.RetainerName = make([]uint8, n), make([]uint32, n)
-	for v, e := range r.Retainer {
-		if e != NoNode {
-			r.RetainerType[v], r.RetainerName[v] = g.EdgeType[e], g.EdgeName[e]
-		}
+	g.ID = nil
+	s.release()
+	shallow, err := put(s, g.shallowSizes(&t))
+	if err != nil {
+		return nil, err
 	}
-	r.Shallow = g.shallowSizes(&t)
-	essential := g.essentialEdges(&t, wm, page)
-	nm := <-classes
-	if nm.panic != nil {
-		panic(nm.panic) // where the caller recovers it
+	self, err := put(s, g.Self)
+	if err != nil {
+		return nil, err
 	}
-	r.Class, r.Classes = nm.class, nm.classes
-	g.classSizes(r)
+	g.Self = nil
+	s.release()
+	cl, classes := g.classIDs(&t, detachedName, g.interfaceClasses(&t))
+	r.Classes = classes
+	class, err := put(s, cl)
+	if err != nil {
+		return nil, err
+	}
+	s.release()
+	d, err := g.distances(&t, wm, s)
+	if err != nil {
+		return nil, err
+	}
 	// Names, types and strings are not needed any more.
-	page, detachedName = nil, nil
 	if !g.KeepLabels {
 		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
 	}
 	// Hand what was just released back before the dominator arrays are made,
 	// so that the process's peak memory is not the sum of both phases.
 	debug.FreeOSMemory()
-	r.Dominator, r.Retained, r.Unreachable = g.dominators(essential, r.Shallow)
+	dom, preorder, unreachable := g.dominators(essential)
+	r.Dominator, r.Unreachable = dom, unreachable
+	if r.Shallow, err = shallow.take(s); err != nil {
+		return nil, err
+	}
+	r.Retained = make([]float64, n)
+	for o, size := range r.Shallow {
+		r.Retained[o] = float64(size)
+	}
+	for i := len(preorder) - 1; i > 0; i-- {
+		o := preorder[i]
+		r.Retained[dom[o]] += r.Retained[o]
+	}
 	debug.FreeOSMemory()
+	if r.Class, err = class.take(s); err != nil {
+		return nil, err
+	}
 	g.classRetained(r)
-	return r
+	if g.ID, err = id.take(s); err != nil {
+		return nil, err
+	}
+	if g.Self, err = self.take(s); err != nil {
+		return nil, err
+	}
+	if err := d.take(s, r); err != nil {
+		return nil, err
+	}
+	g.classSizes(r)
+	return r, nil
 }
 
 // isUserRoot is DevTools' JS rule: a child of the root that is not synthetic, or
@@ -166,11 +191,12 @@ func (g *Graph) pageOwned(t *types) []bool {
 // distances is DevTools' breadth-first search: user roots (and what they
 // reach) first at distance 1, then the rest from the root at
 // BaseSystemDistance. Weak edges are not followed, nor a few V8 internals.
-// It also returns the edge by which each node was first reached.
-func (g *Graph) distances(t *types, wm *weakMapInfo) (dist []int32, via []uint32) {
+// It also finds the edge by which each node was first reached, the node it
+// leaves, and its type and name. All go to the shelf.
+func (g *Graph) distances(t *types, wm *weakMapInfo, s *shelf) (searched, error) {
 	n := g.NodeCount()
-	dist = make([]int32, n)
-	via = make([]uint32, n)
+	dist := make([]int32, n)
+	via := make([]uint32, n)
 	for i := range dist {
 		dist[i] = NoDistance
 		via[i] = NoNode
@@ -246,7 +272,69 @@ func (g *Graph) distances(t *types, wm *weakMapInfo) (dist []int32, via []uint32
 		dist[root] = 0
 	}
 	bfs(append(queue[:0], root))
-	return dist, via
+	var out searched
+	var err error
+	if out.dist, err = put(s, dist); err != nil {
+		return out, err
+	}
+	dist = nil
+	s.release()
+	// The retaining node of each edge the search took (the queue's memory
+	// is free again).
+	from := queue[:n]
+	for i := range from {
+		from[i] = NoNode
+	}
+	for v := range uint32(n) {
+		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+			if to := g.To[e]; to != NoNode && via[to] == e {
+				from[to] = v
+			}
+		}
+	}
+	if out.from, err = put(s, from); err != nil {
+		return out, err
+	}
+	queue, from = nil, nil
+	typ, name := make([]uint8, n), make([]uint32, n)
+	for v, e := range via {
+		if e != NoNode {
+			typ[v], name[v] = g.EdgeType[e], g.EdgeName[e]
+		}
+	}
+	if out.via, err = put(s, via); err != nil {
+		return out, err
+	}
+	if out.typ, err = put(s, typ); err != nil {
+		return out, err
+	}
+	out.name, err = put(s, name)
+	return out, err
+}
+
+// searched is what the distance search found, on the shelf.
+type searched struct {
+	dist            shelved[int32]
+	via, from, name shelved[uint32]
+	typ             shelved[uint8]
+}
+
+// take reads the search's arrays back into r.
+func (x searched) take(s *shelf, r *Result) (err error) {
+	if r.Distance, err = x.dist.take(s); err != nil {
+		return err
+	}
+	if r.Retainer, err = x.via.take(s); err != nil {
+		return err
+	}
+	if r.RetainerNode, err = x.from.take(s); err != nil {
+		return err
+	}
+	if r.RetainerType, err = x.typ.take(s); err != nil {
+		return err
+	}
+	r.RetainerName, err = x.name.take(s)
+	return err
 }
 
 // parseDecimalPrefix mimics JavaScript's parseInt(s, 10) for the names of
@@ -292,35 +380,44 @@ func (g *Graph) shallowSizes(t *types) []uint32 {
 	}
 	const unvisited, multiple = ^uint32(0), ^uint32(0) - 1
 	owners := make([]uint32, n)
-	work := make([]uint32, 0, n)
 	for i := range owners {
 		if typ := int(g.Type[i]); typ == t.hidden || typ == t.array {
 			owners[i] = unvisited
 		} else {
 			owners[i] = uint32(i)
-			work = append(work, uint32(i))
 		}
 	}
-	for len(work) > 0 {
-		id := work[len(work)-1]
-		work = work[:len(work)-1]
-		owner := owners[id]
-		for e := g.FirstEdge[id]; e < g.FirstEdge[id+1]; e++ {
-			if int(g.EdgeType[e]) == t.eWeak {
-				continue
-			}
-			target := g.To[e]
-			if target == NoNode {
-				continue
-			}
-			switch owners[target] {
-			case unvisited:
-				owners[target] = owner
-				work = append(work, target)
-			case target, owner, multiple:
-			default:
-				owners[target] = multiple
-				work = append(work, target)
+	// From each owner in turn, down the hidden and array nodes it reaches:
+	// a node is left with one owner if only one reaches it, else marked
+	// multiple, whatever the order the owners are taken in (DevTools stacks
+	// them all first; taking them one by one keeps the stack small).
+	var work []uint32
+	for v := range uint32(n) {
+		if owners[v] != v {
+			continue
+		}
+		work = append(work[:0], v)
+		for len(work) > 0 {
+			id := work[len(work)-1]
+			work = work[:len(work)-1]
+			owner := owners[id]
+			for e := g.FirstEdge[id]; e < g.FirstEdge[id+1]; e++ {
+				if int(g.EdgeType[e]) == t.eWeak {
+					continue
+				}
+				target := g.To[e]
+				if target == NoNode {
+					continue
+				}
+				switch owners[target] {
+				case unvisited:
+					owners[target] = owner
+					work = append(work, target)
+				case target, owner, multiple:
+				default:
+					owners[target] = multiple
+					work = append(work, target)
+				}
 			}
 		}
 	}
@@ -383,7 +480,7 @@ func (b bitset) has(i uint32) bool { return b[i>>6]&(1<<(i&63)) != 0 }
 // the native nodes they reach, as DevTools does: attached first, then detached;
 // JavaScript nodes stop the propagation. It returns which nodes DevTools
 // renames "Detached <name>" (nil when the snapshot has no detachedness).
-func (g *Graph) propagateDOMState(t *types) []bool {
+func (g *Graph) propagateDOMState(t *types) bitset {
 	if !g.HasDetachedness {
 		return nil
 	}
@@ -391,14 +488,14 @@ func (g *Graph) propagateDOMState(t *types) []bool {
 	n := g.NodeCount()
 	state := slices.Clone(g.Detachedness) // the decoded array may be being read
 	g.Detachedness = state
-	visited := make([]bool, n)
-	renamed := make([]bool, n)
+	visited := newBitset(n)
+	renamed := newBitset(n)
 	var attached, detached []uint32
 	process := func(o uint32, newState uint8) {
-		if visited[o] {
+		if visited.has(o) {
 			return
 		}
-		visited[o] = true
+		visited.set(int(o))
 		if int(g.Type[o]) != t.native {
 			return
 		}
@@ -407,7 +504,7 @@ func (g *Graph) propagateDOMState(t *types) []bool {
 		case attachedState:
 			attached = append(attached, o)
 		case detachedState:
-			renamed[o] = true
+			renamed.set(int(o))
 			detached = append(detached, o)
 		}
 	}

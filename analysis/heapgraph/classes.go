@@ -42,7 +42,7 @@ func (g *Graph) className(t *types, v int, detached bool) string {
 
 // classIDs gives every node its class (plain objects matching an inferred
 // interface get its "{a, b}" name), numbered in the order of their first node.
-func (g *Graph) classIDs(t *types, detachedName []bool, ifaces *ifaceNames) ([]uint32, []Class) {
+func (g *Graph) classIDs(t *types, detachedName bitset, ifaces *ifaceNames) ([]uint32, []Class) {
 	n := g.NodeCount()
 	byName := map[string]uint32{}
 	var classes []Class
@@ -56,7 +56,7 @@ func (g *Graph) classIDs(t *types, detachedName []bool, ifaces *ifaceNames) ([]u
 			next++
 		}
 		if !ok {
-			name = g.className(t, v, detachedName != nil && detachedName[v])
+			name = g.className(t, v, detachedName != nil && detachedName.has(uint32(v)))
 		}
 		id, ok := byName[name]
 		if !ok {

@@ -8,42 +8,29 @@ package heapgraph
 // root does not reach: first those with only non-essential retainers (each
 // searched from, as if retained by the root), then any remaining cliques, each
 // node attached to the root. It returns each node's immediate dominator
-// ordinal, the retained sizes (shallow sizes summed up the tree), and the
+// ordinal, the ordinals in the search's preorder (the root first: a node
+// comes after its dominator, so retained sizes add up in reverse), and the
 // number of nodes the root did not reach.
-func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32, retained []float64, unreachable int) {
+//
+// Its arrays are made as late as they are needed: the searches run before the
+// predecessor lists are built (which reuse the search's edge cursors), and
+// the edges are released before the arrays of the semidominator step.
+func (g *Graph) dominators(essential bitset) (domOrd, preorder []uint32, unreachable int) {
 	n := g.NodeCount()
 	first := g.FirstEdge
 
-	// Predecessors over essential edges, in edge order.
-	predStart := make([]uint32, n+1)
+	// Which nodes have an essential retainer.
+	retained := newBitset(n)
 	for e, to := range g.To {
 		if essential.has(uint32(e)) {
-			predStart[to+1]++
+			retained.set(int(to))
 		}
 	}
-	for i := 1; i <= n; i++ {
-		predStart[i] += predStart[i-1]
-	}
-	pred := make([]uint32, predStart[n])
-	fill := make([]uint32, n)
-	copy(fill, predStart[:n])
-	for v := 0; v < n; v++ {
-		for e := first[v]; e < first[v+1]; e++ {
-			if essential.has(e) {
-				to := g.To[e]
-				pred[fill[to]] = uint32(v)
-				fill[to]++
-			}
-		}
-	}
-	fill = nil
 
 	// 1-based vertex numbers: vertex v is ordinal v-1; 0 means none.
 	size := n + 1
 	parent := make([]uint32, size)
-	ancestor := make([]uint32, size)
 	vertex := make([]uint32, size)
-	label := make([]uint32, size)
 	semi := make([]uint32, size)
 	nextEdge := make([]uint32, size) // by ordinal
 	count := uint32(0)
@@ -56,7 +43,6 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 				count++
 				semi[v] = count
 				vertex[count] = v
-				label[v] = v
 			}
 			vNext := parent[v]
 			o := v - 1
@@ -75,6 +61,67 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 			}
 			v = vNext
 		}
+	}
+
+	r := g.Root + 1
+	dfs(r)
+	unreachable = n - int(count)
+	if int(count) < n {
+		// Nodes with only non-essential retainers: search from each.
+		for v := uint32(1); v <= uint32(n); v++ {
+			if semi[v] == 0 && !retained.has(v-1) {
+				parent[v] = r
+				dfs(v)
+			}
+		}
+	}
+	if int(count) < n {
+		// Cliques retained only by one another: attach each node to the root.
+		for v := uint32(1); v <= uint32(n); v++ {
+			if semi[v] == 0 {
+				parent[v] = r
+				count++
+				semi[v] = count
+				vertex[count] = v
+			}
+		}
+	}
+	retained = nil
+
+	// Predecessors over essential edges, in edge order; the searches are
+	// over, so the edge cursors become the fill positions.
+	predStart := make([]uint32, n+1)
+	for e, to := range g.To {
+		if essential.has(uint32(e)) {
+			predStart[to+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		predStart[i] += predStart[i-1]
+	}
+	pred := make([]uint32, predStart[n])
+	fill := nextEdge[:n]
+	copy(fill, predStart[:n])
+	for v := 0; v < n; v++ {
+		for e := first[v]; e < first[v+1]; e++ {
+			if essential.has(e) {
+				to := g.To[e]
+				pred[fill[to]] = uint32(v)
+				fill[to]++
+			}
+		}
+	}
+	fill = nil
+
+	// The edges themselves are not needed any more.
+	essential = nil
+	if !g.KeepLabels {
+		g.To = nil
+	}
+	ancestor := make([]uint32, size)
+	label := make([]uint32, size)
+	for v := range label {
+		label[v] = uint32(v)
 	}
 
 	// The compression stack reuses nextEdge: the searches are over.
@@ -103,36 +150,8 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 		return label[v]
 	}
 
-	r := g.Root + 1
-	dfs(r)
-	unreachable = n - int(count)
-	if int(count) < n {
-		// Nodes with only non-essential retainers: search from each.
-		for v := uint32(1); v <= uint32(n); v++ {
-			if semi[v] == 0 && predStart[v] == predStart[v-1] {
-				parent[v] = r
-				dfs(v)
-			}
-		}
-	}
-	if int(count) < n {
-		// Cliques retained only by one another: attach each node to the root.
-		for v := uint32(1); v <= uint32(n); v++ {
-			if semi[v] == 0 {
-				parent[v] = r
-				count++
-				semi[v] = count
-				vertex[count] = v
-				label[v] = v
-			}
-		}
-	}
-
-	// The searches are over: the edges themselves are not needed any more.
-	stack, nextEdge, essential = nextEdge, nil, nil
-	if !g.KeepLabels {
-		g.To = nil
-	}
+	stack = nextEdge
+	nextEdge = nil
 	// Semidominators, in reverse preorder, each vertex then linked to its
 	// parent in the search forest (Lengauer–Tarjan's first phase).
 	for i := count; i >= 2; i-- {
@@ -174,20 +193,13 @@ func (g *Graph) dominators(essential bitset, shallow []uint32) (domOrd []uint32,
 		dom[w] = d
 	}
 
-	pred, stack, ancestor, label, pre = nil, nil, nil, nil, nil
 	// From vertex numbers to ordinals in place: dom[o] is written after
-	// dom[o+1] was read.
+	// dom[o+1] was read, and preorder[i] after vertex[i+1].
 	for o := 0; o < n; o++ {
 		dom[o] = dom[o+1] - 1
 	}
-	domOrd = dom[:n:n]
-	retained = make([]float64, n)
-	for o := 0; o < n; o++ {
-		retained[o] = float64(shallow[o])
+	for i := uint32(1); i <= count; i++ {
+		vertex[i-1] = vertex[i] - 1
 	}
-	for i := count; i > 1; i-- {
-		o := vertex[i] - 1
-		retained[domOrd[o]] += retained[o]
-	}
-	return domOrd, retained, unreachable
+	return dom[:n:n], vertex[:count:count], unreachable
 }

@@ -8,7 +8,10 @@
 // per node besides the strings), filled by the snapshot decoder as it streams.
 // Analyze never writes into the arrays it was given (it replaces them with
 // changed copies, or drops them), so that other goroutines may read them
-// while it runs.
+// while it runs. Given a shelf (Graph.Shelf, a scratch file the caller made),
+// it keeps there the per-node arrays it is not using, so that its memory
+// stays near the graph's own; nothing is left there for after it returns.
+// It opens and names no files itself.
 package heapgraph
 
 import (
@@ -45,6 +48,9 @@ type Graph struct {
 	// before the dominators to lower the peak: for an analysis that needs them
 	// afterwards (package leaks).
 	KeepLabels bool
+	// Shelf, when set, holds per-node arrays while Analyze does not need
+	// them (see ShelfFile).
+	Shelf ShelfFile
 
 	// tooManyEdges is set when the nodes' edge counts add up past what the
 	// uint32 edge positions can address (FirstEdge then stops growing).
@@ -57,8 +63,9 @@ const maxEdges = 1<<32 - 2
 // NoNode marks an edge whose target is not a node of the snapshot.
 const NoNode = ^uint32(0)
 
-// NodeCount returns the number of nodes.
-func (g *Graph) NodeCount() int { return len(g.ID) }
+// NodeCount returns the number of nodes (from FirstEdge, which Analyze keeps
+// in memory throughout).
+func (g *Graph) NodeCount() int { return max(0, len(g.FirstEdge)-1) }
 
 // Reserve makes room for the given numbers of nodes and edges (from the
 // snapshot header), so that the arrays are not copied as they grow. Pages of

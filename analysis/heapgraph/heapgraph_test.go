@@ -37,6 +37,16 @@ type edge struct {
 	to        uint32
 }
 
+// analyze runs Analyze, failing the test on an error.
+func analyze(t testing.TB, g *Graph) *Result {
+	t.Helper()
+	r, err := g.Analyze()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // build makes a graph; node i gets id 2i+1, strings are the names given.
 func build(strings []string, nodes ...node) *Graph {
 	g := &Graph{Strings: strings, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
@@ -97,7 +107,7 @@ func TestDominatorShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		g := build(names, tt.nodes...)
-		r := g.Analyze()
+		r := analyze(t, g)
 		if !reflect.DeepEqual(r.Dominator, tt.dom) || !reflect.DeepEqual(r.Retained, tt.retained) || r.Unreachable != tt.unreach {
 			t.Errorf("%s: dominators %v retained %v unreachable %d, want %v %v %d", tt.name,
 				r.Dominator, r.Retained, r.Unreachable, tt.dom, tt.retained, tt.unreach)
@@ -115,7 +125,7 @@ func TestPageOwnership(t *testing.T) {
 		node{tSynthetic, 1, 0, []edge{{eElement, 0, 4}}}, // (GC roots)
 		node{tHidden, 4, 5, []edge{{eInternal, 4, 2}}},   // system object pointing into the page
 	)
-	r := g.Analyze()
+	r := analyze(t, g)
 	if r.Dominator[2] != 1 {
 		t.Errorf("page object dominated by %d, want the Window (1)", r.Dominator[2])
 	}
@@ -136,7 +146,7 @@ func TestShallowSizes(t *testing.T) {
 		node{tObject, 5, 11, []edge{{eInternal, 8, 6}}},
 		node{tHidden, 8, 3, nil}, // reached from 1 (via 3) and from 5: shared
 	)
-	r := g.Analyze()
+	r := analyze(t, g)
 	if want := []uint32{0, 17, 29, 0, 0, 11, 3}; !reflect.DeepEqual(r.Shallow, want) {
 		t.Errorf("shallow %v, want %v", r.Shallow, want)
 	}
@@ -155,7 +165,7 @@ func TestClassSummary(t *testing.T) {
 		node{tClosure, 4, 3, nil},
 		node{tObject, 3, 2, nil},
 	)
-	r := g.Analyze()
+	r := analyze(t, g)
 	got := map[string]Class{}
 	for _, c := range r.Classes {
 		got[c.Name] = c
@@ -181,7 +191,7 @@ func TestWeakMapTableEdge(t *testing.T) {
 		node{tObject, 1, 20, []edge{{eInternal, 4, 3}}}, // table, id 5
 		node{tObject, 3, 30, nil},                       // value, id 7
 	)
-	r := g.Analyze()
+	r := analyze(t, g)
 	if r.Dominator[3] != 1 {
 		t.Errorf("value dominated by %d, want the key (1)", r.Dominator[3])
 	}
@@ -199,7 +209,7 @@ func TestDiff(t *testing.T) {
 		for i := range ids {
 			g.AddEdge(eShortcut, 0, uint32(i+1))
 		}
-		return g.Objects(g.Analyze())
+		return g.Objects(analyze(t, g))
 	}
 	base := mk(11, 13, 15) // Foo 11 (10), Bar 13 (20), Foo 15 (30)
 	next := mk(13, 17, 19) // Foo 13 (10), Bar 17 (20), Foo 19 (30)
@@ -228,7 +238,7 @@ func TestRetainers(t *testing.T) {
 		node{tObject, 6, 8, nil},
 		node{tObject, 7, 9, nil}, // only a weak edge reaches it
 	)
-	r := g.Analyze()
+	r := analyze(t, g)
 	want := []uint32{NoNode, 0, 2, 1, 6, 3, 5, NoNode}
 	if !reflect.DeepEqual(r.Retainer, want) {
 		t.Errorf("retainer edges %v, want %v", r.Retainer, want)
@@ -253,7 +263,7 @@ func TestRetainerOfTwiceLinkedUserRoot(t *testing.T) {
 		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}, {eShortcut, 3, 1}}},
 		node{tObject, 2, 10, nil},
 	)
-	if r := g.Analyze(); r.Retainer[1] != 0 || r.Distance[1] != 1 {
+	if r := analyze(t, g); r.Retainer[1] != 0 || r.Distance[1] != 1 {
 		t.Errorf("retainer edge %d at distance %d, want edge 0 at 1", r.Retainer[1], r.Distance[1])
 	}
 }

@@ -2,6 +2,12 @@ package heapgraph
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"tracestreamer/internal/testutil"
@@ -126,7 +132,7 @@ func TestNodeSnapshotDominators(t *testing.T) {
 	tt := g.types()
 	essential := g.essentialEdges(&tt, &weakMapInfo{}, g.pageOwned(&tt))
 	idom := simpleDominators(g, essential)
-	r := g.Analyze() // releases most of g
+	r := analyze(t, g) // releases most of g
 	reached := 0
 	for v, d := range idom {
 		if d < 0 {
@@ -160,4 +166,85 @@ func TestNodeSnapshotDominators(t *testing.T) {
 		t.Errorf("total self size %v, total shallow size %v", self, total)
 	}
 	t.Logf("%d nodes, %d unreachable from the root over essential edges, %d classes", g.NodeCount(), r.Unreachable, len(r.Classes))
+}
+
+// TestShelf analyses the real snapshot twice, once holding everything in
+// memory and once with a shelf file: the results must be the same, the graph
+// must be given back as it was (ids, self sizes, edge offsets), and the shelf
+// must have held the per-node arrays.
+func TestShelf(t *testing.T) {
+	mem := loadNodeSnapshot(t)
+	ids, self := slices.Clone(mem.ID), slices.Clone(mem.Self)
+	want := analyze(t, mem)
+
+	g := loadNodeSnapshot(t)
+	f, err := os.CreateTemp(t.TempDir(), "shelf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g.Shelf = f
+	got := analyze(t, g)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the analysis with a shelf differs from the one in memory")
+	}
+	if !slices.Equal(g.ID, ids) || !slices.Equal(g.Self, self) || !slices.Equal(g.FirstEdge, mem.FirstEdge) {
+		t.Error("the graph's ids, self sizes or edge offsets were not given back")
+	}
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ids (8 B), self sizes, shallow sizes, classes, distances, retainer
+	// edges, nodes and names (4 B each) and retainer types (1 B) a node.
+	if n := int64(g.NodeCount()); info.Size() != n*(8+7*4+1) {
+		t.Errorf("the shelf holds %d bytes for %d nodes, want %d", info.Size(), n, n*(8+7*4+1))
+	}
+	var retainers int
+	for v, e := range got.Retainer {
+		if e == NoNode {
+			continue
+		}
+		retainers++
+		if from := got.RetainerNode[v]; from != g.EdgeSource(e) {
+			t.Fatalf("node %d: retainer node %d, the edge's source %d", v, from, g.EdgeSource(e))
+		}
+	}
+	if retainers < g.NodeCount()/2 {
+		t.Errorf("only %d of %d nodes have a retainer", retainers, g.NodeCount())
+	}
+}
+
+// failingShelf fails the write at offset failAt and later ones.
+type failingShelf struct {
+	*os.File
+	failAt int64
+}
+
+func (f failingShelf) WriteAt(p []byte, off int64) (int, error) {
+	if off >= f.failAt {
+		return 0, errors.New("no space left on device")
+	}
+	return f.File.WriteAt(p, off)
+}
+
+// TestShelfError: a shelf that cannot be written to makes Analyze fail with
+// an error that says so, whichever array it fails on.
+func TestShelfError(t *testing.T) {
+	g := loadNodeSnapshot(t)
+	n := int64(g.NodeCount())
+	for _, at := range []int64{0, 8 * n, 8*n + 4*n*4} { // ids, shallow sizes, classes...
+		g := loadNodeSnapshot(t)
+		f, err := os.CreateTemp(t.TempDir(), "shelf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Shelf = failingShelf{f, at}
+		r, err := g.Analyze()
+		f.Close()
+		if r != nil || err == nil || !strings.Contains(err.Error(), "no space left on device") ||
+			!strings.Contains(err.Error(), fmt.Sprintf("at offset %d", at)) {
+			t.Errorf("failing at offset %d: got %v, %v", at, r != nil, err)
+		}
+	}
 }

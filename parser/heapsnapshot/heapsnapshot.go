@@ -15,12 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"tracestreamer/analysis/heapgraph"
+	"tracestreamer/internal/scratch"
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -42,6 +44,10 @@ type Output struct {
 	// Stats and Classes are set when the graph is to be analysed.
 	Stats   *tables.JSHeapNodeStatsWriter
 	Classes *tables.JSHeapClassWriter
+	// ScratchDir, when set, is where the analysis keeps the per-node arrays
+	// it does not need for a while, in a file removed as soon as it is made
+	// (heapgraph.ShelfFile); without it they stay in memory.
+	ScratchDir string
 	// leaks, when set (Files.CompareLeaks), compares heap files for leaks.
 	leaks *leakState
 	sink  rows.Sink
@@ -119,7 +125,7 @@ type decoder struct {
 	meta    *meta
 	nodes   layout
 	ids     []int64  // node ids by node index
-	ecs     []uint32 // edge counts by node index
+	ecs     []uint32 // edge counts by node index, without the graph (which has them)
 	gotNode bool     // the nodes array has been processed
 
 	graph *heapgraph.Graph // the object graph, when analysing
@@ -353,8 +359,8 @@ func (d *decoder) nodesArray() error {
 	}
 	if d.graph == nil {
 		d.ids = make([]int64, 0, n)
+		d.ecs = make([]uint32, 0, n)
 	}
-	d.ecs = make([]uint32, 0, n)
 	err := d.tuples(d.nodes, d.node)
 	d.gotNode = true
 	return err
@@ -418,8 +424,8 @@ func (d *decoder) node(l layout, t []int64) {
 		d.published()
 	} else {
 		d.ids = append(d.ids, id)
+		d.ecs = append(d.ecs, uint32(ec))
 	}
-	d.ecs = append(d.ecs, uint32(ec))
 	d.res.SelfSize += self
 	d.res.Nodes++
 }
@@ -465,17 +471,27 @@ const (
 	eToNode
 )
 
+// edgeCount is the number of edges of node i: from the graph's edge offsets
+// when there is one (a count that took them past 2^32-2 is cut there, as the
+// graph cannot address more edges), else from the edge counts kept for this.
+func (d *decoder) edgeCount(i int) uint32 {
+	if g := d.graph; g != nil {
+		return g.FirstEdge[i+1] - g.FirstEdge[i]
+	}
+	return d.ecs[i]
+}
+
 func (e *edgeWalker) edge(l layout, t []int64) {
 	d := e.d
-	for e.left == 0 && e.node < len(d.ecs) {
+	for e.left == 0 && e.node < len(d.ids) {
 		e.node++
-		if e.node < len(d.ecs) {
-			e.left = d.ecs[e.node]
+		if e.node < len(d.ids) {
+			e.left = d.edgeCount(e.node)
 		}
 	}
 	var nulls uint64
 	var from int64
-	if e.node < len(d.ecs) {
+	if e.node < len(d.ids) {
 		from = d.ids[e.node]
 		e.left--
 	} else {
@@ -585,7 +601,6 @@ func (d *decoder) analyse() error {
 		g.Root = uint32(d.meta.rootIndex / int64(max(1, d.nodes.stride)))
 		g.HasDetachedness = d.nodes.pos[nDetachedness] >= 0
 	}
-	d.ecs = nil // not needed any more; free it before the analysis peaks
 	// Once the row writer lets the graph's arrays go, the labels Analyze
 	// drops are freed before its dominator arrays are made.
 	if err := d.rows.wait(); err != nil {
@@ -599,11 +614,32 @@ func (d *decoder) analyse() error {
 	stats := d.out.Stats
 	lk := d.out.leaks
 	g.KeepLabels = lk != nil && lk.isFinal(d.fileID)
-	r := g.Analyze()
+	if dir := d.out.ScratchDir; dir != "" {
+		f, err := scratch.File(dir, "heap-shelf")
+		if err != nil {
+			d.warn("heap analysis holds all its arrays in memory: %v", err)
+		} else {
+			// Unlinked at once where the system allows it, so that nothing
+			// is left behind even if the process is killed.
+			os.Remove(f.Name())
+			defer func() {
+				f.Close()
+				os.Remove(f.Name())
+			}()
+			g.Shelf = f
+		}
+	}
+	d.ids = nil // g.ID, which Analyze takes off to the shelf
+	r, err := g.Analyze()
+	if err != nil {
+		d.warn("heap analysis skipped: %v", err)
+		d.graph = nil
+		return nil
+	}
 	for v := range g.NodeCount() {
 		var retainer, edge, etype, ename rows.Int
 		if e := r.Retainer[v]; e != heapgraph.NoNode {
-			retainer, edge = rows.I(g.ID[g.EdgeSource(e)]), rows.I(int64(e))
+			retainer, edge = rows.I(g.ID[r.RetainerNode[v]]), rows.I(int64(e))
 			etype, ename = rows.I(int64(r.RetainerType[v])), rows.I(int64(r.RetainerName[v]))
 		}
 		stats.Append(&tables.JSHeapNodeStats{FileID: d.fileID, NodeIndex: int64(v), ID: g.ID[v],
@@ -618,13 +654,16 @@ func (d *decoder) analyse() error {
 	if lk != nil {
 		lk.analysed(d.fileID, g, r)
 	}
-	// Only ids, shallow sizes and classes are needed from here on.
-	// Collected now, their memory holds the list of objects below instead of
-	// adding to the peak (the heap holds few pointers: a collection is cheap).
-	r.Distance, r.Retainer, r.Dominator, r.Retained, r.RetainerType, r.RetainerName = nil, nil, nil, nil, nil, nil
-	runtime.GC()
+	// Only ids, shallow sizes and classes are needed from here on. Their
+	// memory is handed back now: the list of objects below is one array of
+	// 16 B an object, longer than any of the arrays freed, so it would not
+	// fit in their place and would add to the peak (435 MB snapshot: 407–411
+	// MB with a collection only).
+	r.Distance, r.Retainer, r.Dominator, r.Retained = nil, nil, nil, nil
+	r.RetainerNode, r.RetainerType, r.RetainerName = nil, nil, nil
+	debug.FreeOSMemory()
 	d.res.Objects = g.Objects(r)
-	d.graph, d.ids, d.ecs = nil, nil, nil
+	d.graph = nil
 	stats.Flush()
 	return nil
 }

@@ -3,6 +3,8 @@ package heapsnapshot
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -521,5 +523,49 @@ func TestRowsFromGraph(t *testing.T) {
 				t.Errorf("warnings without the analysis %q, with %q", warns[0], warns[1])
 			}
 		})
+	}
+}
+
+// TestScratchDir: the analysis writes the same rows whether its arrays wait
+// in a shelf file in Output.ScratchDir or stay in memory, leaves no file
+// there, and works on in memory, with a warning, when the folder is unusable.
+func TestScratchDir(t *testing.T) {
+	text := string(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))
+	dir := t.TempDir()
+	run := func(scratchDir string) (*rows.Memory, []string) {
+		m := rows.NewMemory()
+		o := NewOutput(m, schema.New(), true)
+		o.ScratchDir = scratchDir
+		var warns []string
+		if _, err := Decode(strings.NewReader(text), 1, &o, func(f string, a ...any) {
+			warns = append(warns, fmt.Sprintf(f, a...))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		o.Flush()
+		return m, warns
+	}
+	mem, _ := run("")
+	stats, classes := mem.Rows["js_heap_node_stats"], mem.Rows["js_heap_class"]
+	if len(stats) < 10000 || len(classes) < 100 {
+		t.Fatalf("%d stats rows, %d classes", len(stats), len(classes))
+	}
+	shelved, warns := run(dir)
+	if len(warns) != 0 {
+		t.Errorf("warnings with a shelf: %q", warns)
+	}
+	if !reflect.DeepEqual(shelved.Rows["js_heap_node_stats"], stats) || !reflect.DeepEqual(shelved.Rows["js_heap_class"], classes) {
+		t.Error("the rows written with a shelf differ from those written without")
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left in the scratch folder: %v", left)
+	}
+	missing := filepath.Join(dir, "missing")
+	fallback, warns := run(missing)
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "heap analysis holds all its arrays in memory: open "+missing) {
+		t.Errorf("warnings with a missing folder: %q", warns)
+	}
+	if !reflect.DeepEqual(fallback.Rows["js_heap_node_stats"], stats) {
+		t.Error("the rows written without a usable folder differ")
 	}
 }
