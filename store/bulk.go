@@ -46,20 +46,47 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 		d.bySQL[t] = true
 		return nil
 	}
-	tr := sqlitefile.NewTree(pageSize, d.spillFile)
+	tr := sqlitefile.NewTree(pageSize, d.pageFile)
 	d.trees[t] = tr
 	return tr
 }
 
-// spillFile makes a scratch file beside the output for a tree's pages.
-func (d *DB) spillFile() (*os.File, error) {
+// pageFile returns the file the trees write their pages into, made beside the
+// output when the first page leaves memory. The pages SQLite has written by
+// then and room for a few more are left at its start (sqlitefile.Pages);
+// only if SQLite's pages outgrow that room are the trees' pages copied after
+// them instead. The rest of the room is free pages that are never written.
+func (d *DB) pageFile() (*sqlitefile.Pages, error) {
+	if d.pages != nil {
+		return d.pages, nil
+	}
+	q, err := (&Reader{c: d.c}).Query("PRAGMA page_count")
+	if err != nil {
+		return nil, err
+	}
+	var n int64
+	if q.Next() {
+		n = q.Int(0)
+	}
+	err = q.Err()
+	q.Close()
+	if err != nil {
+		return nil, err
+	}
 	f, err := scratchBeside(d.dest)
 	if err != nil {
 		return nil, err
 	}
-	d.spills = append(d.spills, f.Name())
-	return f, nil
+	d.pages = sqlitefile.NewPages(f, pageSize, uint32(n+gapPages))
+	return d.pages, nil
 }
+
+// gapPages is the room for SQLite's pages beyond those it has written when the
+// first tree page is: what it writes after that is the rows of tables that
+// need its conversions (IntText columns) and of a few small ones (meta, stat,
+// files). Heap snapshots, CPU profiles and Trace Event files (at the settle
+// before FlowChains) add 0 to 1 page of 64 KiB.
+const gapPages = 8
 
 // encodeRow makes the record of row k of b. nulls, reals and tnulls are the
 // batch's lists from row k on; the positions of row k are taken off them.
@@ -205,8 +232,8 @@ func (d *DB) closeAndSplice() error {
 		d.bySQL[t] = true
 	}
 	var err error
-	if len(tables) > 0 {
-		err = sqlitefile.Splice(d.tmp, tables)
+	if len(tables) > 0 || d.pages != nil {
+		err = sqlitefile.Splice(d.tmp, d.pages, tables)
 	}
 	d.closeTrees()
 	return err
@@ -221,16 +248,15 @@ func (d *DB) dropLate() {
 	}
 }
 
-// closeTrees closes the trees and removes their spill files.
+// closeTrees drops the trees and removes their page file, unless Splice
+// made it the database.
 func (d *DB) closeTrees() {
-	for t, tr := range d.trees {
-		tr.Close()
-		delete(d.trees, t)
+	clear(d.trees)
+	if d.pages != nil {
+		d.pages.Close()
+		os.Remove(d.pages.Name())
+		d.pages = nil
 	}
-	for _, p := range d.spills {
-		os.Remove(p)
-	}
-	d.spills = nil
 }
 
 // settle places the rows built so far into the file and reopens it, then

@@ -1,6 +1,8 @@
 // Package sqlitefile writes table b-trees in SQLite's file format
-// (https://www.sqlite.org/fileformat2.html) and splices them into a database
-// file that SQLite made and closed.
+// (https://www.sqlite.org/fileformat2.html) into a page file, and splices them
+// with a database file that SQLite made and closed: SQLite's pages are copied
+// into a gap left for them at the page file's start, which then becomes the
+// database (or, when they outgrow it, the trees' pages are copied after them).
 //
 // Why it exists: SQLite's own insert path (bind each value, step the VDBE,
 // search and balance the b-tree) is the bottleneck of a conversion. Through
@@ -8,7 +10,7 @@
 // 5 M-node heap snapshot takes. Rows that only ever arrive in rowid order need
 // none of that work: their records can be packed into leaf pages one after the
 // other and the interior pages built at the end, which is what this package
-// does: 10 M rows a second for rows of 7 integers into 64 KiB pages, spill
+// does: 10 M rows a second for rows of 7 integers into 64 KiB pages, page
 // file writes included (BenchmarkTree), where SQLite's INSERT does 2 M;
 // whole-run numbers are in store's package comment. No library writes SQLite
 // pages this way; the format is small, stable since 2004 and documented byte

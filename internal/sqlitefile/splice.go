@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 )
 
 // Table is a tree to place as the table whose root page is Root.
@@ -34,48 +36,59 @@ var magic = []byte("SQLite format 3\x00")
 
 // spliced is the state of one Splice.
 type spliced struct {
-	f       *os.File
+	f       *os.File // the file being made the database
 	size    int
 	pages   uint32 // pages in the file so far
 	pending uint32 // the lock-byte page
 	free    []uint32
+	moved   []uint32 // where each page of the page file went, by number (nil: nowhere)
 }
 
-// Splice places each table's tree in the database file at path, which SQLite
-// wrote and closed: the spill files' pages are copied to the end of the file,
-// their page numbers fixed, interior pages built above the leaves and the top
-// page written over the table's root page, which must be an empty leaf. Pages
-// left unused (overflow pages of truncated rows) go to the freelist. The
-// header's page count and change counter are updated last.
+// Splice places each table's tree in the database at path, which SQLite wrote
+// and closed, and whose root page for each table must be an empty leaf.
 //
-// The file is not synced. On error it is left in an undefined state: the
-// caller removes it.
-func Splice(path string, tables []Table) error { return splice(path, tables, pendingByte) }
+// When SQLite's pages fit in the gap the page file left for them, they are
+// copied there and the page file is renamed to path: the trees' pages stay
+// where they were written. Otherwise the trees' pages are copied after
+// SQLite's, and the numbers written into them changed. Either way interior
+// pages are built above the leaves, the top page is written over the table's
+// root page, and pages left unused (the rest of the gap, overflow pages of
+// truncated rows) go to the freelist; the header's page count and change
+// counter are updated last. pages may be nil when no tree wrote a page.
+//
+// The file is not synced, and the page file is closed. On error the files
+// are left in an undefined state: the caller removes both.
+func Splice(path string, pages *Pages, tables []Table) error {
+	return splice(path, pages, tables, pendingByte)
+}
 
 // splice is Splice with the lock-byte offset as a parameter: SQLite's tests
 // move it (SQLITE_TESTCTRL_PENDING_BYTE), and so do this package's.
-func splice(path string, tables []Table, lockByte int64) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
+func splice(path string, pages *Pages, tables []Table, lockByte int64) error {
+	if err := spliceFiles(path, pages, tables, lockByte); err != nil {
 		return fmt.Errorf("splice tables into %s: %w", path, err)
 	}
-	defer f.Close()
-	s := &spliced{f: f}
-	if err := s.run(tables, lockByte); err != nil {
-		return fmt.Errorf("splice tables into %s: %w", path, err)
-	}
-	return f.Close()
+	return nil
 }
 
-func (s *spliced) run(tables []Table, lockByte int64) error {
+func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) error {
+	db, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if pages != nil {
+		defer pages.Close()
+	}
+	s := &spliced{f: db}
 	h := make([]byte, headerSize)
-	if _, err := s.f.ReadAt(h, 0); err != nil {
+	if _, err := db.ReadAt(h, 0); err != nil {
 		return fmt.Errorf("read header: %w", err)
 	}
 	if err := s.check(h); err != nil {
 		return err
 	}
-	st, err := s.f.Stat()
+	st, err := db.Stat()
 	if err != nil {
 		return err
 	}
@@ -92,6 +105,23 @@ func (s *spliced) run(tables []Table, lockByte int64) error {
 			return fmt.Errorf("table at page %d: tree of %d-byte pages in a file of %d-byte pages",
 				t.Root, t.Tree.size, s.size)
 		}
+	}
+	inPlace := false
+	if pages != nil {
+		if pages.size != s.size || pages.pending != s.pending {
+			return fmt.Errorf("page file of %d-byte pages for a file of %d-byte pages", pages.size, s.size)
+		}
+		if s.pages <= pages.gap {
+			inPlace = true
+			if err := s.intoGap(pages); err != nil {
+				return err
+			}
+		} else if err := s.after(pages, tables); err != nil {
+			return err
+		}
+	}
+	s.trim()
+	for _, t := range tables {
 		if err := s.table(t); err != nil {
 			return fmt.Errorf("table at page %d: %w", t.Root, err)
 		}
@@ -106,7 +136,114 @@ func (s *spliced) run(tables []Table, lockByte int64) error {
 	if err := s.f.Truncate(int64(s.pages) * int64(s.size)); err != nil {
 		return err
 	}
-	_, err = s.f.WriteAt(h, 0)
+	if _, err := s.f.WriteAt(h, 0); err != nil {
+		return err
+	}
+	if !inPlace {
+		return db.Close()
+	}
+	if err := pages.Close(); err != nil {
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	return os.Rename(pages.Name(), path)
+}
+
+// intoGap copies SQLite's pages into the gap the page file left for them and
+// makes the page file the file being made; the rest of the gap is free.
+func (s *spliced) intoGap(pf *Pages) error {
+	if err := copyRange(pf.f, 0, s.f, 0, int64(s.pages)*int64(s.size)); err != nil {
+		return fmt.Errorf("copy SQLite's pages into the page file: %w", err)
+	}
+	for no := s.pages + 1; no <= pf.gap; no++ {
+		if no != s.pending {
+			s.free = append(s.free, no)
+		}
+	}
+	s.free = append(s.free, pf.free...)
+	s.f = pf.f
+	s.pages = max(s.pages, pf.last)
+	return nil
+}
+
+// after copies the page file's pages after SQLite's, in order, and changes
+// the page numbers the trees wrote into them.
+func (s *spliced) after(pf *Pages, tables []Table) error {
+	s.moved = make([]uint32, pf.last+1)
+	for no := pf.gap + 1; no <= pf.last; no++ {
+		if no != pf.pending {
+			s.moved[no] = s.alloc()
+		}
+	}
+	// Runs of pages that stay consecutive.
+	for from := pf.gap + 1; from <= pf.last; {
+		if s.moved[from] == 0 {
+			from++
+			continue
+		}
+		to := from + 1
+		for to <= pf.last && s.moved[to] == s.moved[to-1]+1 {
+			to++
+		}
+		if err := copyRange(s.f, s.offset(s.moved[from]), pf.f, pf.offset(from), int64(to-from)*int64(s.size)); err != nil {
+			return fmt.Errorf("copy the page file: %w", err)
+		}
+		from = to
+	}
+	var num [4]byte
+	for _, t := range tables {
+		for _, fx := range t.Tree.fixes {
+			binary.BigEndian.PutUint32(num[:], s.moved[fx.to])
+			if _, err := s.f.WriteAt(num[:], s.offset(s.moved[fx.page])+int64(fx.off)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, no := range pf.free {
+		s.free = append(s.free, s.moved[no])
+	}
+	return nil
+}
+
+// trim cuts free pages off the end of the file (those of rows rolled back
+// last) and orders the others so that alloc hands out the lowest first.
+func (s *spliced) trim() {
+	slices.Sort(s.free)
+	s.free = slices.Compact(s.free)
+	for n := len(s.free); n > 0 && s.free[n-1] == s.pages; n-- {
+		s.free = s.free[:n-1]
+		s.pages--
+		if s.pages == s.pending {
+			s.pages--
+		}
+	}
+	slices.Reverse(s.free)
+}
+
+// number is where page no of the page file is in the file being made.
+func (s *spliced) number(no uint32) uint32 {
+	if s.moved == nil {
+		return no
+	}
+	return s.moved[no]
+}
+
+// copyRange copies n bytes of src at srcOff to dst at dstOff; between files
+// the kernel copies them (copy_file_range) where it can.
+func copyRange(dst *os.File, dstOff int64, src *os.File, srcOff int64, n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	if _, err := src.Seek(srcOff, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := dst.Seek(dstOff, io.SeekStart); err != nil {
+		return err
+	}
+	// A LimitedReader over an *os.File lets the kernel copy.
+	_, err := io.CopyN(dst, src, n)
 	return err
 }
 
@@ -134,8 +271,13 @@ func (s *spliced) check(h []byte) error {
 	return nil
 }
 
-// alloc returns the next page at the end of the file.
+// alloc returns a free page, or the next page at the end of the file.
 func (s *spliced) alloc() uint32 {
+	if n := len(s.free); n > 0 {
+		p := s.free[n-1]
+		s.free = s.free[:n-1]
+		return p
+	}
 	s.pages++
 	if s.pages == s.pending {
 		s.pages++
@@ -166,43 +308,17 @@ func (s *spliced) table(t Table) error {
 	if tr.rows == 0 {
 		return nil
 	}
-	// Spill pages in order, skipping the lock-byte page.
-	abs := make([]uint32, len(tr.pages))
-	for i := range abs {
-		abs[i] = s.alloc()
-	}
-	for from := 0; from < len(abs); {
-		to := from + 1
-		for to < len(abs) && abs[to] == abs[to-1]+1 {
-			to++
-		}
-		if err := tr.copySpill(s.f, s.offset(abs[from]), from, to); err != nil {
-			return fmt.Errorf("copy spill file: %w", err)
-		}
-		from = to
-	}
-	var num [4]byte
-	for _, fx := range tr.fixes {
-		i := fx.off / int64(s.size)
-		binary.BigEndian.PutUint32(num[:], abs[fx.to])
-		if _, err := s.f.WriteAt(num[:], s.offset(abs[i])+fx.off%int64(s.size)); err != nil {
-			return err
-		}
-	}
-	for _, p := range tr.free {
-		s.free = append(s.free, abs[p])
-	}
 	var level []entry
-	for i, p := range tr.pages {
+	for _, p := range tr.pages {
 		if p.leaf {
-			level = append(level, entry{abs[i], p.last})
+			level = append(level, entry{s.number(p.no), p.last})
 		}
 	}
 	if tr.cells > 0 {
-		// The leaf being filled: with relocated overflow numbers.
+		// The leaf being filled, with the numbers written into it.
 		tr.seal()
 		for _, fx := range tr.open {
-			binary.BigEndian.PutUint32(tr.page[fx.off:], abs[fx.to])
+			binary.BigEndian.PutUint32(tr.page[fx.off:], s.number(fx.to))
 		}
 		if len(level) == 0 {
 			_, err := s.f.WriteAt(tr.page, s.offset(t.Root))
@@ -286,16 +402,16 @@ func (s *spliced) interior(children []entry) []byte {
 	return p
 }
 
-// freelist adds the unused pages to the file's freelist: trunk pages, each
-// listing leaf pages, chained before the trunks the file has.
+// freelist puts the unused pages on the file's freelist: trunk pages (free
+// pages themselves), each listing leaf pages, chained before the trunks the
+// file has.
 func (s *spliced) freelist(h []byte) error {
-	if len(s.free) == 0 {
-		return nil
-	}
 	per := s.size/4 - 2
 	next := be32(h[hdrFreeTrunk:])
 	count := be32(h[hdrFreeCount:])
 	for len(s.free) > 0 {
+		trunk := s.free[len(s.free)-1]
+		s.free = s.free[:len(s.free)-1]
 		n := min(per, len(s.free))
 		leaves := s.free[len(s.free)-n:]
 		s.free = s.free[:len(s.free)-n]
@@ -305,7 +421,6 @@ func (s *spliced) freelist(h []byte) error {
 		for i, l := range leaves {
 			binary.BigEndian.PutUint32(p[8+4*i:], l)
 		}
-		trunk := s.alloc()
 		if _, err := s.f.WriteAt(p, s.offset(trunk)); err != nil {
 			return err
 		}

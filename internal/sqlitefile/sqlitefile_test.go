@@ -2,7 +2,9 @@ package sqlitefile
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -59,10 +61,20 @@ func encode(r *Record, vals [3]value) []byte {
 
 // build makes a database of page size size with tables s (rows inserted by
 // SQLite) and u (the same rows through a Tree and Splice, with the tree's
-// operations applied by ops), and returns it open.
-func build(t *testing.T, size int, want []row, ops func(*Tree, *Record)) *sql.DB {
+// operations applied by ops), and returns it open. With inPlace, the page
+// file leaves room for SQLite's pages and becomes the database; without, its
+// gap is too small and the tree's pages are copied after SQLite's.
+func build(t *testing.T, size int, want []row, inPlace bool, ops func(*Tree, *Record)) *sql.DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "x.db")
+	return buildTrees(t, size, want, inPlace, []string{"u"}, func(tr []*Tree, r *Record) { ops(tr[0], r) })
+}
+
+// buildTrees is build with a tree for each of the tables named (made empty
+// beside s), all writing into one page file.
+func buildTrees(t *testing.T, size int, want []row, inPlace bool, names []string, ops func([]*Tree, *Record)) *sql.DB {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.db")
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +83,9 @@ func build(t *testing.T, size int, want []row, ops func(*Tree, *Record)) *sql.DB
 	mustExec(t, db, fmt.Sprintf("PRAGMA page_size=%d", size))
 	mustExec(t, db, "PRAGMA journal_mode=OFF")
 	mustExec(t, db, "CREATE TABLE s(a INT, b REAL, c TEXT)")
-	mustExec(t, db, "CREATE TABLE u(a INT, b REAL, c TEXT)")
+	for _, name := range names {
+		mustExec(t, db, "CREATE TABLE "+name+"(a INT, b REAL, c TEXT)")
+	}
 	mustExec(t, db, "CREATE TABLE after(x)")
 	tx, err := db.Begin()
 	if err != nil {
@@ -85,20 +99,46 @@ func build(t *testing.T, size int, want []row, ops func(*Tree, *Record)) *sql.DB
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	var root uint32
-	if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = 'u'").Scan(&root); err != nil {
+	var tables []Table
+	for _, name := range names {
+		var root uint32
+		if err := db.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = ?", name).Scan(&root); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, Table{Root: root})
+	}
+	var pageCount uint32
+	if err := db.QueryRow("PRAGMA page_count").Scan(&pageCount); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 
-	spill := filepath.Join(t.TempDir(), "spill")
-	tr := NewTree(size, func() (*os.File, error) { return os.Create(spill) })
-	ops(tr, &Record{})
-	if err := splice(path, []Table{{Root: root, Tree: tr}}, lockByte); err != nil {
+	gap := uint32(1)
+	if inPlace {
+		gap = pageCount + 3
+	}
+	var pf *Pages
+	pages := func() (*Pages, error) {
+		if pf == nil {
+			f, err := os.Create(filepath.Join(dir, "pages"))
+			if err != nil {
+				return nil, err
+			}
+			pf = newPages(f, size, gap, lockByte)
+		}
+		return pf, nil
+	}
+	var trees []*Tree
+	for i := range tables {
+		tables[i].Tree = NewTree(size, pages)
+		trees = append(trees, tables[i].Tree)
+	}
+	ops(trees, &Record{})
+	if err := splice(path, pf, tables, lockByte); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Close(); err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(dir, "pages")); pf != nil && inPlace != errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("in place %v, but the page file: %v", inPlace, err)
 	}
 	db, err = sql.Open("sqlite", path)
 	if err != nil {
@@ -111,6 +151,12 @@ func build(t *testing.T, size int, want []row, ops func(*Tree, *Record)) *sql.DB
 	}
 	return db
 }
+
+// placements are the two ways Splice places the trees' pages.
+var placements = []struct {
+	name    string
+	inPlace bool
+}{{"in place", true}, {"copied", false}}
 
 func addAll(t *testing.T, rs []row) func(*Tree, *Record) {
 	return func(tr *Tree, r *Record) {
@@ -245,17 +291,18 @@ func TestSameAsSQLite(t *testing.T) {
 		{"overflow edges, 512-byte pages", 512, sequential(edge)},
 		{"rowid gaps and negative rowids", 1024, gaps},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			db := build(t, tc.size, tc.rows, addAll(t, tc.rows))
-			same(t, db, len(tc.rows))
-		})
+		for _, pl := range placements {
+			t.Run(tc.name+", "+pl.name, func(t *testing.T) {
+				db := build(t, tc.size, tc.rows, pl.inPlace, addAll(t, tc.rows))
+				same(t, db, len(tc.rows))
+			})
+		}
 	}
 }
 
 // TestTruncate drops rows from the leaf being filled, from spilled leaves and
 // with their overflow pages, then adds more: the table equals SQLite's with
-// the rows that were kept and added, and the pages of dropped overflow rows
-// are on the freelist.
+// the rows that were kept and added.
 func TestTruncate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	vals := randomRows(rng, 4000, 3)
@@ -270,85 +317,124 @@ func TestTruncate(t *testing.T) {
 		{"twice", 1024, []int{2000, 3000, 4000}, []int{1500, 1499, 4000}},
 		{"at a leaf's end", 512, []int{3000, 3100}, []int{-1, 3100}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var want []row
-			at := 0
-			var leafEnd int64
-			ops := func(tr *Tree, r *Record) {
-				for i, n := range tc.add {
-					for ; at < n; at++ {
-						if err := tr.Add(int64(at+1), encode(r, vals[at])); err != nil {
-							t.Fatal(err)
-						}
-					}
-					keep := tc.keep[i]
-					if keep < 0 {
-						// The number of rows in the spill file's last leaf.
-						for _, p := range tr.pages {
-							if p.leaf {
-								leafEnd = p.rows
-							}
-						}
-						keep = int(leafEnd)
-					}
-					if err := tr.Truncate(int64(keep)); err != nil {
-						t.Fatal(err)
-					}
-					if tr.Rows() != int64(keep) {
-						t.Fatalf("Rows() = %d after Truncate(%d)", tr.Rows(), keep)
-					}
-					at = keep
-				}
-			}
-			// The rows kept: rowids are row numbers, so a truncated rowid is
-			// used again by the next row, as SQLite does after a DELETE.
-			final := tc.keep[len(tc.keep)-1]
-			if final < 0 {
-				final = tc.add[len(tc.add)-1]
-			}
-			want = sequential(vals[:final])
-			db := build(t, tc.size, want, ops)
-			same(t, db, len(want))
-		})
+		for _, pl := range placements {
+			t.Run(tc.name+", "+pl.name, func(t *testing.T) {
+				truncateCase(t, vals, tc.size, tc.add, tc.keep, pl.inPlace)
+			})
+		}
 	}
 }
 
-// TestTruncateFrees drops a row whose overflow pages were written: they are
-// on the freelist, and the rows kept and added after are SQLite's.
-func TestTruncateFrees(t *testing.T) {
-	const size = 65536
-	long := strings.Repeat("L", 200000)
-	rec := encode(&Record{}, [3]value{nil, nil, long})
-	tr := NewTree(size, nil)
-	n := len(rec) - tr.maxLocal(len(rec))
-	overflow := (n + size - 5) / (size - 4)
-	if overflow != 3 {
-		t.Fatalf("%d overflow pages for a payload of %d bytes, want 3", overflow, len(rec))
+// truncateCase adds the first add[i] rows of vals and keeps keep[i] of them
+// (-1: as many as the last written leaf ends with), in turn, and checks the
+// table against SQLite's.
+func truncateCase(t *testing.T, vals [][3]value, size int, add, keep []int, inPlace bool) {
+	at := 0
+	ops := func(tr *Tree, r *Record) {
+		for i, n := range add {
+			for ; at < n; at++ {
+				if err := tr.Add(int64(at+1), encode(r, vals[at])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k := keep[i]
+			if k < 0 {
+				for _, p := range tr.pages {
+					if p.leaf {
+						k = int(p.rows)
+					}
+				}
+			}
+			if err := tr.Truncate(int64(k)); err != nil {
+				t.Fatal(err)
+			}
+			if tr.Rows() != int64(k) {
+				t.Fatalf("Rows() = %d after Truncate(%d)", tr.Rows(), k)
+			}
+			at = k
+		}
 	}
-	want := sequential([][3]value{{"a"}, {"b"}, {nil, nil, long}})
-	db := build(t, size, want, func(tr *Tree, r *Record) {
-		for i, v := range [][3]value{{"a"}, {nil, nil, long}, {"c"}} {
-			if err := tr.Add(int64(i+1), encode(r, v)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := tr.Truncate(1); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range want[1:] {
-			if err := tr.Add(int64(i+2), encode(r, v.val)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
+	// The rows kept: rowids are row numbers, so a truncated rowid is used
+	// again by the next row, as SQLite does after a DELETE.
+	final := keep[len(keep)-1]
+	if final < 0 {
+		final = add[len(add)-1]
+	}
+	want := sequential(vals[:final])
+	db := build(t, size, want, inPlace, ops)
 	same(t, db, len(want))
-	var free int
-	if err := db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil {
-		t.Fatal(err)
+}
+
+// TestTruncateFrees drops a row of one tree whose overflow pages lie between
+// pages of another tree: the next pages written take their place, and those
+// no page took are on the freelist.
+func TestTruncateFrees(t *testing.T) {
+	const size = 4096
+	long := [3]value{nil, nil, strings.Repeat("L", 20000)}
+	short := make([][3]value, 2000)
+	for i := range short {
+		short[i] = [3]value{int64(i), nil, "v"}
 	}
-	// The three freed pages and the trunk page that lists them.
-	if free != overflow+1 {
-		t.Errorf("freelist_count %d, want %d", free, overflow+1)
+	for _, pl := range placements {
+		t.Run(pl.name, func(t *testing.T) {
+			// u gets "a" and a long row, v then fills leaves; u loses the long
+			// row and, with again, gets another one.
+			run := func(drop, again bool) (pages, free int) {
+				db := buildTrees(t, size, nil, pl.inPlace, []string{"u", "v"}, func(tr []*Tree, r *Record) {
+					u, v := tr[0], tr[1]
+					for i, val := range [][3]value{{nil, nil, "a"}, long} {
+						if err := u.Add(int64(i+1), encode(r, val)); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for i, val := range short {
+						if err := v.Add(int64(i+1), encode(r, val)); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if drop {
+						if err := u.Truncate(1); err != nil {
+							t.Fatal(err)
+						}
+						if again {
+							if err := u.Add(2, encode(r, long)); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				})
+				var n int
+				if err := db.QueryRow("SELECT count(*) FROM v").Scan(&n); err != nil || n != len(short) {
+					t.Fatalf("%d rows in v (%v)", n, err)
+				}
+				var c string
+				if err := db.QueryRow("SELECT group_concat(length(c)) FROM u").Scan(&c); err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool]string{true: "1,20000", false: "1"}[!drop || again]; c != want {
+					t.Fatalf("u's texts are %s bytes long, want %s", c, want)
+				}
+				if err := db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+					t.Fatal(err)
+				}
+				if err := db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil {
+					t.Fatal(err)
+				}
+				return pages, free
+			}
+			pages, free := run(false, false)
+			// 20003 bytes of record less the 3635 kept in the cell, 4092 a page.
+			const overflow = 4
+			// Dropped: the pages are free (or taken by the pages Splice
+			// writes), not cut off the end, as the other tree's come after.
+			if p, f := run(true, false); p-f != pages-free-overflow || p > pages {
+				t.Errorf("long row dropped: %d pages, %d free; kept: %d pages, %d free", p, f, pages, free)
+			}
+			// Dropped and another added: it takes the freed pages.
+			if p, f := run(true, true); p != pages || f != free {
+				t.Errorf("long row dropped and another added: %d pages, %d free; kept: %d pages, %d free", p, f, pages, free)
+			}
+		})
 	}
 }
 
@@ -381,12 +467,11 @@ func TestSpliceRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			db.Close()
-			tr := NewTree(tc.size, func() (*os.File, error) { return os.CreateTemp(dir, "spill") })
-			defer tr.Close()
+			tr := NewTree(tc.size, nil)
 			if err := tr.Add(1, encode(&Record{}, [3]value{int64(1)})); err != nil {
 				t.Fatal(err)
 			}
-			err = Splice(path, []Table{{Root: root, Tree: tr}})
+			err = Splice(path, nil, []Table{{Root: root, Tree: tr}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("Splice: %v, want an error naming %s and saying %q", err, path, tc.want)
 			}
@@ -513,7 +598,12 @@ func BenchmarkTree(b *testing.B) {
 	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
 	var bytes int64
 	for b.Loop() {
-		tr := NewTree(65536, func() (*os.File, error) { return os.CreateTemp(dir, "spill") })
+		f, err := os.CreateTemp(dir, "pages")
+		if err != nil {
+			b.Fatal(err)
+		}
+		pf := NewPages(f, 65536, 16)
+		tr := NewTree(65536, func() (*Pages, error) { return pf, nil })
 		for i := range int64(1 << 20) {
 			row[1] = i
 			rec := r.Ints(row)
@@ -522,7 +612,8 @@ func BenchmarkTree(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		tr.Close()
+		pf.Close()
+		os.Remove(f.Name())
 	}
 	b.ReportMetric(float64(b.N)*(1<<20)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 	b.ReportMetric(float64(bytes)/b.Elapsed().Seconds()/1e6, "MB/s")
@@ -540,7 +631,7 @@ func FuzzTree(f *testing.F) {
 		if len(data) == 0 || len(data) > 400 {
 			return
 		}
-		size := []int{512, 1024, 4096, 65536}[data[0]%4]
+		size := []int{512, 1024, 4096, 65536}[data[0]%4] // and data[0]&4: in place or copied
 		type kept struct {
 			a int64
 			c string
@@ -571,7 +662,7 @@ func FuzzTree(f *testing.F) {
 				want = append(want, row)
 			}
 		}
-		db := build(t, size, nil, ops)
+		db := build(t, size, nil, data[0]&4 != 0, ops)
 		rs, err := db.Query("SELECT rowid, a, c FROM u ORDER BY rowid")
 		if err != nil {
 			t.Fatal(err)

@@ -4,18 +4,65 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
+// Pages is the file the trees of one database write their pages into, each
+// page at the offset of the number it will have in the database: numbers 1
+// to Gap are left for the pages SQLite writes (schema, tables written through
+// SQL), and Splice copies those into that gap, so that this file becomes the
+// database and the trees' pages are written once. When SQLite's pages
+// outgrow the gap, Splice copies the trees' pages after them instead.
+type Pages struct {
+	f       *os.File
+	size    int
+	gap     uint32   // page numbers 1..gap are SQLite's
+	last    uint32   // the highest page number handed out
+	pending uint32   // the lock-byte page, never handed out
+	free    []uint32 // numbers given back (pages of dropped rows), handed out again first
+}
+
+// NewPages makes f, an empty file, the page file of trees of the given page
+// size, leaving the first gap pages for SQLite's. Splice takes it over.
+func NewPages(f *os.File, pageSize int, gap uint32) *Pages {
+	return newPages(f, pageSize, gap, pendingByte)
+}
+
+func newPages(f *os.File, pageSize int, gap uint32, lockByte int64) *Pages {
+	return &Pages{f: f, size: pageSize, gap: gap, last: gap, pending: uint32(lockByte/int64(pageSize)) + 1}
+}
+
+// Name returns the file's name.
+func (p *Pages) Name() string { return p.f.Name() }
+
+// Close closes the file; it does not remove it.
+func (p *Pages) Close() error { return p.f.Close() }
+
+// alloc hands out a page number.
+func (p *Pages) alloc() uint32 {
+	if n := len(p.free); n > 0 {
+		no := p.free[n-1]
+		p.free = p.free[:n-1]
+		return no
+	}
+	p.last++
+	if p.last == p.pending {
+		p.last++
+	}
+	return p.last
+}
+
+func (p *Pages) offset(no uint32) int64 { return int64(no-1) * int64(p.size) }
+
 // Tree builds a table b-tree's leaf pages from records given in rowid order.
-// Full leaves and overflow pages go to a spill file, in the order they are
-// made; page numbers in them are relative to that file until Splice places
-// them. The leaf being filled stays in memory.
+// Full leaves and overflow pages go to the Pages file, at the numbers it hands
+// out; the leaf being filled stays in memory. Where a page number is written
+// into a page (a cell's first overflow page, the next page of a chain) is
+// kept, for Splice to change it if it has to move the pages.
 type Tree struct {
 	size  int // page size; no bytes are reserved, so also the usable size
-	spill func() (*os.File, error)
-	f     *os.File
+	files func() (*Pages, error)
+	pf    *Pages
 
 	page  []byte // the leaf being filled
 	over  []byte // an overflow page being written
@@ -23,31 +70,31 @@ type Tree struct {
 	top   int   // start of its cell content area
 	first int64 // number of rows before it
 
-	pages []pageInfo // the spill file's pages, in order
-	fixes []fix      // page numbers to relocate in the spill file
-	open  []fix      // ... and in the leaf being filled (off within the page)
-	free  []uint32   // spill pages no longer used (overflow of dropped rows)
+	pages []pageInfo // the pages written, in order
+	fixes []fix      // page numbers written into them
+	open  []fix      // ... and into the leaf being filled (page 0)
 
 	rows int64 // rows added
 	last int64 // rowid of the last row
 }
 
-// pageInfo is one page of the spill file: a leaf (rows is the number of rows
-// up to and including it, last the rowid of its last cell) or an overflow page
-// (rows is the number of the row it belongs to, counting from 1).
+// pageInfo is one page written: a leaf (rows is the number of rows up to and
+// including it, last the rowid of its last cell) or an overflow page (rows is
+// the number of the row it belongs to, counting from 1).
 type pageInfo struct {
+	no   uint32
 	leaf bool
 	rows int64
 	last int64
 }
 
-// fix is a 4-byte page number at off in the spill file (or in the leaf being
-// filled) that must hold the final number of spill page to; row is the row it
-// belongs to.
+// fix is the number of page to, written at off in page (0: the leaf being
+// filled); row is the row it belongs to.
 type fix struct {
-	off int64
-	to  uint32
-	row int64
+	page uint32
+	off  int32
+	to   uint32
+	row  int64
 }
 
 const (
@@ -58,10 +105,10 @@ const (
 )
 
 // NewTree starts an empty tree of the given page size (a power of two from 512
-// to 65536). spill makes the spill file when the first page must leave memory;
-// the tree closes it but does not remove it.
-func NewTree(pageSize int, spill func() (*os.File, error)) *Tree {
-	t := &Tree{size: pageSize, spill: spill, page: make([]byte, pageSize)}
+// to 65536). pages returns the page file when the first page must leave
+// memory (the same for every tree of a database).
+func NewTree(pageSize int, pages func() (*Pages, error)) *Tree {
+	t := &Tree{size: pageSize, files: pages, page: make([]byte, pageSize)}
 	t.reset()
 	return t
 }
@@ -118,7 +165,8 @@ func (t *Tree) Add(rowid int64, rec []byte) error {
 		if err != nil {
 			return err
 		}
-		t.open = append(t.open, fix{off: int64(t.top + len(p)), to: first, row: t.rows})
+		binary.BigEndian.PutUint32(t.page[t.top+len(p):], first)
+		t.open = append(t.open, fix{off: int32(t.top + len(p)), to: first, row: t.rows})
 	}
 	binary.BigEndian.PutUint16(t.page[leafHeader+2*t.cells:], uint16(t.top))
 	t.cells++
@@ -127,55 +175,72 @@ func (t *Tree) Add(rowid int64, rec []byte) error {
 
 // overflow writes rest to a chain of overflow pages and returns the first.
 func (t *Tree) overflow(rest []byte) (uint32, error) {
-	first := uint32(len(t.pages))
+	first, err := t.alloc()
+	if err != nil {
+		return 0, err
+	}
 	if t.over == nil {
 		t.over = make([]byte, t.size)
 	}
 	buf := t.over
-	for len(rest) > 0 {
+	for no := first; len(rest) > 0; {
 		clear(buf)
 		n := copy(buf[4:], rest)
 		rest = rest[n:]
-		at := uint32(len(t.pages))
+		next := uint32(0)
 		if len(rest) > 0 {
-			t.fixes = append(t.fixes, fix{off: int64(at) * int64(t.size), to: at + 1, row: t.rows})
+			next = t.pf.alloc()
+			binary.BigEndian.PutUint32(buf, next)
+			t.fixes = append(t.fixes, fix{page: no, to: next, row: t.rows})
 		}
-		if err := t.write(buf); err != nil {
+		if err := t.write(no, buf); err != nil {
 			return 0, err
 		}
-		t.pages = append(t.pages, pageInfo{rows: t.rows})
+		t.pages = append(t.pages, pageInfo{no: no, rows: t.rows})
+		no = next
 	}
 	return first, nil
 }
 
-// write appends a page to the spill file.
-func (t *Tree) write(p []byte) error {
-	if t.f == nil {
-		f, err := t.spill()
+// alloc hands out a page number, making the page file if there is none yet.
+func (t *Tree) alloc() (uint32, error) {
+	if t.pf == nil {
+		pf, err := t.files()
 		if err != nil {
-			return fmt.Errorf("spill file: %w", err)
+			return 0, fmt.Errorf("page file: %w", err)
 		}
-		t.f = f
+		if pf.size != t.size {
+			return 0, fmt.Errorf("page file of %d-byte pages for a tree of %d-byte pages", pf.size, t.size)
+		}
+		t.pf = pf
 	}
-	if _, err := t.f.WriteAt(p, int64(len(t.pages))*int64(t.size)); err != nil {
-		return fmt.Errorf("spill file: %w", err)
+	return t.pf.alloc(), nil
+}
+
+// write writes page no.
+func (t *Tree) write(no uint32, p []byte) error {
+	if _, err := t.pf.f.WriteAt(p, t.pf.offset(no)); err != nil {
+		return fmt.Errorf("page file: %w", err)
 	}
 	return nil
 }
 
-// flush writes the leaf being filled to the spill file.
+// flush writes the leaf being filled to the page file.
 func (t *Tree) flush() error {
 	t.seal()
-	if err := t.write(t.page); err != nil {
+	no, err := t.alloc()
+	if err != nil {
 		return err
 	}
-	at := int64(len(t.pages)) * int64(t.size)
+	if err := t.write(no, t.page); err != nil {
+		return err
+	}
 	for _, f := range t.open {
-		f.off += at
+		f.page = no
 		t.fixes = append(t.fixes, f)
 	}
 	t.open = t.open[:0]
-	t.pages = append(t.pages, pageInfo{leaf: true, rows: t.rows, last: t.last})
+	t.pages = append(t.pages, pageInfo{no: no, leaf: true, rows: t.rows, last: t.last})
 	t.first = t.rows
 	t.reset()
 	return nil
@@ -188,33 +253,23 @@ func (t *Tree) seal() {
 	binary.BigEndian.PutUint16(t.page[5:], uint16(t.top)) // 65536 is written as 0
 }
 
-// Truncate keeps the first n rows and drops the others.
+// Truncate keeps the first n rows and drops the others. The pages that held
+// only dropped rows go back to the page file, which hands them out again.
 func (t *Tree) Truncate(n int64) error {
 	if n >= t.rows {
 		return nil
 	}
+	reopened := uint32(0)
 	if n < t.first {
-		// The cut is in a leaf already spilled: it becomes the leaf being filled
-		// again, and the spill file ends before it.
+		// The cut is in a leaf already written: it becomes the leaf being
+		// filled again, with the numbers written into it.
 		i := 0
 		for !t.pages[i].leaf || t.pages[i].rows <= n {
 			i++
 		}
-		t.open = t.open[:0]
-		at := int64(i) * int64(t.size)
-		kept := t.fixes[:0]
-		for _, f := range t.fixes {
-			switch {
-			case f.off >= at && f.off < at+int64(t.size) && f.row <= n:
-				f.off -= at
-				t.open = append(t.open, f)
-			case f.off < at:
-				kept = append(kept, f)
-			}
-		}
-		t.fixes = kept
-		if _, err := t.f.ReadAt(t.page, at); err != nil {
-			return fmt.Errorf("spill file: %w", err)
+		reopened = t.pages[i].no
+		if _, err := t.pf.f.ReadAt(t.page, t.pf.offset(reopened)); err != nil {
+			return fmt.Errorf("page file: %w", err)
 		}
 		t.cells = int(binary.BigEndian.Uint16(t.page[3:]))
 		t.first = 0
@@ -224,23 +279,20 @@ func (t *Tree) Truncate(n int64) error {
 				break
 			}
 		}
-		t.pages = t.pages[:i]
-		kf := t.free[:0]
-		for _, p := range t.free {
-			if int(p) < i {
-				kf = append(kf, p)
-			}
+		t.open = t.open[:0]
+	}
+	fixes := t.fixes[:0]
+	for _, f := range t.fixes {
+		switch {
+		case f.row > n:
+		case f.page == reopened:
+			f.page = 0
+			t.open = append(t.open, f)
+		default:
+			fixes = append(fixes, f)
 		}
-		t.free = kf
 	}
-	// The cut is in the leaf being filled: its first k cells stay. Cells were
-	// placed downwards in order, so the content area ends at the k-th cell.
-	k := int(n - t.first)
-	t.cells = k
-	t.top = t.size
-	if k > 0 {
-		t.top = int(binary.BigEndian.Uint16(t.page[leafHeader+2*(k-1):]))
-	}
+	t.fixes = fixes
 	open := t.open[:0]
 	for _, f := range t.open {
 		if f.row <= n {
@@ -248,19 +300,24 @@ func (t *Tree) Truncate(n int64) error {
 		}
 	}
 	t.open = open
-	// Overflow pages of dropped rows that stay in the spill file are freed.
-	fixes := t.fixes[:0]
-	for _, f := range t.fixes {
-		if f.row <= n {
-			fixes = append(fixes, f)
+	// Leaves after the cut (and the one reopened) and overflow pages of
+	// dropped rows.
+	pages := t.pages[:0]
+	for _, p := range t.pages {
+		if p.rows <= n {
+			pages = append(pages, p)
+		} else {
+			t.pf.free = append(t.pf.free, p.no)
 		}
 	}
-	t.fixes = fixes
-	for i := range t.pages {
-		if p := &t.pages[i]; !p.leaf && p.rows > n {
-			t.free = append(t.free, uint32(i))
-			p.rows = 0 // freed
-		}
+	t.pages = pages
+	// The cut is in the leaf being filled: its first k cells stay. Cells were
+	// placed downwards in order, so the content area ends at the k-th cell.
+	k := int(n - t.first)
+	t.cells = k
+	t.top = t.size
+	if k > 0 {
+		t.top = int(binary.BigEndian.Uint16(t.page[leafHeader+2*(k-1):]))
 	}
 	t.rows = n
 	t.last = 0
@@ -285,31 +342,5 @@ func (t *Tree) cellRowID(i int) int64 {
 	return int64(id)
 }
 
-// Close closes the spill file, if any. The tree cannot be used afterwards.
-func (t *Tree) Close() error {
-	if t.f == nil {
-		return nil
-	}
-	err := t.f.Close()
-	t.f = nil
-	return err
-}
-
 // errNotEmpty reports a root page that already holds rows.
 var errNotEmpty = errors.New("root page is not an empty table leaf")
-
-// copySpill copies spill pages [from, to) to w at off.
-func (t *Tree) copySpill(w *os.File, off int64, from, to int) error {
-	if to <= from {
-		return nil
-	}
-	if _, err := t.f.Seek(int64(from)*int64(t.size), io.SeekStart); err != nil {
-		return err
-	}
-	if _, err := w.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	// A LimitedReader over an *os.File lets the kernel copy (copy_file_range).
-	_, err := io.CopyN(w, t.f, int64(to-from)*int64(t.size))
-	return err
-}
