@@ -36,12 +36,12 @@ var magic = []byte("SQLite format 3\x00")
 
 // spliced is the state of one Splice.
 type spliced struct {
-	f       *os.File // the file being made the database
-	size    int
-	pages   uint32 // pages in the file so far
-	pending uint32 // the lock-byte page
-	free    []uint32
-	moved   []uint32 // where each page of the page file went, by number (nil: nowhere)
+	f    *os.File // the file being made the database
+	size int
+	// The pages in the file so far (last), the free ones, handed out first
+	// for the pages Splice writes, and the lock-byte page.
+	numbers
+	moved []uint32 // where each page of the page file went, by number (nil: nowhere)
 }
 
 // Splice places each table's tree in the database at path, which SQLite wrote
@@ -92,12 +92,12 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 	if err != nil {
 		return err
 	}
-	s.pages = uint32(st.Size() / int64(s.size))
+	s.last = uint32(st.Size() / int64(s.size))
 	if n := be32(h[hdrPageCount:]); n != 0 && be32(h[hdrChangeCounter:]) == be32(h[hdrValidFor:]) {
-		s.pages = n
+		s.last = n
 	}
-	if int64(s.pages)*int64(s.size) < st.Size() {
-		return fmt.Errorf("file of %d bytes holds more than its %d pages", st.Size(), s.pages)
+	if int64(s.last)*int64(s.size) < st.Size() {
+		return fmt.Errorf("file of %d bytes holds more than its %d pages", st.Size(), s.last)
 	}
 	s.pending = uint32(lockByte/int64(s.size)) + 1
 	for _, t := range tables {
@@ -111,7 +111,7 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 		if pages.size != s.size || pages.pending != s.pending {
 			return fmt.Errorf("page file of %d-byte pages for a file of %d-byte pages", pages.size, s.size)
 		}
-		if s.pages <= pages.gap {
+		if s.last <= pages.gap {
 			inPlace = true
 			if err := s.intoGap(pages); err != nil {
 				return err
@@ -132,8 +132,8 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 	counter := be32(h[hdrChangeCounter:]) + 1
 	binary.BigEndian.PutUint32(h[hdrChangeCounter:], counter)
 	binary.BigEndian.PutUint32(h[hdrValidFor:], counter)
-	binary.BigEndian.PutUint32(h[hdrPageCount:], s.pages)
-	if err := s.f.Truncate(int64(s.pages) * int64(s.size)); err != nil {
+	binary.BigEndian.PutUint32(h[hdrPageCount:], s.last)
+	if err := s.f.Truncate(int64(s.last) * int64(s.size)); err != nil {
 		return err
 	}
 	if _, err := s.f.WriteAt(h, 0); err != nil {
@@ -154,17 +154,17 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 // intoGap copies SQLite's pages into the gap the page file left for them and
 // makes the page file the file being made; the rest of the gap is free.
 func (s *spliced) intoGap(pf *Pages) error {
-	if err := copyRange(pf.f, 0, s.f, 0, int64(s.pages)*int64(s.size)); err != nil {
+	if err := copyRange(pf.f, 0, s.f, 0, int64(s.last)*int64(s.size)); err != nil {
 		return fmt.Errorf("copy SQLite's pages into the page file: %w", err)
 	}
-	for no := s.pages + 1; no <= pf.gap; no++ {
+	for no := s.last + 1; no <= pf.gap; no++ {
 		if no != s.pending {
 			s.free = append(s.free, no)
 		}
 	}
 	s.free = append(s.free, pf.free...)
 	s.f = pf.f
-	s.pages = max(s.pages, pf.last)
+	s.last = max(s.last, pf.last)
 	return nil
 }
 
@@ -212,11 +212,11 @@ func (s *spliced) after(pf *Pages, tables []Table) error {
 func (s *spliced) trim() {
 	slices.Sort(s.free)
 	s.free = slices.Compact(s.free)
-	for n := len(s.free); n > 0 && s.free[n-1] == s.pages; n-- {
+	for n := len(s.free); n > 0 && s.free[n-1] == s.last; n-- {
 		s.free = s.free[:n-1]
-		s.pages--
-		if s.pages == s.pending {
-			s.pages--
+		s.last--
+		if s.last == s.pending {
+			s.last--
 		}
 	}
 	slices.Reverse(s.free)
@@ -269,20 +269,6 @@ func (s *spliced) check(h []byte) error {
 		return fmt.Errorf("auto-vacuum database (pointer maps are not written)")
 	}
 	return nil
-}
-
-// alloc returns a free page, or the next page at the end of the file.
-func (s *spliced) alloc() uint32 {
-	if n := len(s.free); n > 0 {
-		p := s.free[n-1]
-		s.free = s.free[:n-1]
-		return p
-	}
-	s.pages++
-	if s.pages == s.pending {
-		s.pages++
-	}
-	return s.pages
 }
 
 func (s *spliced) offset(page uint32) int64 { return int64(page-1) * int64(s.size) }

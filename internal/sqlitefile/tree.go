@@ -14,12 +14,31 @@ import (
 // database and the trees' pages are written once. When SQLite's pages
 // outgrow the gap, Splice copies the trees' pages after them instead.
 type Pages struct {
-	f       *os.File
-	size    int
-	gap     uint32   // page numbers 1..gap are SQLite's
-	last    uint32   // the highest page number handed out
-	pending uint32   // the lock-byte page, never handed out
-	free    []uint32 // numbers given back (pages of dropped rows), handed out again first
+	f    *os.File
+	size int
+	gap  uint32 // page numbers 1..gap are SQLite's
+	numbers
+}
+
+// numbers hands out page numbers: those given back first (the last first),
+// then the one after the highest so far, never the lock-byte page.
+type numbers struct {
+	free    []uint32
+	last    uint32 // the highest number handed out
+	pending uint32 // the lock-byte page
+}
+
+func (n *numbers) alloc() uint32 {
+	if k := len(n.free); k > 0 {
+		no := n.free[k-1]
+		n.free = n.free[:k-1]
+		return no
+	}
+	n.last++
+	if n.last == n.pending {
+		n.last++
+	}
+	return n.last
 }
 
 // NewPages makes f, an empty file, the page file of trees of the given page
@@ -29,7 +48,8 @@ func NewPages(f *os.File, pageSize int, gap uint32) *Pages {
 }
 
 func newPages(f *os.File, pageSize int, gap uint32, lockByte int64) *Pages {
-	return &Pages{f: f, size: pageSize, gap: gap, last: gap, pending: uint32(lockByte/int64(pageSize)) + 1}
+	return &Pages{f: f, size: pageSize, gap: gap,
+		numbers: numbers{last: gap, pending: uint32(lockByte/int64(pageSize)) + 1}}
 }
 
 // Name returns the file's name.
@@ -37,20 +57,6 @@ func (p *Pages) Name() string { return p.f.Name() }
 
 // Close closes the file; it does not remove it.
 func (p *Pages) Close() error { return p.f.Close() }
-
-// alloc hands out a page number.
-func (p *Pages) alloc() uint32 {
-	if n := len(p.free); n > 0 {
-		no := p.free[n-1]
-		p.free = p.free[:n-1]
-		return no
-	}
-	p.last++
-	if p.last == p.pending {
-		p.last++
-	}
-	return p.last
-}
 
 func (p *Pages) offset(no uint32) int64 { return int64(no-1) * int64(p.size) }
 
