@@ -55,7 +55,10 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 // output when the first page leaves memory. The pages SQLite has written by
 // then and room for a few more are left at its start (sqlitefile.Pages);
 // only if SQLite's pages outgrow that room are the trees' pages copied after
-// them instead. The rest of the room is free pages that are never written.
+// them instead. What is left of the room takes Splice's own pages or becomes
+// free pages. After a settle, SQLite's file holds the trees placed then, too
+// many pages to copy for the few that tables first written later make: no
+// room is left, and their pages are copied after SQLite's.
 func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 	if d.pages != nil {
 		return d.pages, nil
@@ -77,7 +80,11 @@ func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.pages = sqlitefile.NewPages(f, pageSize, uint32(n+gapPages))
+	gap := uint32(n + gapPages)
+	if d.settled {
+		gap = 0
+	}
+	d.pages = sqlitefile.NewPages(f, pageSize, gap)
 	return d.pages, nil
 }
 
@@ -270,6 +277,7 @@ func (d *DB) settle() error {
 	if err := d.closeAndSplice(); err != nil {
 		return err
 	}
+	d.settled = true
 	c, err := openConn(d.tmp)
 	if err != nil {
 		return err

@@ -51,7 +51,16 @@ func randomRow(rng *rand.Rand, a *rows.Appender, t *schema.Table) {
 // SQL statements into a database whose tables are built as b-trees and into
 // one where every row goes through SQLite's INSERT: every table reads back
 // the same (rowids, values, types), and both pass PRAGMA integrity_check.
+// With few rows through SQLite before the trees are first placed, SQLite's
+// pages fit in the room the page file left for them; with many (an IntText
+// table's), they outgrow it and the trees' pages are copied after them.
 func TestTreesSameAsSQL(t *testing.T) {
+	for _, sqlRows := range []int{500, 8000} {
+		t.Run(fmt.Sprintf("%d rows through SQLite", sqlRows), func(t *testing.T) { treesSameAsSQL(t, sqlRows) })
+	}
+}
+
+func treesSameAsSQL(t *testing.T, sqlRows int) {
 	ts := schema.New()
 	tables := []*schema.Table{ts.JSHeapNodes, ts.ProcessMeasure, ts.Instant, ts.Callstack, ts.Measure,
 		ts.JSCPUProfilerNode, ts.JSHeapNodeStats}
@@ -75,7 +84,7 @@ func TestTreesSameAsSQL(t *testing.T) {
 		put(a, ts.JSHeapNodes, 20000, nil)
 		put(a, ts.ProcessMeasure, 3000, nil)
 		put(a, ts.Instant, 2000, nil)
-		put(a, ts.JSCPUProfilerNode, 500, nil)
+		put(a, ts.JSCPUProfilerNode, sqlRows, nil)
 		put(a, ts.Callstack, 3000, func(i int) int64 { return int64(3*i + i%2 + 1) }) // in order, with gaps
 		m := a.Mark([]*schema.Table{ts.JSHeapNodes, ts.Instant})
 		put(a, ts.JSHeapNodes, 7000, nil)

@@ -14,7 +14,8 @@
 // affinity converting text), rows that come out of rowid order, and tables
 // SQL has read (Exec places the trees first). Commit copies SQLite's pages
 // into the gap the page file left for them, and the page file becomes the
-// database. Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
+// database (if SQLite's pages outgrew the gap, the trees' pages are copied
+// after them instead; bulk.go's settle does the same mid-run). Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
 // js_heap_edges rows; 2 cores, alternating runs): --no-analysis took 9.1-10.0
 // s through SQLite's INSERT and 2.8-3.4 s with b-trees, for the same .dump;
 // with the trees' pages written once instead of copied after SQLite's at
@@ -69,8 +70,10 @@ type DB struct {
 	// it is closed (bulk.go), and the file their pages are written to.
 	trees map[*schema.Table]*sqlitefile.Tree
 	pages *sqlitefile.Pages
-	rec   sqlitefile.Record
-	late  map[*schema.Table]*lateRows // rows that came out of rowid order
+	// settled is set once trees have been placed in the file (settle).
+	settled bool
+	rec     sqlitefile.Record
+	late    map[*schema.Table]*lateRows // rows that came out of rowid order
 	// bySQL tells the tables whose rows go through SQLite from now on: their
 	// values need SQLite's conversions (or the DB is sqlOnly), or their rows
 	// were placed in the file before it was reopened (settle).

@@ -54,9 +54,10 @@ type Class struct {
 // left afterwards, unless g.KeepLabels is set), and with g.Shelf set every
 // per-node array that is not needed for a while waits there, read back
 // before Analyze returns. The steps are ordered so that the arrays of one
-// do not meet those of another: labels first (classes, page ownership,
-// essential edges, shallow sizes, distances), then the dominators over the
-// essential edges alone. An error is the shelf's.
+// do not meet those of another: what needs the labels first (page
+// ownership and essential edges, which need the ids too; shallow sizes;
+// classes; distances), then the dominators over the essential edges alone.
+// An error is the shelf's.
 func (g *Graph) Analyze() (*Result, error) {
 	g.fixEdgeRanges()
 	n := g.NodeCount()

@@ -1,7 +1,7 @@
 package heapgraph
 
 // dominators builds the dominator tree over the essential edges (releasing
-// g.To once its searches are done) with DevTools' search forest and
+// g.To once its searches and the predecessor lists are done) with DevTools' search forest and
 // semidominators (Lengauer–Tarjan: simple eval/link, iterative DFS, path
 // compression), the dominators then derived by the semi-NCA step instead of
 // DevTools' buckets (the same tree, two arrays fewer), including its treatment of nodes the

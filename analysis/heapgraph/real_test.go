@@ -233,7 +233,7 @@ func (f failingShelf) WriteAt(p []byte, off int64) (int, error) {
 func TestShelfError(t *testing.T) {
 	g := loadNodeSnapshot(t)
 	n := int64(g.NodeCount())
-	for _, at := range []int64{0, 8 * n, 8*n + 4*n*4} { // ids, shallow sizes, classes...
+	for _, at := range []int64{0, 8 * n, 8*n + 4*n*4} { // ids, shallow sizes, retainer nodes
 		g := loadNodeSnapshot(t)
 		f, err := os.CreateTemp(t.TempDir(), "shelf")
 		if err != nil {

@@ -41,19 +41,22 @@ type spliced struct {
 	// The pages in the file so far (last), the free ones, handed out first
 	// for the pages Splice writes, and the lock-byte page.
 	numbers
-	moved []uint32 // where each page of the page file went, by number (nil: nowhere)
+	// moved is where each page of the page file went, by number, when they
+	// were copied after SQLite's (nil in place: they stay where they are).
+	moved []uint32
 }
 
 // Splice places each table's tree in the database at path, which SQLite wrote
 // and closed, and whose root page for each table must be an empty leaf.
 //
 // When SQLite's pages fit in the gap the page file left for them, they are
-// copied there and the page file is renamed to path: the trees' pages stay
-// where they were written. Otherwise the trees' pages are copied after
-// SQLite's, and the numbers written into them changed. Either way interior
-// pages are built above the leaves, the top page is written over the table's
-// root page, and pages left unused (the rest of the gap, overflow pages of
-// truncated rows) go to the freelist; the header's page count and change
+// copied there and the page file is renamed
+// to path: the trees' pages stay where they were written. Otherwise the
+// trees' pages are copied after SQLite's, and the numbers written into them
+// changed. Either way interior pages are built above the leaves (in free
+// pages first), the top page is written over the table's root page, and the
+// pages left unused (the rest of the gap, pages of truncated rows) go to the
+// freelist, or are cut off the end; the header's page count and change
 // counter are updated last. pages may be nil when no tree wrote a page.
 //
 // The file is not synced, and the page file is closed. On error the files
@@ -105,11 +108,17 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 			return fmt.Errorf("table at page %d: tree of %d-byte pages in a file of %d-byte pages",
 				t.Root, t.Tree.size, s.size)
 		}
+		if t.Tree.pf != nil && t.Tree.pf != pages {
+			return fmt.Errorf("table at page %d: its tree wrote into another page file", t.Root)
+		}
 	}
 	inPlace := false
 	if pages != nil {
-		if pages.size != s.size || pages.pending != s.pending {
+		switch {
+		case pages.size != s.size:
 			return fmt.Errorf("page file of %d-byte pages for a file of %d-byte pages", pages.size, s.size)
+		case pages.pending != s.pending:
+			return fmt.Errorf("page file with the lock-byte page at %d, the file at %d", pages.pending, s.pending)
 		}
 		if s.last <= pages.gap {
 			inPlace = true

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -365,6 +366,58 @@ func truncateCase(t *testing.T, vals [][3]value, size int, add, keep []int, inPl
 	same(t, db, len(want))
 }
 
+// TestTreesShareFile adds rows to three trees in turn, truncating one now and
+// then, all writing into one page file whose freed pages any of them takes
+// next: each table holds exactly the rows kept, in place and copied.
+func TestTreesShareFile(t *testing.T) {
+	for seed := range uint64(6) {
+		for _, pl := range placements {
+			t.Run(fmt.Sprintf("seed %d, %s", seed, pl.name), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(seed, 11))
+				size := []int{512, 1024, 4096}[seed%3]
+				names := []string{"u", "v", "w"}
+				want := make([][]string, len(names))
+				db := buildTrees(t, size, nil, pl.inPlace, names, func(trees []*Tree, r *Record) {
+					for range 3000 {
+						i := rng.IntN(len(trees))
+						if rng.IntN(100) == 0 {
+							n := rng.IntN(len(want[i]) + 1)
+							if err := trees[i].Truncate(int64(n)); err != nil {
+								t.Fatal(err)
+							}
+							want[i] = want[i][:n]
+							continue
+						}
+						c := strings.Repeat(string(rune('a'+i)), rng.IntN(3*size))
+						if err := trees[i].Add(int64(len(want[i])+1), encode(r, [3]value{nil, nil, c})); err != nil {
+							t.Fatal(err)
+						}
+						want[i] = append(want[i], c)
+					}
+				})
+				for i, name := range names {
+					rs, err := db.Query("SELECT c FROM " + name + " ORDER BY rowid")
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for rs.Next() {
+						var c string
+						if err := rs.Scan(&c); err != nil {
+							t.Fatal(err)
+						}
+						got = append(got, c)
+					}
+					rs.Close()
+					if !slices.Equal(got, want[i]) {
+						t.Fatalf("%s: %d rows, want %d", name, len(got), len(want[i]))
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestTruncateFrees drops a row of one tree whose overflow pages lie between
 // pages of another tree: the next pages written take their place, and those
 // no page took are on the freelist.
@@ -450,6 +503,7 @@ func TestSpliceRefuses(t *testing.T) {
 			"root page is not an empty table leaf"},
 		{"other page size", []string{"CREATE TABLE u(a)"}, 8192, "tree of 8192-byte pages in a file of 4096-byte pages"},
 		{"auto-vacuum", []string{"PRAGMA auto_vacuum=FULL", "CREATE TABLE u(a)"}, 4096, "auto-vacuum database"},
+		{"tree of another page file", []string{"CREATE TABLE u(a)"}, 4096, "its tree wrote into another page file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".db")
@@ -467,8 +521,19 @@ func TestSpliceRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			db.Close()
-			tr := NewTree(tc.size, nil)
-			if err := tr.Add(1, encode(&Record{}, [3]value{int64(1)})); err != nil {
+			// A tree whose page file is not the one Splice is given.
+			other, err := os.CreateTemp(dir, "pages")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			tr := NewTree(tc.size, func() (*Pages, error) { return NewPages(other, tc.size, 100), nil })
+			if tc.name == "tree of another page file" {
+				// Overflow pages: the tree writes into its page file.
+				if err := tr.Add(1, encode(&Record{}, [3]value{nil, nil, strings.Repeat("x", 3*tc.size)})); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := tr.Add(1, encode(&Record{}, [3]value{int64(1)})); err != nil {
 				t.Fatal(err)
 			}
 			err = Splice(path, nil, []Table{{Root: root, Tree: tr}})
@@ -626,6 +691,8 @@ func FuzzTree(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 7, 128, 5, 200, 9})
 	f.Add([]byte{1, 5, 5, 5, 5, 5, 5, 7, 10, 6, 6, 6})
 	f.Add([]byte{2, 255, 255, 255, 7, 0, 1, 1})
+	f.Add([]byte{4, 1, 2, 3, 7, 128, 5, 200, 9})     // in place
+	f.Add([]byte{6, 255, 255, 7, 100, 30, 30, 7, 1}) // in place, truncated into a written leaf
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.CountExec("FuzzTree")
 		if len(data) == 0 || len(data) > 400 {

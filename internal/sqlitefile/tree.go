@@ -9,7 +9,7 @@ import (
 
 // Pages is the file the trees of one database write their pages into, each
 // page at the offset of the number it will have in the database: numbers 1
-// to Gap are left for the pages SQLite writes (schema, tables written through
+// to gap are left for the pages SQLite writes (schema, tables written through
 // SQL), and Splice copies those into that gap, so that this file becomes the
 // database and the trees' pages are written once. When SQLite's pages
 // outgrow the gap, Splice copies the trees' pages after them instead.
@@ -66,9 +66,9 @@ func (p *Pages) offset(no uint32) int64 { return int64(no-1) * int64(p.size) }
 // into a page (a cell's first overflow page, the next page of a chain) is
 // kept, for Splice to change it if it has to move the pages.
 type Tree struct {
-	size  int // page size; no bytes are reserved, so also the usable size
-	files func() (*Pages, error)
-	pf    *Pages
+	size     int // page size; no bytes are reserved, so also the usable size
+	newPages func() (*Pages, error)
+	pf       *Pages
 
 	page  []byte // the leaf being filled
 	over  []byte // an overflow page being written
@@ -114,7 +114,7 @@ const (
 // to 65536). pages returns the page file when the first page must leave
 // memory (the same for every tree of a database).
 func NewTree(pageSize int, pages func() (*Pages, error)) *Tree {
-	t := &Tree{size: pageSize, files: pages, page: make([]byte, pageSize)}
+	t := &Tree{size: pageSize, newPages: pages, page: make([]byte, pageSize)}
 	t.reset()
 	return t
 }
@@ -211,7 +211,7 @@ func (t *Tree) overflow(rest []byte) (uint32, error) {
 // alloc hands out a page number, making the page file if there is none yet.
 func (t *Tree) alloc() (uint32, error) {
 	if t.pf == nil {
-		pf, err := t.files()
+		pf, err := t.newPages()
 		if err != nil {
 			return 0, fmt.Errorf("page file: %w", err)
 		}
