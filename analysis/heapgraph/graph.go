@@ -55,6 +55,8 @@ type Graph struct {
 	// tooManyEdges is set when the nodes' edge counts add up past what the
 	// uint32 edge positions can address (FirstEdge then stops growing).
 	tooManyEdges bool
+	// The header's node and edge counts (Reserve).
+	nodesHint, edgesHint int64
 }
 
 // maxEdges is the most edges a graph can address (NoNode is reserved).
@@ -70,8 +72,13 @@ func (g *Graph) NodeCount() int { return max(0, len(g.FirstEdge)-1) }
 // Reserve makes room for the given numbers of nodes and edges (from the
 // snapshot header), so that the arrays are not copied as they grow. Pages of
 // room that is never used are not touched, so a wrong header costs address
-// space, not memory.
+// space, not memory; but the runtime counts room as memory in use, so the
+// header is believed up to 8 M nodes and 32 M edges at first, and past that
+// once the arrays are full, by steps of at most four times what they hold
+// (one copy for a snapshot of 20 M nodes and 67 M edges, where Go's growth
+// by a quarter made five, each with the old array alive beside the new).
 func (g *Graph) Reserve(nodes, edges int64) {
+	g.nodesHint, g.edgesHint = nodes, edges
 	nodes = max(0, min(nodes, 1<<23))
 	edges = max(0, min(edges, 1<<25))
 	g.Type = make([]uint8, 0, nodes)
@@ -85,10 +92,26 @@ func (g *Graph) Reserve(nodes, edges int64) {
 	g.To = make([]uint32, 0, edges)
 }
 
+// grown returns the room to add to an array of n values that is full, if the
+// header's count (hint) says more are coming: up to the count, at most 3n.
+func grown(n int, hint int64) int {
+	if hint <= int64(n) || n == 0 {
+		return 0
+	}
+	return int(min(hint-int64(n), 3*int64(n)))
+}
+
 // AddNode appends a node; its edges are the next edgeCount edges added.
 func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, detachedness int64) {
 	if len(g.FirstEdge) == 0 {
 		g.FirstEdge = append(g.FirstEdge, 0)
+	}
+	if n := len(g.ID); n == cap(g.ID) {
+		if more := grown(n, g.nodesHint); more > 0 {
+			g.Type, g.Name = slices.Grow(g.Type, more), slices.Grow(g.Name, more)
+			g.ID, g.Self = slices.Grow(g.ID, more), slices.Grow(g.Self, more)
+			g.Detachedness, g.FirstEdge = slices.Grow(g.Detachedness, more), slices.Grow(g.FirstEdge, more)
+		}
 	}
 	g.Type = append(g.Type, uint8(typ))
 	g.Name = append(g.Name, uint32(name))
@@ -127,6 +150,11 @@ func (g *Graph) Check() error {
 
 // AddEdge appends an edge; to is the target ordinal or NoNode.
 func (g *Graph) AddEdge(typ, nameOrIndex int64, to uint32) {
+	if n := len(g.To); n == cap(g.To) {
+		if more := grown(n, g.edgesHint); more > 0 {
+			g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, more), slices.Grow(g.EdgeName, more), slices.Grow(g.To, more)
+		}
+	}
 	g.EdgeType = append(g.EdgeType, uint8(typ))
 	g.EdgeName = append(g.EdgeName, uint32(nameOrIndex))
 	g.To = append(g.To, to)

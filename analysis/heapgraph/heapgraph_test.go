@@ -267,3 +267,48 @@ func TestRetainerOfTwiceLinkedUserRoot(t *testing.T) {
 		t.Errorf("retainer edge %d at distance %d, want edge 0 at 1", r.Retainer[1], r.Distance[1])
 	}
 }
+
+// TestGrowByHeader: past the room Reserve first made, the arrays grow to the
+// header's counts in steps of at most four times what they hold, each array
+// of nodes (or edges) alike, and not at all without a header.
+func TestGrowByHeader(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		hint int64
+		want int
+	}{{10, 100, 30}, {40, 100, 60}, {100, 100, 0}, {10, 5, 0}, {0, 100, 0}, {10, 11, 1}} {
+		if got := grown(tc.n, tc.hint); got != tc.want {
+			t.Errorf("grown(%d, %d) = %d, want %d", tc.n, tc.hint, got, tc.want)
+		}
+	}
+	g := &Graph{}
+	g.Reserve(10, 20)
+	g.nodesHint, g.edgesHint = 100, 150 // as if the header said more than Reserve believed
+	var caps []int
+	for i := range 100 {
+		g.AddNode(3, 0, int64(i), 1, 1, 0)
+		if c := cap(g.ID); len(caps) == 0 || caps[len(caps)-1] != c {
+			caps = append(caps, c)
+		}
+	}
+	// Two steps (rounded up to the allocator's size classes): 10 + 30, then
+	// 40 + 60; every node array has the room.
+	if len(caps) != 3 || caps[1] < 40 || caps[1] >= 48 || caps[2] < 100 ||
+		min(cap(g.Type), cap(g.Name), cap(g.Self), cap(g.Detachedness), cap(g.FirstEdge)-1) < 100 {
+		t.Errorf("node room %v (types %d, names %d, sizes %d, detachedness %d, offsets %d), want 10, 40, 100",
+			caps, cap(g.Type), cap(g.Name), cap(g.Self), cap(g.Detachedness), cap(g.FirstEdge))
+	}
+	caps = caps[:0]
+	for i := range 150 {
+		g.AddEdge(2, 0, uint32(i%100))
+		if c := cap(g.To); len(caps) == 0 || caps[len(caps)-1] != c {
+			caps = append(caps, c)
+		}
+	}
+	if len(caps) != 3 || caps[1] < 80 || caps[1] >= 96 || caps[2] < 150 || min(cap(g.EdgeType), cap(g.EdgeName)) < 150 {
+		t.Errorf("edge room %v, want 20, 80, 150", caps)
+	}
+	if g.NodeCount() != 100 || len(g.To) != 150 || g.ID[99] != 99 || g.To[149] != 49 {
+		t.Errorf("%d nodes, %d edges", g.NodeCount(), len(g.To))
+	}
+}
