@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // The Go fuzzer's progress lines undercount executions badly on some machines
@@ -13,7 +14,8 @@ import (
 // its execution count in <dir>/<target>-<pid>.
 var fuzzCount struct {
 	sync.Mutex
-	n map[string]int64
+	n       map[string]int64
+	written map[string]time.Time
 }
 
 // CountExec counts one execution of a fuzz target.
@@ -25,10 +27,14 @@ func CountExec(target string) {
 	fuzzCount.Lock()
 	defer fuzzCount.Unlock()
 	if fuzzCount.n == nil {
-		fuzzCount.n = map[string]int64{}
+		fuzzCount.n, fuzzCount.written = map[string]int64{}, map[string]time.Time{}
 	}
 	fuzzCount.n[target]++
-	if n := fuzzCount.n[target]; n%5000 == 1 {
+	// Every 5000 executions, and at least every quarter of a second: a
+	// worker is killed when the time is up, and a slow target (a few hundred
+	// executions a second, such as FuzzTree) never reached 5000.
+	if n := fuzzCount.n[target]; n%5000 == 1 || time.Since(fuzzCount.written[target]) >= time.Second/4 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d", target, os.Getpid())), []byte(fmt.Sprintf("%d\n", n)), 0o644)
+		fuzzCount.written[target] = time.Now()
 	}
 }
