@@ -15,11 +15,13 @@
 // SQL has read (Exec places the trees first). Commit copies SQLite's pages
 // into the gap the page file left for them, and the page file becomes the
 // database (if SQLite's pages outgrew the gap, the trees' pages are copied
-// after them instead; bulk.go's settle does the same mid-run). Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
-// js_heap_edges rows; 2 cores, alternating runs): --no-analysis took 9.1-10.0
-// s through SQLite's INSERT and 2.8-3.4 s with b-trees, for the same .dump;
-// with the trees' pages written once instead of copied after SQLite's at
-// Commit, 2.47-2.86 s against 4.35-4.62 s in a slower window. A
+// after them instead; bulk.go's settle does the same mid-run).
+//
+// Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
+// js_heap_edges rows; 2 cores, alternating runs): --no-analysis took
+// 9.1-10.0 s through SQLite's INSERT and 2.8-3.4 s with b-trees, for the
+// same .dump; with the trees' pages written once instead of copied after
+// SQLite's at Commit, 2.47-2.86 s against 4.35-4.62 s in a slower window. A
 // .dump-identical database is checked for every kind of value
 // (TestTreesSameAsSQL, against CreateSQL) and by scripts/samedump.
 //
@@ -102,8 +104,8 @@ func Create(dest string, ddl []string) (*DB, error) { return create(dest, ddl, f
 func CreateSQL(dest string, ddl []string) (*DB, error) { return create(dest, ddl, true) }
 
 // scratchBeside makes a scratch file in dest's folder, named after it: the
-// output's temporary file, the trees' page file and the late rows' files, all cleaned up
-// alike after a killed run (internal/scratch).
+// output's temporary file, the trees' page file and the late rows' files,
+// all cleaned up alike after a killed run (internal/scratch).
 func scratchBeside(dest string) (*os.File, error) {
 	dir, base := filepath.Split(dest)
 	if dir == "" {
