@@ -63,26 +63,17 @@ func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 	if d.pages != nil {
 		return d.pages, nil
 	}
-	q, err := (&Reader{c: d.c}).Query("PRAGMA page_count")
-	if err != nil {
-		return nil, err
-	}
-	var n int64
-	if q.Next() {
-		n = q.Int(0)
-	}
-	err = q.Err()
-	q.Close()
-	if err != nil {
-		return nil, err
+	gap := uint32(0)
+	if !d.settled {
+		n, err := (&Reader{c: d.c}).QueryInt("PRAGMA page_count")
+		if err != nil {
+			return nil, err
+		}
+		gap = uint32(n + gapPages)
 	}
 	f, err := scratchBeside(d.dest)
 	if err != nil {
 		return nil, err
-	}
-	gap := uint32(n + gapPages)
-	if d.settled {
-		gap = 0
 	}
 	d.pages = sqlitefile.NewPages(f, pageSize, gap)
 	return d.pages, nil
@@ -104,16 +95,17 @@ func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnull
 		return rec.Ints(b.Ints[k*ni : (k+1)*ni])
 	}
 	rec.Reset()
-	visitRow(recordValues{rec}, b, k, nulls, reals, tnulls)
+	visitRow(rec, b, k, nulls, reals, tnulls)
 	return rec.Bytes()
 }
 
-// rowValues receives the values of a row in column order (visitRow).
+// rowValues receives the values of a row in column order (visitRow):
+// sqlitefile.Record encodes them, binder binds them to a statement.
 type rowValues interface {
-	null()
-	integer(v int64)
-	real(f float64)
-	text(s string)
+	Null()
+	Int(v int64)
+	Real(f float64)
+	Text(s string)
 }
 
 // visitRow passes the values of row k of b to v. nulls, reals and tnulls are
@@ -128,29 +120,21 @@ func visitRow(v rowValues, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) 
 			pos := k*nt + slot
 			if len(*tnulls) > 0 && int((*tnulls)[0]) == pos {
 				*tnulls = (*tnulls)[1:]
-				v.null()
+				v.Null()
 				break
 			}
-			v.text(b.Texts[pos])
+			v.Text(b.Texts[pos])
 		case len(*nulls) > 0 && int((*nulls)[0]) == k*ni+slot:
 			*nulls = (*nulls)[1:]
-			v.null()
+			v.Null()
 		case len(*reals) > 0 && int((*reals)[0]) == k*ni+slot:
 			*reals = (*reals)[1:]
-			v.real(math.Float64frombits(uint64(b.Ints[k*ni+slot])))
+			v.Real(math.Float64frombits(uint64(b.Ints[k*ni+slot])))
 		default:
-			v.integer(b.Ints[k*ni+slot])
+			v.Int(b.Ints[k*ni+slot])
 		}
 	}
 }
-
-// recordValues encodes a row's values into a record.
-type recordValues struct{ r *sqlitefile.Record }
-
-func (v recordValues) null()           { v.r.Null() }
-func (v recordValues) integer(i int64) { v.r.Int(i) }
-func (v recordValues) real(f float64)  { v.r.Real(f) }
-func (v recordValues) text(s string)   { v.r.Text(s) }
 
 // insertTree adds the rows of b to t's tree. Rows without rowids of their own
 // take the next ones. A row whose explicit rowid is not above the table's

@@ -339,10 +339,10 @@ type binder struct {
 	p     int
 }
 
-func (b *binder) null()           { b.s.bindNull(b.p); b.p++ }
-func (b *binder) integer(v int64) { b.s.bindInt(b.p, v); b.p++ }
-func (b *binder) real(f float64)  { b.s.bindDouble(b.p, f); b.p++ }
-func (b *binder) text(s string) {
+func (b *binder) Null()          { b.s.bindNull(b.p); b.p++ }
+func (b *binder) Int(v int64)    { b.s.bindInt(b.p, v); b.p++ }
+func (b *binder) Real(f float64) { b.s.bindDouble(b.p, f); b.p++ }
+func (b *binder) Text(s string) {
 	b.s.bindText(b.p, b.arena.put(s), len(s))
 	b.p++
 }

@@ -14,8 +14,14 @@ import (
 // its execution count in <dir>/<target>-<pid>.
 var fuzzCount struct {
 	sync.Mutex
-	n       map[string]int64
-	written map[string]time.Time
+	targets map[string]*fuzzTarget
+}
+
+// fuzzTarget is a target's count in this process and when it was last
+// written.
+type fuzzTarget struct {
+	n       int64
+	written time.Time
 }
 
 // CountExec counts one execution of a fuzz target.
@@ -26,15 +32,20 @@ func CountExec(target string) {
 	}
 	fuzzCount.Lock()
 	defer fuzzCount.Unlock()
-	if fuzzCount.n == nil {
-		fuzzCount.n, fuzzCount.written = map[string]int64{}, map[string]time.Time{}
+	if fuzzCount.targets == nil {
+		fuzzCount.targets = map[string]*fuzzTarget{}
 	}
-	fuzzCount.n[target]++
+	c := fuzzCount.targets[target]
+	if c == nil {
+		c = &fuzzTarget{}
+		fuzzCount.targets[target] = c
+	}
+	c.n++
 	// Every 5000 executions, and at least every quarter of a second: a
 	// worker is killed when the time is up, and a slow target (a few hundred
 	// executions a second, such as FuzzTree) never reached 5000.
-	if n := fuzzCount.n[target]; n%5000 == 1 || time.Since(fuzzCount.written[target]) >= time.Second/4 {
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d", target, os.Getpid())), []byte(fmt.Sprintf("%d\n", n)), 0o644)
-		fuzzCount.written[target] = time.Now()
+	if c.n%5000 == 1 || time.Since(c.written) >= time.Second/4 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d", target, os.Getpid())), []byte(fmt.Sprintf("%d\n", c.n)), 0o644)
+		c.written = time.Now()
 	}
 }
