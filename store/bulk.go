@@ -91,7 +91,10 @@ const gapPages = 8
 func encodeRow(rec *sqlitefile.Record, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) []byte {
 	t := b.Table
 	ni, nt := t.NumInt(), t.NumText()
-	if nt == 0 && len(*nulls) == 0 && len(*reals) == 0 {
+	// A row of integers only (no NULL or REAL of its own; the lists name
+	// later rows' too) takes the one-pass encoder.
+	end := int32((k + 1) * ni)
+	if nt == 0 && (len(*nulls) == 0 || (*nulls)[0] >= end) && (len(*reals) == 0 || (*reals)[0] >= end) {
 		return rec.Ints(b.Ints[k*ni : (k+1)*ni])
 	}
 	rec.Reset()
