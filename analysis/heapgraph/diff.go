@@ -8,9 +8,20 @@ import (
 
 // Objects lists the objects of a snapshot that have a non-zero shallow size,
 // sorted by object id, for comparisons with a later snapshot.
+//
+// It is made lazily: until a comparison needs the list, it holds the
+// snapshot's per-node ids, classes and shallow sizes as the analysis left
+// them (no copy), because most snapshots are the last of their input and
+// are never compared (5 M nodes: 0.1 s and 80 MB at the end of the run
+// saved). The arrays it was given must not change afterwards.
 type Objects struct {
 	entries []object
 	names   []string // class names
+
+	// The arrays the list is made from, until it is.
+	id      []int64
+	class   []uint32
+	shallow []uint32
 }
 
 type object struct {
@@ -19,34 +30,44 @@ type object struct {
 	size  uint32
 }
 
-// Objects returns the objects of g for a comparison.
+// Objects returns the objects of g for a comparison. They share g.ID and
+// r's class and shallow size arrays, which must not change afterwards.
 func (g *Graph) Objects(r *Result) *Objects {
-	o := &Objects{names: make([]string, len(r.Classes))}
+	o := &Objects{names: make([]string, len(r.Classes)), id: g.ID[:g.NodeCount()], class: r.Class, shallow: r.Shallow}
 	for i, c := range r.Classes {
 		o.names[i] = c.Name
+	}
+	return o
+}
+
+// list makes the sorted list once and lets go of the arrays.
+func (o *Objects) list() []object {
+	if o.id == nil {
+		return o.entries
 	}
 	// Counted first, so that the list is made once at its size (16 bytes an
 	// object, for millions) instead of grown by copies.
 	n := 0
-	for _, s := range r.Shallow {
+	for _, s := range o.shallow {
 		if s > 0 {
 			n++
 		}
 	}
 	o.entries = make([]object, 0, n)
 	sorted := true
-	for v := range g.NodeCount() {
-		if r.Shallow[v] > 0 {
-			if k := len(o.entries); k > 0 && o.entries[k-1].id > g.ID[v] {
+	for v, s := range o.shallow {
+		if s > 0 {
+			if k := len(o.entries); k > 0 && o.entries[k-1].id > o.id[v] {
 				sorted = false
 			}
-			o.entries = append(o.entries, object{g.ID[v], r.Class[v], r.Shallow[v]})
+			o.entries = append(o.entries, object{o.id[v], o.class[v], s})
 		}
 	}
 	if !sorted {
 		slices.SortStableFunc(o.entries, func(a, b object) int { return cmp.Compare(a.id, b.id) })
 	}
-	return o
+	o.id, o.class, o.shallow = nil, nil, nil
+	return o.entries
 }
 
 // ClassDiff is one class of a comparison: objects (by id) that appeared since
@@ -70,7 +91,7 @@ func Diff(base, next *Objects) []ClassDiff {
 		}
 		return d
 	}
-	a, b := base.entries, next.entries
+	a, b := base.list(), next.list()
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {

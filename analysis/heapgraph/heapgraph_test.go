@@ -221,6 +221,17 @@ func TestDiff(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Diff = %+v, want %+v", got, want)
 	}
+	// next's list, made by the comparison above, serves again as the base;
+	// the ids of the third snapshot are out of order in its nodes.
+	third := mk(19, 13, 21) // Foo 19 (10), Bar 13 (20), Foo 21 (30)
+	got = Diff(next, third)
+	want = []ClassDiff{
+		{Name: "Bar", Removed: 1, RemovedSize: 20}, // 17; 13 is in both, whatever its class
+		{Name: "Foo", Added: 1, AddedSize: 30},     // 21; 19 is in both
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Diff(next, third) = %+v, want %+v", got, want)
+	}
 }
 
 // TestRetainers: each node's retainer is the edge by which the distance search

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -654,14 +653,8 @@ func (d *decoder) analyse() error {
 	if lk != nil {
 		lk.analysed(d.fileID, g, r)
 	}
-	// Only ids, shallow sizes and classes are needed from here on. Their
-	// memory is handed back now: the list of objects below is one array of
-	// 16 B an object, longer than any of the arrays freed, so it would not
-	// fit in their place and would add to the peak (435 MB snapshot: 407–411
-	// MB with a collection only).
-	r.Distance, r.Retainer, r.Dominator, r.Retained = nil, nil, nil, nil
-	r.RetainerNode, r.RetainerType, r.RetainerName = nil, nil, nil
-	debug.FreeOSMemory()
+	// Only ids, shallow sizes and classes are kept from here on, for a
+	// comparison with a later snapshot (made only if one comes).
 	d.res.Objects = g.Objects(r)
 	d.graph = nil
 	stats.Flush()

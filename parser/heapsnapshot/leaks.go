@@ -41,8 +41,8 @@ func ParseLeakFiles(s string) (LeakFiles, error) {
 }
 
 // leakState keeps what the comparison needs from the baseline and the target
-// (their node ids, sorted) until the final file is analysed, and writes the
-// leaks' rows.
+// (their node ids, sorted only once the final file comes: most runs have no
+// final file) until the final file is analysed, and writes the leaks' rows.
 type leakState struct {
 	files              LeakFiles
 	baseIDs, targetIDs []int64
@@ -72,12 +72,12 @@ func (l *leakState) isFinal(fileID int64) bool {
 func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Result) {
 	switch fileID {
 	case l.files.Baseline:
-		l.baseIDs = sortedIDs(g.ID)
+		l.baseIDs = g.ID
 	case l.files.Target:
-		l.targetIDs = sortedIDs(g.ID)
+		l.targetIDs = g.ID
 	case l.files.Final:
 		if l.isFinal(fileID) {
-			l.write(fileID, g, r, leaks.Find(g, r, l.baseIDs, l.targetIDs))
+			l.write(fileID, g, r, leaks.Find(g, r, sortedIDs(l.baseIDs), sortedIDs(l.targetIDs)))
 		}
 	}
 }
@@ -91,6 +91,8 @@ func (l *leakState) added(fileID int64) {
 	}
 }
 
+// sortedIDs sorts a copy: ids are the array of a graph, which the file's
+// Objects share.
 func sortedIDs(ids []int64) []int64 {
 	s := slices.Clone(ids)
 	slices.Sort(s)
