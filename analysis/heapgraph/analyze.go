@@ -58,7 +58,21 @@ type Class struct {
 // ownership and essential edges, which need the ids too; shallow sizes;
 // classes; distances), then the dominators over the essential edges alone.
 // An error is the shelf's.
+//
+// Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {
+	r, err := g.AnalyzeNodes()
+	if err != nil {
+		return nil, err
+	}
+	g.Summarize(r)
+	return r, nil
+}
+
+// AnalyzeNodes is Analyze without the class summary: every per-node array of
+// the Result is filled, and Classes holds the class names only (zero counts
+// and sizes) until Summarize fills in the rest.
+func (g *Graph) AnalyzeNodes() (*Result, error) {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
 	r := &Result{}
@@ -125,7 +139,6 @@ func (g *Graph) Analyze() (*Result, error) {
 	if r.Class, err = class.take(s); err != nil {
 		return nil, err
 	}
-	g.classRetained(r)
 	if g.ID, err = id.take(s); err != nil {
 		return nil, err
 	}
@@ -135,8 +148,17 @@ func (g *Graph) Analyze() (*Result, error) {
 	if err := d.take(s, r); err != nil {
 		return nil, err
 	}
-	g.classSizes(r)
 	return r, nil
+}
+
+// Summarize fills in the class summary of a Result from AnalyzeNodes: each
+// class's count, shallow and retained sizes and smallest distance. It writes
+// r.Classes only and reads the per-node arrays, so other goroutines may read
+// those (not Classes) while it runs: the caller writes the per-node rows
+// meanwhile.
+func (g *Graph) Summarize(r *Result) {
+	g.classRetained(r)
+	g.classSizes(r)
 }
 
 // isUserRoot is DevTools' JS rule: a child of the root that is not synthetic, or

@@ -129,24 +129,24 @@ func (g *Graph) classSizes(r *Result) {
 func (g *Graph) classRetained(r *Result) {
 	n := g.NodeCount()
 	class, classes := r.Class, r.Classes
-	// Children lists of the dominator tree.
+	// Children lists of the dominator tree, in ordinal order: counts summed
+	// into the end of each list, then filled backwards, which leaves
+	// childStart at the starts (no array of fill positions).
 	childStart := make([]uint32, n+1)
 	for v := 0; v < n; v++ {
 		if uint32(v) != g.Root {
-			childStart[r.Dominator[v]+1]++
+			childStart[r.Dominator[v]]++
 		}
 	}
 	for i := 1; i <= n; i++ {
 		childStart[i] += childStart[i-1]
 	}
 	children := make([]uint32, childStart[n])
-	fill := make([]uint32, n)
-	copy(fill, childStart[:n])
-	for v := 0; v < n; v++ {
+	for v := n - 1; v >= 0; v-- {
 		if uint32(v) != g.Root {
 			d := r.Dominator[v]
-			children[fill[d]] = uint32(v)
-			fill[d]++
+			childStart[d]--
+			children[childStart[d]] = uint32(v)
 		}
 	}
 	// Depth-first over the dominator tree; a class counts once per path.
