@@ -26,8 +26,8 @@
 package arkts
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -189,7 +189,7 @@ func (p *Parser) Result(data []byte, ts int64, clock htrace.Clock, where string)
 		return
 	}
 	// The plugin cuts frames at the first NUL; so do we.
-	if i := strings.IndexByte(string(msg), 0); i >= 0 {
+	if i := bytes.IndexByte(msg, 0); i >= 0 {
 		msg = msg[:i]
 	}
 	var buf []byte
