@@ -64,6 +64,9 @@ func (a *Async) run() {
 			// Drain so that producers never block.
 		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
+			if len(a.ops) == 0 {
+				a.db.Idle()
+			}
 		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)
 		case o.kind == opRollback:

@@ -76,7 +76,16 @@ func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 		return nil, err
 	}
 	d.pages = sqlitefile.NewPages(f, pageSize, gap)
+	d.wb = newWriteBehind(f, d.writeBehindStep)
 	return d.pages, nil
+}
+
+// Idle tells the DB that no batch is waiting: the pages written since the
+// last time are handed to the disk, if there are enough (writeBehind).
+func (d *DB) Idle() {
+	if d.pages != nil {
+		d.wb.kick(d.pages.Extent())
+	}
 }
 
 // gapPages is the room for SQLite's pages beyond those it has written when the
@@ -225,6 +234,9 @@ func (d *DB) closeAndSplice() error {
 		tables = append(tables, sqlitefile.Table{Root: root, Tree: tr})
 		d.bySQL[t] = true
 	}
+	// Splice closes the page file: no request may be under way then.
+	d.writeBehinds += d.wb.stop()
+	d.wb = nil
 	var err error
 	if len(tables) > 0 || d.pages != nil {
 		err = sqlitefile.Splice(d.tmp, d.pages, tables)
@@ -246,6 +258,8 @@ func (d *DB) dropLate() {
 // made it the database.
 func (d *DB) closeTrees() {
 	clear(d.trees)
+	d.writeBehinds += d.wb.stop()
+	d.wb = nil
 	if d.pages != nil {
 		d.pages.Close()
 		os.Remove(d.pages.Name())

@@ -136,7 +136,22 @@ func treesSameAsSQL(t *testing.T, sqlRows int) {
 		}
 		return out
 	}
-	trees, sqlOnly := dump(Create), dump(CreateSQL)
+	// The trees' database asks for its pages to be written behind after
+	// every batch that leaves the writer idle.
+	var treesDB *DB
+	trees := dump(func(dest string, ddl []string) (*DB, error) {
+		db, err := Create(dest, ddl)
+		if db != nil {
+			db.writeBehindStep = 1
+			treesDB = db
+		}
+		return db, err
+	})
+	sqlOnly := dump(CreateSQL)
+	if canWriteBehind && treesDB.writeBehinds == 0 {
+		t.Error("no write-behind requests")
+	}
+	t.Logf("%d write-behind requests", treesDB.writeBehinds)
 	for _, tb := range tables {
 		got, want := trees[tb.Name], sqlOnly[tb.Name]
 		if len(want) == 0 {

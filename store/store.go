@@ -72,6 +72,11 @@ type DB struct {
 	// it is closed (bulk.go), and the file their pages are written to.
 	trees map[*schema.Table]*sqlitefile.Tree
 	pages *sqlitefile.Pages
+	wb    *writeBehind // of pages, nil without one
+	// writeBehindStep replaces writeBehindStep (tests); writeBehinds
+	// counts the requests made so far.
+	writeBehindStep int64
+	writeBehinds    int
 	// settled is set once trees have been placed in the file (settle).
 	settled bool
 	rec     sqlitefile.Record

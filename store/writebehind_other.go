@@ -1,0 +1,9 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+const canWriteBehind = false
+
+func startWriteback(f *os.File, end int64) error { return nil }
