@@ -56,7 +56,10 @@ type Class struct {
 // before Analyze returns. The steps are ordered so that the arrays of one
 // do not meet those of another: what needs the labels first (page
 // ownership and essential edges, which need the ids too; shallow sizes;
-// classes; distances), then the dominators over the essential edges alone.
+// classes, and beside them the plan of the distance search), then, with the
+// labels released (the edges' types and names wait on the shelf), the
+// distance search beside the dominators' searches over the essential edges,
+// then the rest of the dominators. Two goroutines at most run at a time.
 // An error is the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
@@ -104,26 +107,69 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	}
 	g.Self = nil
 	s.release()
+	// The distance search's plan is made beside the classes: both only
+	// read the labels.
+	var plan *searchPlan
+	planned := async(func() { plan = g.searchPlan(&t, wm) })
 	cl, classes := g.classIDs(&t, detachedName, g.interfaceClasses(&t))
+	planned()
 	r.Classes = classes
 	class, err := put(s, cl)
 	if err != nil {
 		return nil, err
 	}
 	s.release()
-	d, err := g.distances(&t, wm, s)
-	if err != nil {
-		return nil, err
-	}
-	// Names, types and strings are not needed any more.
+	// The labels are not needed any more, but for the type and name of
+	// each node's retaining edge, which wait on the shelf until the search
+	// has found those edges.
+	var edgeType shelved[uint8]
+	var edgeName shelved[uint32]
 	if !g.KeepLabels {
+		if edgeType, err = put(s, g.EdgeType); err != nil {
+			return nil, err
+		}
+		if edgeName, err = put(s, g.EdgeName); err != nil {
+			return nil, err
+		}
 		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
 	}
-	// Hand what was just released back before the dominator arrays are made,
-	// so that the process's peak memory is not the sum of both phases.
-	debug.FreeOSMemory()
-	dom, preorder, unreachable := g.dominators(essential)
+	// Collect what was just released before the search's and the
+	// dominators' arrays are made, so that they take its place.
+	s.release()
+	// The distance search runs on another goroutine beside the dominators'
+	// depth-first searches (both read the edges' targets only); the
+	// dominators wait for it before they make their predecessor lists.
+	var d searched
+	var searchErr error
+	searchDone := async(func() { d, searchErr = g.distances(plan, s) })
+	dom, preorder, unreachable := g.dominators(essential, searchDone)
+	searchDone()
+	if searchErr != nil {
+		return nil, searchErr
+	}
 	r.Dominator, r.Unreachable = dom, unreachable
+	// The type and name of each node's retaining edge, from the labels
+	// taken back (the dominators' arrays are collected first).
+	s.release()
+	if r.Retainer, err = d.via.take(s); err != nil {
+		return nil, err
+	}
+	et, en := g.EdgeType, g.EdgeName
+	if !g.KeepLabels {
+		if et, err = edgeType.take(s); err != nil {
+			return nil, err
+		}
+		if en, err = edgeName.take(s); err != nil {
+			return nil, err
+		}
+	}
+	r.RetainerType, r.RetainerName = make([]uint8, n), make([]uint32, n)
+	for v, e := range r.Retainer {
+		if e != NoNode {
+			r.RetainerType[v], r.RetainerName[v] = et[e], en[e]
+		}
+	}
+	et, en = nil, nil
 	if r.Shallow, err = shallow.take(s); err != nil {
 		return nil, err
 	}
@@ -211,12 +257,75 @@ func (g *Graph) pageOwned(t *types) []bool {
 	return flags
 }
 
+// searchPlan is what the distance search needs of the labels, taken from
+// them beforehand, so that the search reads only the edges' targets and can
+// run beside the dominators once the labels are released.
+type searchPlan struct {
+	// skip marks the edges the search never follows: weak ones, and the V8
+	// internals DevTools leaves out (a native context's
+	// "sloppy_function_map", most of a map's descriptors). Whether it does
+	// depends on the edge alone, so it is decided here.
+	skip bitset
+	// paired marks WeakMap ephemeron edges (internal edges named after the
+	// key-value pair they hold); pair gives each its pair's number. DevTools
+	// follows the second edge of a pair it comes to, not the first, so that
+	// depends on the search's order.
+	paired bitset
+	pair   map[uint32]uint32
+	// seeds are the root's edges to user roots, in edge order.
+	seeds []uint32
+}
+
+// searchPlan makes the plan of the distance search (distances) from the
+// labels: DevTools' edge filter, decided per edge where it can be.
+func (g *Graph) searchPlan(t *types, wm *weakMapInfo) *searchPlan {
+	n := g.NodeCount()
+	p := &searchPlan{skip: newBitset(len(g.To)), paired: newBitset(len(g.To)), pair: map[uint32]uint32{}}
+	pairs := map[string]uint32{}
+	root := g.Root
+	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
+		if to := g.To[e]; to != NoNode && g.isUserRoot(t, to) {
+			p.seeds = append(p.seeds, e)
+		}
+	}
+	for v := range uint32(n) {
+		typ := int(g.Type[v])
+		nativeContext := typ == t.hidden && g.str(g.Name[v]) == "system / NativeContext"
+		descriptors := typ == t.array && g.str(g.Name[v]) == "(map descriptors)"
+		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+			et := int(g.EdgeType[e])
+			switch {
+			case et == t.eWeak:
+				p.skip.set(int(e))
+			case nativeContext && g.edgeName(t, int(e)) == "sloppy_function_map":
+				p.skip.set(int(e))
+			case descriptors:
+				idx, bad := parseDecimalPrefix(g.edgeName(t, int(e)))
+				if !bad && idx >= 2 && idx%3 == 1 { // parseInt's NaN: followed
+					p.skip.set(int(e))
+				}
+			case et == t.eInternal:
+				if dup, _, ok := wm.lookup(g, g.EdgeName[e]); ok {
+					id, seen := pairs[dup]
+					if !seen {
+						id = uint32(len(pairs))
+						pairs[dup] = id
+					}
+					p.paired.set(int(e))
+					p.pair[e] = id
+				}
+			}
+		}
+	}
+	return p
+}
+
 // distances is DevTools' breadth-first search: user roots (and what they
 // reach) first at distance 1, then the rest from the root at
-// BaseSystemDistance. Weak edges are not followed, nor a few V8 internals.
-// It also finds the edge by which each node was first reached, the node it
-// leaves, and its type and name. All go to the shelf.
-func (g *Graph) distances(t *types, wm *weakMapInfo, s *shelf) (searched, error) {
+// BaseSystemDistance, along the edges the plan does not skip. It also finds
+// the edge by which each node was first reached and the node it leaves.
+// All go to the shelf. It reads the graph's FirstEdge and To only.
+func (g *Graph) distances(p *searchPlan, s *shelf) (searched, error) {
 	n := g.NodeCount()
 	dist := make([]int32, n)
 	via := make([]uint32, n)
@@ -226,57 +335,33 @@ func (g *Graph) distances(t *types, wm *weakMapInfo, s *shelf) (searched, error)
 	}
 	queue := make([]uint32, 0, n)
 	root := g.Root
-	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
+	for _, e := range p.seeds {
 		to := g.To[e]
-		if to == NoNode || !g.isUserRoot(t, to) {
-			continue
-		}
 		if dist[to] == NoDistance {
 			via[to] = e // the first of the root's edges to it
 		}
 		dist[to] = 1
 		queue = append(queue, to)
 	}
-	pending := map[string]bool{}
-	filter := func(v uint32, e int) bool {
-		typ := int(g.Type[v])
-		et := int(g.EdgeType[e])
-		if typ == t.hidden && g.str(g.Name[v]) == "system / NativeContext" && g.edgeName(t, e) == "sloppy_function_map" {
-			return false
-		}
-		if typ == t.array && g.str(g.Name[v]) == "(map descriptors)" {
-			name := g.edgeName(t, e)
-			idx, err := parseDecimalPrefix(name)
-			if err {
-				return true // parseInt gives NaN: the edge is followed
-			}
-			return idx < 2 || idx%3 != 1
-		}
-		if et == t.eInternal {
-			if dup, _, ok := wm.lookup(g, g.EdgeName[e]); ok {
-				if !pending[dup] {
-					pending[dup] = true
-					return false
-				}
-				delete(pending, dup)
-			}
-		}
-		return true
-	}
+	pending := make([]bool, len(p.pair))
 	bfs := func(queue []uint32) {
 		for i := 0; i < len(queue); i++ {
 			v := queue[i]
 			d := dist[v] + 1
 			for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
-				if int(g.EdgeType[e]) == t.eWeak {
+				if p.skip.has(e) {
 					continue
 				}
 				to := g.To[e]
 				if to == NoNode || dist[to] != NoDistance {
 					continue
 				}
-				if !filter(v, int(e)) {
-					continue
+				if p.paired.has(e) {
+					// The first edge of a pair is not followed.
+					k := p.pair[e]
+					if pending[k] = !pending[k]; pending[k] {
+						continue
+					}
 				}
 				dist[to] = d
 				via[to] = e
@@ -318,45 +403,43 @@ func (g *Graph) distances(t *types, wm *weakMapInfo, s *shelf) (searched, error)
 	if out.from, err = put(s, from); err != nil {
 		return out, err
 	}
-	queue, from = nil, nil
-	typ, name := make([]uint8, n), make([]uint32, n)
-	for v, e := range via {
-		if e != NoNode {
-			typ[v], name[v] = g.EdgeType[e], g.EdgeName[e]
-		}
-	}
-	if out.via, err = put(s, via); err != nil {
-		return out, err
-	}
-	if out.typ, err = put(s, typ); err != nil {
-		return out, err
-	}
-	out.name, err = put(s, name)
+	out.via, err = put(s, via)
 	return out, err
 }
 
 // searched is what the distance search found, on the shelf.
 type searched struct {
-	dist            shelved[int32]
-	via, from, name shelved[uint32]
-	typ             shelved[uint8]
+	dist      shelved[int32]
+	via, from shelved[uint32]
 }
 
-// take reads the search's arrays back into r.
+// async runs f on another goroutine. The function it returns waits for f to
+// end (at once if it has already waited) and raises again, on the caller's
+// goroutine, a panic of f's, where the caller turns panics into errors.
+func async(f func()) (wait func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	waited := false
+	return func() {
+		if waited {
+			return
+		}
+		waited = true
+		if p := <-done; p != nil {
+			panic(p)
+		}
+	}
+}
+
+// take reads the distances and retaining nodes back into r.
 func (x searched) take(s *shelf, r *Result) (err error) {
 	if r.Distance, err = x.dist.take(s); err != nil {
 		return err
 	}
-	if r.Retainer, err = x.via.take(s); err != nil {
-		return err
-	}
-	if r.RetainerNode, err = x.from.take(s); err != nil {
-		return err
-	}
-	if r.RetainerType, err = x.typ.take(s); err != nil {
-		return err
-	}
-	r.RetainerName, err = x.name.take(s)
+	r.RetainerNode, err = x.from.take(s)
 	return err
 }
 

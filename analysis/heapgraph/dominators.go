@@ -15,7 +15,12 @@ package heapgraph
 // Its arrays are made as late as they are needed: the searches run before the
 // predecessor lists are built (which reuse the search's edge cursors), and
 // the edges are released before the arrays of the semidominator step.
-func (g *Graph) dominators(essential bitset) (domOrd, preorder []uint32, unreachable int) {
+// wait is called once the searches are over, before the predecessor
+// lists are made: the caller waits there for whatever else reads the edges
+// meanwhile (the distance search, on another goroutine), so that its arrays
+// do not meet the lists (5 M nodes: peak 379-392 MB if they do, 370-375 MB
+// if they do not, for 0.1 s).
+func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []uint32, unreachable int) {
 	n := g.NodeCount()
 	first := g.FirstEdge
 
@@ -88,6 +93,9 @@ func (g *Graph) dominators(essential bitset) (domOrd, preorder []uint32, unreach
 	}
 	retained = nil
 
+	// Whatever else reads the edges is done before the predecessor lists
+	// are made: its arrays and theirs would meet at the peak.
+	wait()
 	// Predecessors over essential edges, in edge order; the searches are
 	// over, so the edge cursors become the fill positions.
 	predStart := make([]uint32, n+1)

@@ -232,27 +232,37 @@ var weakMapEdge = regexp.MustCompile(`^\d+( / part of key \(.*? @\d+\) -> value 
 // weakMapInfo caches, per edge name string, whether it is a WeakMap ephemeron
 // edge, its duplicated part and its table id.
 type weakMapInfo struct {
-	checked []bool
-	dup     map[uint32]string
-	table   map[uint32]int64
+	state []uint8 // per string: 0 not looked at yet, else one of the below
+	dup   map[uint32]string
+	table map[uint32]int64
 }
+
+const (
+	notWeakMapEdge  = 1
+	weakMapEdgeName = 2
+)
 
 func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok bool) {
 	if int(name) >= len(g.Strings) {
 		return "", 0, false
 	}
-	if w.checked == nil {
-		w.checked = make([]bool, len(g.Strings))
+	if w.state == nil {
+		w.state = make([]uint8, len(g.Strings))
 		w.dup = map[uint32]string{}
 		w.table = map[uint32]int64{}
 	}
-	if !w.checked[name] {
-		w.checked[name] = true
-		if m := weakMapEdge.FindStringSubmatch(g.Strings[name]); m != nil {
-			w.dup[name] = m[1]
-			w.table[name], _ = strconv.ParseInt(m[2], 10, 64)
+	switch w.state[name] {
+	case notWeakMapEdge: // most names: no map lookups
+		return "", 0, false
+	case 0:
+		w.state[name] = notWeakMapEdge
+		m := weakMapEdge.FindStringSubmatch(g.Strings[name])
+		if m == nil {
+			return "", 0, false
 		}
+		w.state[name] = weakMapEdgeName
+		w.dup[name] = m[1]
+		w.table[name], _ = strconv.ParseInt(m[2], 10, 64)
 	}
-	dup, ok = w.dup[name]
-	return dup, w.table[name], ok
+	return w.dup[name], w.table[name], true
 }

@@ -195,6 +195,35 @@ func TestWeakMapTableEdge(t *testing.T) {
 	if r.Dominator[3] != 1 {
 		t.Errorf("value dominated by %d, want the key (1)", r.Dominator[3])
 	}
+	// The distance search does not follow the first edge of the pair it
+	// comes to (the key's), and follows the second (the table's, edge 3).
+	if r.Distance[3] != 2 || r.Retainer[3] != 3 || r.RetainerNode[3] != 2 {
+		t.Errorf("value at distance %d by edge %d from node %d, want 2 by edge 3 from node 2",
+			r.Distance[3], r.Retainer[3], r.RetainerNode[3])
+	}
+}
+
+// TestDistanceFilters: the distance search does not follow a native
+// context's "sloppy_function_map" edge, nor the edges of a map's
+// descriptors numbered 4, 7, … (the third of each triple from the second).
+func TestDistanceFilters(t *testing.T) {
+	strs := []string{"", "system / NativeContext", "sloppy_function_map", "other", "(map descriptors)", "x"}
+	nodes := []node{
+		{tSynthetic, 0, 0, []edge{{eShortcut, 0, 1}, {eShortcut, 0, 2}}},
+		{tHidden, 1, 0, []edge{{eProperty, 2, 3}, {eProperty, 3, 4}}},
+		{tArray, 4, 0, nil},
+		{tObject, 5, 1, nil}, // only by sloppy_function_map
+		{tObject, 5, 1, nil},
+	}
+	for i := range 8 { // descriptors 0..7 → nodes 5..12
+		nodes[2].edges = append(nodes[2].edges, edge{eElement, int64(i), uint32(5 + i)})
+		nodes = append(nodes, node{tObject, 5, 1, nil})
+	}
+	r := analyze(t, build(strs, nodes...))
+	want := []int32{BaseSystemDistance, 1, 1, NoDistance, 2, 2, 2, 2, 2, NoDistance, 2, 2, NoDistance}
+	if !reflect.DeepEqual(r.Distance, want) {
+		t.Errorf("distances %v, want %v", r.Distance, want)
+	}
 }
 
 func TestDiff(t *testing.T) {
@@ -322,4 +351,26 @@ func TestGrowByHeader(t *testing.T) {
 	if g.NodeCount() != 100 || len(g.To) != 150 || g.ID[99] != 99 || g.To[149] != 49 {
 		t.Errorf("%d nodes, %d edges", g.NodeCount(), len(g.To))
 	}
+}
+
+// TestAsync: the wait of a goroutine that panicked raises its panic on the
+// waiting goroutine, once; a goroutine that ended is waited for.
+func TestAsync(t *testing.T) {
+	ran := false
+	wait := async(func() { ran = true })
+	wait()
+	wait()
+	if !ran {
+		t.Error("the function did not run before wait returned")
+	}
+	wait = async(func() { panic("broken graph") })
+	func() {
+		defer func() {
+			if p := recover(); p != "broken graph" {
+				t.Errorf("wait raised %v, want the goroutine's panic", p)
+			}
+		}()
+		wait()
+	}()
+	wait() // already waited: returns
 }

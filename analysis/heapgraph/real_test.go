@@ -196,9 +196,11 @@ func TestShelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ids (8 B), self sizes, shallow sizes, classes, distances, retainer
-	// edges, nodes and names (4 B each) and retainer types (1 B) a node.
-	if n := int64(g.NodeCount()); info.Size() != n*(8+7*4+1) {
-		t.Errorf("the shelf holds %d bytes for %d nodes, want %d", info.Size(), n, n*(8+7*4+1))
+	// edges and nodes (4 B each) a node; the edges' types (1 B) and names
+	// (4 B), which wait there during the search and the dominators.
+	n, m := int64(g.NodeCount()), int64(g.FirstEdge[g.NodeCount()])
+	if want := n*(8+6*4) + m*(1+4); info.Size() != want {
+		t.Errorf("the shelf holds %d bytes for %d nodes and %d edges, want %d", info.Size(), n, m, want)
 	}
 	var retainers int
 	for v, e := range got.Retainer {
@@ -232,8 +234,11 @@ func (f failingShelf) WriteAt(p []byte, off int64) (int, error) {
 // an error that says so, whichever array it fails on.
 func TestShelfError(t *testing.T) {
 	g := loadNodeSnapshot(t)
-	n := int64(g.NodeCount())
-	for _, at := range []int64{0, 8 * n, 8*n + 4*n*4} { // ids, shallow sizes, retainer nodes
+	n, m := int64(g.NodeCount()), int64(len(g.To))
+	// The ids, the shallow sizes, and the retainer nodes (from the distance
+	// search's goroutine), after the self sizes, classes, edge types and
+	// names and distances.
+	for _, at := range []int64{0, 8 * n, 8*n + 3*4*n + 5*m + 4*n} {
 		g := loadNodeSnapshot(t)
 		f, err := os.CreateTemp(t.TempDir(), "shelf")
 		if err != nil {
