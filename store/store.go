@@ -73,8 +73,8 @@ type DB struct {
 	trees map[*schema.Table]*sqlitefile.Tree
 	pages *sqlitefile.Pages
 	wb    *writeBehind // of pages, nil without one
-	// writeBehindStep replaces writeBehindStep (tests); writeBehinds
-	// counts the requests made so far.
+	// writeBehindStep, if not 0, overrides the constant writeBehindStep
+	// (tests); writeBehinds counts the requests made so far.
 	writeBehindStep int64
 	writeBehinds    int
 	// settled is set once trees have been placed in the file (settle).

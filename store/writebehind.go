@@ -7,9 +7,10 @@ import (
 
 // writeBehind asks the system to start writing the page file's pages to disk
 // while the writer has nothing to do (the heap analysis runs, the decoder
-// parses), instead of leaving every page to the fsync at Commit. It does not
-// wait for the disk, and it changes nothing the file holds: Commit still
-// syncs it.
+// parses), instead of leaving every page to the fsync at Commit. Its
+// goroutine makes the requests: kick never waits (a request under way makes
+// it skip), only stop, before the file is closed, waits for the request under
+// way. It changes nothing the file holds: Commit still syncs it.
 //
 // 5.1 M-node snapshot, whose database is 905 MB: Commit took 0.26-0.30 s,
 // most of it the fsync; with the pages written behind, 0.01-0.02 s.
@@ -39,10 +40,12 @@ func newWriteBehind(f *os.File, step int64) *writeBehind {
 	w.done.Add(1)
 	go func() {
 		defer w.done.Done()
+		start := int64(0)
 		for end := range w.kicks {
 			// A failure only means the pages wait for the fsync.
-			_ = startWriteback(w.f, end)
+			_ = startWriteback(w.f, start, end-start)
 			w.requests++
+			start = end
 		}
 	}()
 	return w

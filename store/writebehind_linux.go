@@ -11,6 +11,7 @@ const canWriteBehind = true
 // dirty pages, without waiting for them.
 const syncFileRangeWrite = 2
 
-func startWriteback(f *os.File, end int64) error {
-	return syscall.SyncFileRange(int(f.Fd()), 0, end, syncFileRangeWrite)
+// startWriteback asks for the n bytes from off to be written.
+func startWriteback(f *os.File, off, n int64) error {
+	return syscall.SyncFileRange(int(f.Fd()), off, n, syncFileRangeWrite)
 }

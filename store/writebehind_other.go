@@ -6,4 +6,4 @@ import "os"
 
 const canWriteBehind = false
 
-func startWriteback(f *os.File, end int64) error { return nil }
+func startWriteback(f *os.File, off, n int64) error { return nil }

@@ -1,9 +1,12 @@
 package heapgraph
 
 import (
+	"math/bits"
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"tracestreamer/internal/task"
 )
 
 // NoDistance is the distance of a node no path from the root reaches.
@@ -53,7 +56,8 @@ type Class struct {
 // of the graph is released once used (only g.ID, g.Self and g.FirstEdge are
 // left afterwards, unless g.KeepLabels is set), and with g.Shelf set every
 // per-node array that is not needed for a while waits there, read back
-// before Analyze returns. The steps are ordered so that the arrays of one
+// before Analyze returns (without a shelf, the fallback when no scratch
+// file can be made, they and the edges' types and names stay in memory). The steps are ordered so that the arrays of one
 // do not meet those of another: what needs the labels first (page
 // ownership and essential edges, which need the ids too; shallow sizes;
 // classes, and beside them the plan of the distance search), then, with the
@@ -74,7 +78,8 @@ func (g *Graph) Analyze() (*Result, error) {
 
 // AnalyzeNodes is Analyze without the class summary: every per-node array of
 // the Result is filled, and Classes holds the class names only (zero counts
-// and sizes) until Summarize fills in the rest.
+// and sizes, MinDistance the largest int32) until Summarize fills in the
+// rest.
 func (g *Graph) AnalyzeNodes() (*Result, error) {
 	g.fixEdgeRanges()
 	n := g.NodeCount()
@@ -110,9 +115,10 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	// The distance search's plan is made beside the classes: both only
 	// read the labels.
 	var plan *searchPlan
-	planned := async(func() { plan = g.searchPlan(&t, wm) })
+	planned := task.Go(func() { plan = g.searchPlan(&t, wm) })
+	defer planned.Join()
 	cl, classes := g.classIDs(&t, detachedName, g.interfaceClasses(&t))
-	planned()
+	planned.Wait()
 	r.Classes = classes
 	class, err := put(s, cl)
 	if err != nil {
@@ -141,9 +147,16 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	// dominators wait for it before they make their predecessor lists.
 	var d searched
 	var searchErr error
-	searchDone := async(func() { d, searchErr = g.distances(plan, s) })
-	dom, preorder, unreachable := g.dominators(essential, searchDone)
-	searchDone()
+	search := task.Go(func() { d, searchErr = g.distances(plan, s) })
+	defer search.Join() // it writes to the shelf: not past a failure here
+	if g.KeepLabels {
+		// The labels stay in memory (a leak comparison's final file):
+		// the search's arrays are not added to them at the dominators'
+		// peak too.
+		search.Wait()
+	}
+	dom, preorder, unreachable := g.dominators(essential, search.Wait)
+	search.Wait()
 	if searchErr != nil {
 		return nil, searchErr
 	}
@@ -263,15 +276,19 @@ func (g *Graph) pageOwned(t *types) []bool {
 type searchPlan struct {
 	// skip marks the edges the search never follows: weak ones, and the V8
 	// internals DevTools leaves out (a native context's
-	// "sloppy_function_map", most of a map's descriptors). Whether it does
-	// depends on the edge alone, so it is decided here.
+	// "sloppy_function_map", a map's descriptors numbered 4, 7, 10, …).
+	// Whether it does depends on the edge alone, so it is decided here.
 	skip bitset
 	// paired marks WeakMap ephemeron edges (internal edges named after the
-	// key-value pair they hold); pair gives each its pair's number. DevTools
-	// follows the second edge of a pair it comes to, not the first, so that
-	// depends on the search's order.
+	// key-value pair they hold); pair gives each, in edge order, its pair's
+	// number, and rank the number of paired edges before each word of
+	// paired (4 B a paired edge and 64 edges, where a map took 15-20 B a
+	// paired edge beside the dominators' arrays). DevTools follows the
+	// second edge of a pair it comes to, not the first, so that depends on
+	// the search's order.
 	paired bitset
-	pair   map[uint32]uint32
+	rank   []uint32
+	pair   []uint32
 	// seeds are the root's edges to user roots, in edge order.
 	seeds []uint32
 }
@@ -280,7 +297,7 @@ type searchPlan struct {
 // labels: DevTools' edge filter, decided per edge where it can be.
 func (g *Graph) searchPlan(t *types, wm *weakMapInfo) *searchPlan {
 	n := g.NodeCount()
-	p := &searchPlan{skip: newBitset(len(g.To)), paired: newBitset(len(g.To)), pair: map[uint32]uint32{}}
+	p := &searchPlan{skip: newBitset(len(g.To)), paired: newBitset(len(g.To))}
 	pairs := map[string]uint32{}
 	root := g.Root
 	for e := g.FirstEdge[root]; e < g.FirstEdge[root+1]; e++ {
@@ -312,12 +329,25 @@ func (g *Graph) searchPlan(t *types, wm *weakMapInfo) *searchPlan {
 						pairs[dup] = id
 					}
 					p.paired.set(int(e))
-					p.pair[e] = id
+					p.pair = append(p.pair, id) // edges come in order
 				}
 			}
 		}
 	}
+	p.rank = make([]uint32, len(p.paired))
+	k := uint32(0)
+	for i, w := range p.paired {
+		p.rank[i] = k
+		k += uint32(bits.OnesCount64(w))
+	}
 	return p
+}
+
+// pairOf returns the pair number of paired edge e.
+func (p *searchPlan) pairOf(e uint32) uint32 {
+	w := e >> 6
+	below := p.paired[w] & (1<<(e&63) - 1)
+	return p.pair[p.rank[w]+uint32(bits.OnesCount64(below))]
 }
 
 // distances is DevTools' breadth-first search: user roots (and what they
@@ -343,7 +373,7 @@ func (g *Graph) distances(p *searchPlan, s *shelf) (searched, error) {
 		dist[to] = 1
 		queue = append(queue, to)
 	}
-	pending := make([]bool, len(p.pair))
+	pending := make([]bool, len(p.pair)) // by pair number (fewer than the paired edges)
 	bfs := func(queue []uint32) {
 		for i := 0; i < len(queue); i++ {
 			v := queue[i]
@@ -358,7 +388,7 @@ func (g *Graph) distances(p *searchPlan, s *shelf) (searched, error) {
 				}
 				if p.paired.has(e) {
 					// The first edge of a pair is not followed.
-					k := p.pair[e]
+					k := p.pairOf(e)
 					if pending[k] = !pending[k]; pending[k] {
 						continue
 					}
@@ -411,27 +441,6 @@ func (g *Graph) distances(p *searchPlan, s *shelf) (searched, error) {
 type searched struct {
 	dist      shelved[int32]
 	via, from shelved[uint32]
-}
-
-// async runs f on another goroutine. The function it returns waits for f to
-// end (at once if it has already waited) and raises again, on the caller's
-// goroutine, a panic of f's, where the caller turns panics into errors.
-func async(f func()) (wait func()) {
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
-	waited := false
-	return func() {
-		if waited {
-			return
-		}
-		waited = true
-		if p := <-done; p != nil {
-			panic(p)
-		}
-	}
 }
 
 // take reads the distances and retaining nodes back into r.

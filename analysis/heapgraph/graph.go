@@ -48,8 +48,8 @@ type Graph struct {
 	// before the dominators to lower the peak: for an analysis that needs them
 	// afterwards (package leaks).
 	KeepLabels bool
-	// Shelf, when set, holds per-node arrays while Analyze does not need
-	// them (see ShelfFile).
+	// Shelf, when set, holds per-node arrays, and the edges' types and
+	// names, while Analyze does not need them (see ShelfFile).
 	Shelf ShelfFile
 
 	// tooManyEdges is set when the nodes' edge counts add up past what the

@@ -201,6 +201,20 @@ func TestWeakMapTableEdge(t *testing.T) {
 		t.Errorf("value at distance %d by edge %d from node %d, want 2 by edge 3 from node 2",
 			r.Distance[3], r.Retainer[3], r.RetainerNode[3])
 	}
+	// The table reached first: its edge is the one not followed, and the
+	// key's is; the key still dominates the value.
+	strs[4] = "1 / part of key (Object @5) -> value (Object @7) pair in WeakMap (table @3)"
+	g = build(strs,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 0, 1}, {eShortcut, 0, 2}}},
+		node{tObject, 1, 20, []edge{{eInternal, 4, 3}}}, // table, id 3
+		node{tObject, 2, 10, []edge{{eInternal, 4, 3}}}, // key, id 5
+		node{tObject, 3, 30, nil},                       // value, id 7
+	)
+	r = analyze(t, g)
+	if r.Distance[3] != 2 || r.Retainer[3] != 3 || r.RetainerNode[3] != 2 || r.Dominator[3] != 2 {
+		t.Errorf("table first: value at distance %d by edge %d from node %d, dominated by %d; want 2 by edge 3 from node 2 (the key), dominated by it",
+			r.Distance[3], r.Retainer[3], r.RetainerNode[3], r.Dominator[3])
+	}
 }
 
 // TestDistanceFilters: the distance search does not follow a native
@@ -351,26 +365,4 @@ func TestGrowByHeader(t *testing.T) {
 	if g.NodeCount() != 100 || len(g.To) != 150 || g.ID[99] != 99 || g.To[149] != 49 {
 		t.Errorf("%d nodes, %d edges", g.NodeCount(), len(g.To))
 	}
-}
-
-// TestAsync: the wait of a goroutine that panicked raises its panic on the
-// waiting goroutine, once; a goroutine that ended is waited for.
-func TestAsync(t *testing.T) {
-	ran := false
-	wait := async(func() { ran = true })
-	wait()
-	wait()
-	if !ran {
-		t.Error("the function did not run before wait returned")
-	}
-	wait = async(func() { panic("broken graph") })
-	func() {
-		defer func() {
-			if p := recover(); p != "broken graph" {
-				t.Errorf("wait raised %v, want the goroutine's panic", p)
-			}
-		}()
-		wait()
-	}()
-	wait() // already waited: returns
 }

@@ -11,9 +11,10 @@ import (
 // does not need for a while, until it returns: a scratch file the caller
 // made (an *os.File). Without one (Graph.Shelf nil) they stay in memory.
 //
-// On the 5 M-node benchmark snapshot the shelf holds about 200 MB, written
-// and read back once each; that keeps the dominator phase, the analysis's
-// peak, at the graph's edges and the dominator arrays alone.
+// On the 5 M-node benchmark snapshot the shelf holds about 250 MB (32 B a
+// node, and the edges' types and names), written and read back once each;
+// that keeps the dominators and the distance search beside them at the
+// graph's edge targets and their own arrays.
 type ShelfFile interface {
 	io.ReaderAt
 	io.WriterAt

@@ -22,6 +22,7 @@ import (
 
 	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/internal/scratch"
+	"tracestreamer/internal/task"
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -628,7 +629,7 @@ func (d *decoder) analyse() error {
 			g.Shelf = f
 		}
 	}
-	d.ids = nil // g.ID, which Analyze takes off to the shelf
+	d.ids = nil // g.ID, which AnalyzeNodes takes off to the shelf
 	r, err := g.AnalyzeNodes()
 	if err != nil {
 		d.warn("heap analysis skipped: %v", err)
@@ -639,13 +640,8 @@ func (d *decoder) analyse() error {
 	// are handed to the writer, which then has the most work (5 M nodes:
 	// 0.27 s of summary under 0.42 s of rows). A panic there is raised
 	// again here, where Decode turns it into an error.
-	summarized := make(chan struct{})
-	var summaryPanic any
-	go func() {
-		defer close(summarized)
-		defer func() { summaryPanic = recover() }()
-		g.Summarize(r)
-	}()
+	summary := task.Go(func() { g.Summarize(r) })
+	defer summary.Join()
 	for v := range g.NodeCount() {
 		var retainer, edge, etype, ename rows.Int
 		if e := r.Retainer[v]; e != heapgraph.NoNode {
@@ -657,9 +653,7 @@ func (d *decoder) analyse() error {
 			ShallowSize: int64(r.Shallow[v]), ClassID: int64(r.Class[v]), RetainerID: retainer, RetainerEdge: edge,
 			RetainerEdgeType: etype, RetainerEdgeName: ename})
 	}
-	if <-summarized; summaryPanic != nil {
-		panic(summaryPanic)
-	}
+	summary.Wait()
 	for i, c := range r.Classes {
 		d.out.Classes.Append(&tables.JSHeapClass{FileID: d.fileID, ClassID: int64(i), Name: c.Name, Count: c.Count,
 			ShallowSize: c.Shallow, RetainedSize: int64(c.Retained), MinDistance: int64(c.MinDistance)})

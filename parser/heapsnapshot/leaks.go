@@ -41,8 +41,8 @@ func ParseLeakFiles(s string) (LeakFiles, error) {
 }
 
 // leakState keeps what the comparison needs from the baseline and the target
-// (their node ids, sorted only once the final file comes: most runs have no
-// final file) until the final file is analysed, and writes the leaks' rows.
+// (their node ids, sorted once the target comes) until the final file is
+// analysed, and writes the leaks' rows.
 type leakState struct {
 	files              LeakFiles
 	baseIDs, targetIDs []int64
@@ -72,12 +72,17 @@ func (l *leakState) isFinal(fileID int64) bool {
 func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Result) {
 	switch fileID {
 	case l.files.Baseline:
+		// Kept as the graph has them until a target comes: most runs
+		// have a single heap file, and sorting a copy of its ids cost
+		// 0.1-0.3 s and 40 MB at 5 M nodes.
 		l.baseIDs = g.ID
 	case l.files.Target:
-		l.targetIDs = g.ID
+		// Sorted copies now, as the comparison will want them (the
+		// graphs' arrays are shared with the files' Objects).
+		l.baseIDs, l.targetIDs = sortedIDs(l.baseIDs), sortedIDs(g.ID)
 	case l.files.Final:
 		if l.isFinal(fileID) {
-			l.write(fileID, g, r, leaks.Find(g, r, sortedIDs(l.baseIDs), sortedIDs(l.targetIDs)))
+			l.write(fileID, g, r, leaks.Find(g, r, l.baseIDs, l.targetIDs))
 		}
 	}
 }
