@@ -10,6 +10,7 @@ import (
 
 	_ "modernc.org/sqlite" // database/sql driver, to read results back
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -312,19 +313,7 @@ func TestRepeatedBindings(t *testing.T) {
 		pm.Flush()
 	})
 	q := "SELECT typeof(dur) || ':' || ifnull(dur, '') FROM process_measure ORDER BY rowid"
-	res, err := r.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
-	var got []string
-	for res.Next() {
-		var s string
-		if err := res.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, s)
-	}
+	got := testutil.Query(t, r, q)
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: %d rows, want %d; first difference at %d", q, len(got), len(want), firstDiff(got, want))
 	}

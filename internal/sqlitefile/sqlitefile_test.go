@@ -396,19 +396,7 @@ func TestTreesShareFile(t *testing.T) {
 					}
 				})
 				for i, name := range names {
-					rs, err := db.Query("SELECT c FROM " + name + " ORDER BY rowid")
-					if err != nil {
-						t.Fatal(err)
-					}
-					var got []string
-					for rs.Next() {
-						var c string
-						if err := rs.Scan(&c); err != nil {
-							t.Fatal(err)
-						}
-						got = append(got, c)
-					}
-					rs.Close()
+					got := testutil.Query(t, db, "SELECT c FROM "+name+" ORDER BY rowid")
 					if !slices.Equal(got, want[i]) {
 						t.Fatalf("%s: %d rows, want %d", name, len(got), len(want[i]))
 					}
