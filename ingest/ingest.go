@@ -158,7 +158,8 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.sink = store.NewAsync(db, 32)
 	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
 	r.heap = heapsnapshot.NewFiles(r.sink, r.tables, !opts.NoAnalysis)
-	// The analysis's shelf goes beside the database, as its spill files do.
+	// The analysis's shelf goes beside the database, as the store's page
+	// file does.
 	r.heap.Out.ScratchDir = filepath.Dir(dest)
 	if !opts.NoLeaks {
 		files := heapsnapshot.DefaultLeakFiles

@@ -65,7 +65,7 @@ func (a *Async) run() {
 		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
 			if len(a.ops) == 0 {
-				a.db.Idle()
+				a.db.idle()
 			}
 		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)

@@ -80,12 +80,19 @@ func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 	return d.pages, nil
 }
 
-// Idle tells the DB that no batch is waiting: the pages written since the
+// idle tells the DB that no batch is waiting: the pages written since the
 // last time are handed to the disk, if there are enough (writeBehind).
-func (d *DB) Idle() {
+func (d *DB) idle() {
 	if d.pages != nil {
 		d.wb.kick(d.pages.Extent())
 	}
+}
+
+// stopWriteBehind waits for the write-behind requests, before the page file
+// is closed.
+func (d *DB) stopWriteBehind() {
+	d.writeBehinds += d.wb.stop()
+	d.wb = nil
 }
 
 // gapPages is the room for SQLite's pages beyond those it has written when the
@@ -234,9 +241,7 @@ func (d *DB) closeAndSplice() error {
 		tables = append(tables, sqlitefile.Table{Root: root, Tree: tr})
 		d.bySQL[t] = true
 	}
-	// Splice closes the page file: no request may be under way then.
-	d.writeBehinds += d.wb.stop()
-	d.wb = nil
+	d.stopWriteBehind() // Splice closes the page file
 	var err error
 	if len(tables) > 0 || d.pages != nil {
 		err = sqlitefile.Splice(d.tmp, d.pages, tables)
@@ -254,12 +259,12 @@ func (d *DB) dropLate() {
 	}
 }
 
-// closeTrees drops the trees and removes their page file, unless Splice
-// made it the database.
+// closeTrees drops the trees and removes their page file. After Splice, which
+// has closed it, the close fails and changes nothing; so does the removal
+// when Splice renamed the file over the database.
 func (d *DB) closeTrees() {
 	clear(d.trees)
-	d.writeBehinds += d.wb.stop()
-	d.wb = nil
+	d.stopWriteBehind()
 	if d.pages != nil {
 		d.pages.Close()
 		os.Remove(d.pages.Name())

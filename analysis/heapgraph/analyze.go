@@ -57,14 +57,14 @@ type Class struct {
 // left afterwards, unless g.KeepLabels is set), and with g.Shelf set every
 // per-node array that is not needed for a while waits there, read back
 // before Analyze returns (without a shelf, the fallback when no scratch
-// file can be made, they and the edges' types and names stay in memory). The steps are ordered so that the arrays of one
-// do not meet those of another: what needs the labels first (page
-// ownership and essential edges, which need the ids too; shallow sizes;
-// classes, and beside them the plan of the distance search), then, with the
-// labels released (the edges' types and names wait on the shelf), the
-// distance search beside the dominators' searches over the essential edges,
-// then the rest of the dominators. Two goroutines at most run at a time.
-// An error is the shelf's.
+// file can be made, they and the edges' types and names stay in memory).
+// The steps are ordered so that the arrays of one do not meet those of
+// another: what needs the labels first (page ownership and essential edges,
+// which need the ids too; shallow sizes; classes, and beside them the plan
+// of the distance search), then, with the labels released (the edges' types
+// and names wait on the shelf), the distance search beside the dominators'
+// searches over the essential edges, then the rest of the dominators. Two
+// goroutines at most run at a time. An error is the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {

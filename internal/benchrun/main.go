@@ -315,7 +315,8 @@ func tableCounts(path string) ([]tableCount, error) {
 // about the space the real ones do in SQLite's records.
 func bareInsert(counts []tableCount, path string) (time.Duration, error) {
 	ts := schema.New()
-	syscall.Sync() // as convert does
+	os.Remove(path) // as convert does
+	syscall.Sync()
 	start := time.Now()
 	db, err := store.Create(path, ts.DDL())
 	if err != nil {

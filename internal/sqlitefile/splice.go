@@ -173,7 +173,7 @@ func (s *spliced) intoGap(pf *Pages) error {
 	}
 	s.free = append(s.free, pf.free...)
 	s.f = pf.f
-	s.last = max(s.last, pf.last)
+	s.last = pf.last // at least gap, which s.last is not above here
 	return nil
 }
 
@@ -326,7 +326,7 @@ func (s *spliced) table(t Table) error {
 		level = append(level, entry{p, tr.last})
 	}
 	if len(level) == 1 {
-		// One leaf, spilled: it moves to the root page.
+		// One leaf, in the page file: it moves to the root page.
 		buf := make([]byte, s.size)
 		if _, err := s.f.ReadAt(buf, s.offset(level[0].page)); err != nil {
 			return err

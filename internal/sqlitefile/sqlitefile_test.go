@@ -301,9 +301,9 @@ func TestSameAsSQLite(t *testing.T) {
 	}
 }
 
-// TestTruncate drops rows from the leaf being filled, from spilled leaves and
-// with their overflow pages, then adds more: the table equals SQLite's with
-// the rows that were kept and added.
+// TestTruncate drops rows from the leaf being filled, from leaves in the page
+// file and with their overflow pages, then adds more: the table equals
+// SQLite's with the rows that were kept and added.
 func TestTruncate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	vals := randomRows(rng, 4000, 3)
@@ -314,7 +314,7 @@ func TestTruncate(t *testing.T) {
 	}{
 		{"within the leaf being filled", 65536, []int{10, 20}, []int{5, 15}},
 		{"to nothing", 4096, []int{3000, 100}, []int{0, 100}},
-		{"into a spilled leaf", 512, []int{3000, 3500}, []int{1234, 3500}},
+		{"into a leaf in the page file", 512, []int{3000, 3500}, []int{1234, 3500}},
 		{"twice", 1024, []int{2000, 3000, 4000}, []int{1500, 1499, 4000}},
 		{"at a leaf's end", 512, []int{3000, 3100}, []int{-1, 3100}},
 	} {
@@ -644,7 +644,7 @@ func BenchmarkRecord(b *testing.B) {
 }
 
 // BenchmarkTree packs js_heap_edges-like records (7 integers) into 64 KiB
-// leaves, spilling full pages to a file: the store's path for most rows.
+// leaves, writing full pages to the page file: the store's path for most rows.
 func BenchmarkTree(b *testing.B) {
 	dir := b.TempDir()
 	var r Record

@@ -58,9 +58,6 @@ func (p *Pages) Name() string { return p.f.Name() }
 // Close closes the file; it does not remove it.
 func (p *Pages) Close() error { return p.f.Close() }
 
-// File returns the page file.
-func (p *Pages) File() *os.File { return p.f }
-
 // Extent returns the bytes from the file's start to the end of the highest
 // page handed out so far: all the file holds of the pages written so far.
 func (p *Pages) Extent() int64 { return int64(p.last) * int64(p.size) }
