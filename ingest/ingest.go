@@ -188,7 +188,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		err = cerr
 	}
 	if err == nil && r.db.Count(r.tables.Flow) > 0 {
-		if err = r.db.Exec(schema.FlowChains); err != nil {
+		if err = r.linkFlowChains(); err != nil {
 			err = fmt.Errorf("linking the slices of flows: %w", err)
 		}
 	}

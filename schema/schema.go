@@ -366,27 +366,17 @@ const argsView = `CREATE VIEW args_view AS select A.argset, V2.data as keyName, 
 	`left join data_type as D on (D.typeId = A.datatype) left join data_dict as V on V.id = A.value ` +
 	`left join data_dict as V2 on V2.id = A.key`
 
-// FlowChains fills callstack's chainId, spanId and parentSpanId from the flow
-// arrows, so that SmartPerf-Host, which draws no flow table, links the slices
-// of a flow as it links the spans of a HiTrace call chain: spanId is the
-// slice's id, parentSpanId the slice its first incoming arrow comes from (” at
-// the start of a chain), chainId the first slice of the chain (followed back at
-// most 16 arrows; SmartPerf-Host draws chains of up to 5 slices). Arrows from a
-// slice to itself are left out. Run it once the callstack and flow rows are
-// written.
-const FlowChains = `WITH RECURSIVE
-  edge(slice, parent, first) AS (
-    SELECT slice_in, slice_out, min(id) FROM flow WHERE slice_in != slice_out GROUP BY slice_in),
-  member(slice) AS (SELECT slice FROM edge UNION SELECT parent FROM edge),
-  up(slice, node, n) AS (
-    SELECT slice, slice, 0 FROM member
-    UNION ALL
-    SELECT up.slice, edge.parent, up.n + 1 FROM up JOIN edge ON edge.slice = up.node WHERE up.n < 16),
-  root(slice, chain, n) AS (SELECT slice, node, max(n) FROM up GROUP BY slice)
-UPDATE callstack SET chainId = CAST(root.chain AS TEXT), spanId = CAST(callstack.id AS TEXT),
-  parentSpanId = coalesce(CAST(edge.parent AS TEXT), '')
-FROM root LEFT JOIN edge ON edge.slice = root.slice
-WHERE callstack.rowid = root.slice + 1`
+// FlowArrows reads the flow arrows that analysis/flowchains links into
+// chains: id, slice_out, slice_in of every arrow between two slices.
+const FlowArrows = `SELECT id, slice_out, slice_in FROM flow WHERE slice_in != slice_out`
+
+// SetFlowChain writes one linked slice's callstack HiTrace columns, so that
+// SmartPerf-Host, which draws no flow table, links the slices of a flow as
+// it links the spans of a HiTrace call chain: ?1 is the first slice of its
+// chain (chainId), ?2 the slice its first arrow comes from (parentSpanId,
+// NULL for none: ”), ?3 the slice's id; spanId is the slice's own id.
+const SetFlowChain = `UPDATE callstack SET chainId = CAST(?1 AS TEXT), spanId = CAST(id AS TEXT),
+  parentSpanId = coalesce(CAST(?2 AS TEXT), '') WHERE rowid = ?3 + 1`
 
 // ownViews returns the CREATE VIEW statements of tracestreamer's derived views.
 func ownViews() []string {

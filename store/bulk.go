@@ -99,7 +99,7 @@ func (d *DB) stopWriteBehind() {
 // first tree page is: what it writes after that is the rows of tables that
 // need its conversions (IntText columns) and of a few small ones (meta, stat,
 // files). Heap snapshots, CPU profiles and Trace Event files (at the settle
-// before FlowChains) add 0 to 1 page of 64 KiB.
+// before their flows are linked) add 0 to 1 page of 64 KiB.
 const gapPages = 8
 
 // encodeRow makes the record of row k of b. nulls, reals and tnulls are the

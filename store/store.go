@@ -169,6 +169,63 @@ func (d *DB) Exec(sql string) error {
 	return d.c.exec(sql)
 }
 
+// Query runs a query inside the open transaction, after settle, and returns
+// its rows, to be read (or closed) before anything else is done with d.
+func (d *DB) Query(sql string) (*Rows, error) {
+	if err := d.settle(); err != nil {
+		return nil, err
+	}
+	s, err := d.c.prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	return &Rows{s: s}, nil
+}
+
+// Stmt is a statement prepared inside the open transaction, run once per set
+// of parameters. Close it before anything else is done with its DB.
+type Stmt struct {
+	s *stmt
+}
+
+// Prepare prepares a statement that changes tables (after settle) to run it
+// once per set of parameters: one UPDATE by rowid for each of thousands of
+// rows, where a single statement would have to join them.
+func (d *DB) Prepare(sql string) (*Stmt, error) {
+	if err := d.settle(); err != nil {
+		return nil, err
+	}
+	s, err := d.c.prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	return &Stmt{s: s}, nil
+}
+
+// Run binds params to the statement's parameters (?1, ?2, …: each nil, an
+// int64 or a float64) and runs it.
+func (st *Stmt) Run(params ...any) error {
+	if len(params) != len(st.s.bound) {
+		return fmt.Errorf("statement has %d parameters, given %d", len(st.s.bound), len(params))
+	}
+	for i, p := range params {
+		switch v := p.(type) {
+		case nil:
+			st.s.bindNull(i + 1)
+		case int64:
+			st.s.bindInt(i+1, v)
+		case float64:
+			st.s.bindDouble(i+1, v)
+		default:
+			return fmt.Errorf("parameter %d: %T is not nil, int64 or float64", i+1, p)
+		}
+	}
+	return st.s.run()
+}
+
+// Close releases the statement.
+func (st *Stmt) Close() { st.s.finalize() }
+
 // insertSQL is an INSERT of n rows of t, with an explicit rowid before the
 // columns if rowid is set.
 func insertSQL(t *schema.Table, n int, rowid bool) string {

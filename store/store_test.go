@@ -327,3 +327,66 @@ func firstDiff(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestQueryAndPrepare reads rows packed as a b-tree back inside the
+// transaction and updates some of them by rowid, as ingest links flows.
+func TestQueryAndPrepare(t *testing.T) {
+	ts := schema.New()
+	dest := filepath.Join(t.TempDir(), "out.db")
+	db, err := Create(dest, ts.DDL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAsync(db, 4)
+	nodes := rows.NewAppender(a, ts.JSHeapNodes)
+	for i := range 1000 {
+		nodes.Ints(0, int64(i), 3, 7, int64(i)*2, 16, 1, 0, 0)
+	}
+	nodes.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	q, err := db.Query("SELECT id, node_index FROM js_heap_nodes WHERE id > 1990 ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for q.Next() {
+		got = append(got, q.Int(0), q.Int(1))
+	}
+	if err := q.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{1992, 996, 1994, 997, 1996, 998, 1998, 999}; !slices.Equal(got, want) {
+		t.Errorf("query read %v, want %v", got, want)
+	}
+	st, err := db.Prepare("UPDATE js_heap_nodes SET trace_node_id = ?1, detachedness = ?2 WHERE rowid = ?3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][]any{{int64(70), nil, int64(3)}, {2.5, int64(-4), int64(1000)}} {
+		if err := st.Run(p...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		params []any
+		want   string
+	}{
+		{[]any{int64(1)}, "statement has 3 parameters, given 1"},
+		{[]any{"x", nil, int64(1)}, "parameter 1: string is not nil, int64 or float64"},
+	} {
+		if err := st.Run(c.params...); err == nil || err.Error() != c.want {
+			t.Errorf("Run(%v) = %v, want %q", c.params, err, c.want)
+		}
+	}
+	st.Close()
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2|0|0", "3|70|NULL", "1000|2.5|-4"}
+	if got := testutil.Query(t, openRead(t, dest),
+		"SELECT rowid, trace_node_id, coalesce(detachedness, 'NULL') FROM js_heap_nodes WHERE rowid IN (2, 3, 1000) ORDER BY rowid"); !slices.Equal(got, want) {
+		t.Errorf("after the updates: %v, want %v", got, want)
+	}
+}

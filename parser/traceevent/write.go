@@ -61,7 +61,7 @@ func (im *Importer) writeSliceRows(r *tracker.Slice) {
 		Cookie:         rows.IOpt(int64(r.Cookie), async),
 		ParentID:       rows.I(invalidID),
 		Argsetid:       rows.IOpt(r.ArgSet, r.HasArgSet),
-		ChainID:        rows.Text{}, // HiTrace columns: filled for flows by schema.FlowChains
+		ChainID:        rows.Text{}, // HiTrace columns: filled for flows by analysis/flowchains
 		SpanID:         rows.Text{},
 		ParentSpanID:   rows.Text{},
 		Flag:           rows.Text{},

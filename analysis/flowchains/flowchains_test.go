@@ -1,0 +1,163 @@
+package flowchains
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+func TestLink(t *testing.T) {
+	span := func(slice, chain, parent int64) Span { // parent -1: none
+		if parent < 0 {
+			return Span{Slice: slice, Chain: chain}
+		}
+		return Span{Slice: slice, Chain: chain, Parent: parent, HasParent: true}
+	}
+	tests := []struct {
+		name   string
+		arrows []Arrow
+		want   []Span
+	}{
+		{"none", nil, nil},
+		{"only to itself", []Arrow{{0, 5, 5}}, nil},
+		{"one arrow", []Arrow{{0, 3, 7}}, []Span{span(3, 3, -1), span(7, 3, 3)}},
+		{
+			"a chain of three, given out of order",
+			[]Arrow{{1, 7, 9}, {0, 3, 7}},
+			[]Span{span(3, 3, -1), span(7, 3, 3), span(9, 3, 7)},
+		},
+		{
+			// 9's first arrow is the one of the lowest id, not the first
+			// given; the other one links nothing.
+			"two arrows into one slice",
+			[]Arrow{{4, 2, 9}, {1, 5, 9}},
+			[]Span{span(5, 5, -1), span(9, 5, 5)},
+		},
+		{
+			// 4's arrow is not the first into 3: 4 is not linked.
+			"fan in and fan out",
+			[]Arrow{{0, 1, 2}, {1, 1, 3}, {2, 4, 3}},
+			[]Span{span(1, 1, -1), span(2, 1, 1), span(3, 1, 1)},
+		},
+		{
+			"a self arrow beside a real one",
+			[]Arrow{{0, 8, 8}, {1, 6, 8}},
+			[]Span{span(6, 6, -1), span(8, 6, 6)},
+		},
+		{
+			// Round a cycle of two: 16 steps from 10 end on 10, from 11 on 11.
+			"a cycle",
+			[]Arrow{{0, 10, 11}, {1, 11, 10}},
+			[]Span{span(10, 10, 11), span(11, 11, 10)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Link(slices.Clone(tt.arrows)); !slices.Equal(got, tt.want) {
+				t.Errorf("Link(%v) =\n%v\nwant\n%v", tt.arrows, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLinkStopsAfterMaxUp: along a chain of 20 slices, the chain of each
+// slice is the slice MaxUp arrows back, or the first.
+func TestLinkStopsAfterMaxUp(t *testing.T) {
+	var arrows []Arrow
+	for i := range int64(19) {
+		arrows = append(arrows, Arrow{ID: i, Out: 100 + i, In: 101 + i})
+	}
+	got := Link(arrows)
+	if len(got) != 20 {
+		t.Fatalf("%d spans, want 20", len(got))
+	}
+	for i, s := range got {
+		want := int64(100 + max(0, i-MaxUp))
+		if s.Chain != want {
+			t.Errorf("slice %d: chain %d, want %d", s.Slice, s.Chain, want)
+		}
+	}
+}
+
+// chainsSQL is the recursive statement Link replaced, as it stood in
+// schema.FlowChains: it is the definition Link must keep.
+const chainsSQL = `WITH RECURSIVE
+  edge(slice, parent, first) AS (
+    SELECT slice_in, slice_out, min(id) FROM flow WHERE slice_in != slice_out GROUP BY slice_in),
+  member(slice) AS (SELECT slice FROM edge UNION SELECT parent FROM edge),
+  up(slice, node, n) AS (
+    SELECT slice, slice, 0 FROM member
+    UNION ALL
+    SELECT up.slice, edge.parent, up.n + 1 FROM up JOIN edge ON edge.slice = up.node WHERE up.n < 16),
+  root(slice, chain, n) AS (SELECT slice, node, max(n) FROM up GROUP BY slice)
+SELECT root.slice, root.chain, edge.parent FROM root LEFT JOIN edge ON edge.slice = root.slice ORDER BY root.slice`
+
+// TestLinkAgreesWithSQL compares Link with the statement it replaced on
+// random arrows among few slices (so that fans, repeats, self arrows,
+// cycles and chains longer than MaxUp all occur).
+func TestLinkAgreesWithSQL(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE flow(id INT, slice_out INT, slice_in INT)`); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 300 {
+		slicesN := 2 + rng.IntN(40)
+		arrows := make([]Arrow, rng.IntN(60))
+		ids := rng.Perm(len(arrows))
+		var values []string
+		for i := range arrows {
+			a := Arrow{ID: int64(ids[i]), Out: rng.Int64N(int64(slicesN)), In: rng.Int64N(int64(slicesN))}
+			if rng.IntN(4) == 0 { // a run along a chain
+				a.In = a.Out + 1
+			}
+			arrows[i] = a
+			values = append(values, fmt.Sprintf("(%d,%d,%d)", a.ID, a.Out, a.In))
+		}
+		if _, err := db.Exec(`DELETE FROM flow`); err != nil {
+			t.Fatal(err)
+		}
+		if len(values) > 0 {
+			if _, err := db.Exec(`INSERT INTO flow VALUES ` + strings.Join(values, ",")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := querySpans(t, db)
+		got := Link(slices.Clone(arrows))
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, arrows %v:\nLink %v\nSQL  %v", round, arrows, got, want)
+		}
+	}
+}
+
+func querySpans(t *testing.T, db *sql.DB) []Span {
+	t.Helper()
+	q, err := db.Query(chainsSQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	var spans []Span
+	for q.Next() {
+		var s Span
+		var parent sql.NullInt64
+		if err := q.Scan(&s.Slice, &s.Chain, &parent); err != nil {
+			t.Fatal(err)
+		}
+		s.Parent, s.HasParent = parent.Int64, parent.Valid
+		spans = append(spans, s)
+	}
+	if err := q.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return spans
+}
