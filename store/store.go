@@ -172,10 +172,7 @@ func (d *DB) Exec(sql string) error {
 // Query runs a query inside the open transaction, after settle, and returns
 // its rows, to be read (or closed) before anything else is done with d.
 func (d *DB) Query(sql string) (*Rows, error) {
-	if err := d.settle(); err != nil {
-		return nil, err
-	}
-	s, err := d.c.prepare(sql)
+	s, err := d.prepareSettled(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -192,14 +189,19 @@ type Stmt struct {
 // once per set of parameters: one UPDATE by rowid for each of thousands of
 // rows, where a single statement would have to join them.
 func (d *DB) Prepare(sql string) (*Stmt, error) {
-	if err := d.settle(); err != nil {
-		return nil, err
-	}
-	s, err := d.c.prepare(sql)
+	s, err := d.prepareSettled(sql)
 	if err != nil {
 		return nil, err
 	}
 	return &Stmt{s: s}, nil
+}
+
+// prepareSettled prepares sql once the trees are placed in the file.
+func (d *DB) prepareSettled(sql string) (*stmt, error) {
+	if err := d.settle(); err != nil {
+		return nil, err
+	}
+	return d.c.prepare(sql)
 }
 
 // Run binds params to the statement's parameters (?1, ?2, …: each nil, an

@@ -25,17 +25,24 @@ func openRead(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-// writeDB creates a database of every table, lets fill write rows to it
-// through an Async sink, commits it and opens it for reading.
-func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
+// createDB creates a database of every table in a test folder, and an Async
+// sink (4 batches deep) writing to it.
+func createDB(t *testing.T) (db *DB, a *Async, ts *schema.Tables, dest string) {
 	t.Helper()
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
+	ts = schema.New()
+	dest = filepath.Join(t.TempDir(), "out.db")
 	db, err := Create(dest, ts.DDL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := NewAsync(db, 4)
+	return db, NewAsync(db, 4), ts, dest
+}
+
+// writeDB creates a database of every table, lets fill write rows to it
+// through an Async sink, commits it and opens it for reading.
+func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
+	t.Helper()
+	db, a, ts, dest := createDB(t)
 	fill(a, ts)
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
@@ -47,13 +54,7 @@ func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
 }
 
 func TestInsertCommitReadBack(t *testing.T) {
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.DDL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 4)
+	db, a, ts, dest := createDB(t)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
 	const n = 2500 // several full statements and a remainder
 	for i := range n {
@@ -331,13 +332,7 @@ func firstDiff(a, b []string) int {
 // TestQueryAndPrepare reads rows packed as a b-tree back inside the
 // transaction and updates some of them by rowid, as ingest links flows.
 func TestQueryAndPrepare(t *testing.T) {
-	ts := schema.New()
-	dest := filepath.Join(t.TempDir(), "out.db")
-	db, err := Create(dest, ts.DDL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 4)
+	db, a, ts, dest := createDB(t)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
 	for i := range 1000 {
 		nodes.Ints(0, int64(i), 3, 7, int64(i)*2, 16, 1, 0, 0)
