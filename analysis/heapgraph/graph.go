@@ -92,9 +92,11 @@ func (g *Graph) Reserve(nodes, edges int64) {
 	g.To = make([]uint32, 0, edges)
 }
 
-// grown returns the room to add to an array of n values that is full, if the
-// header's count (hint) says more are coming: up to the count, at most 3n.
-func grown(n int, hint int64) int {
+// Headroom returns the room to add to an array of n values that is full, if
+// the header's count (hint) says more are coming: up to the count, at most
+// 3n. Growing by it instead of by append's factor copies a large array once
+// or twice rather than at every 25 %, each old copy left to the collector.
+func Headroom(n int, hint int64) int {
 	if hint <= int64(n) || n == 0 {
 		return 0
 	}
@@ -107,7 +109,7 @@ func (g *Graph) AddNode(typ, name int64, id int64, self int64, edgeCount int64, 
 		g.FirstEdge = append(g.FirstEdge, 0)
 	}
 	if n := len(g.ID); n == cap(g.ID) {
-		if more := grown(n, g.nodesHint); more > 0 {
+		if more := Headroom(n, g.nodesHint); more > 0 {
 			g.Type, g.Name = slices.Grow(g.Type, more), slices.Grow(g.Name, more)
 			g.ID, g.Self = slices.Grow(g.ID, more), slices.Grow(g.Self, more)
 			g.Detachedness, g.FirstEdge = slices.Grow(g.Detachedness, more), slices.Grow(g.FirstEdge, more)
@@ -151,7 +153,7 @@ func (g *Graph) Check() error {
 // AddEdge appends an edge; to is the target ordinal or NoNode.
 func (g *Graph) AddEdge(typ, nameOrIndex int64, to uint32) {
 	if n := len(g.To); n == cap(g.To) {
-		if more := grown(n, g.edgesHint); more > 0 {
+		if more := Headroom(n, g.edgesHint); more > 0 {
 			g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, more), slices.Grow(g.EdgeName, more), slices.Grow(g.To, more)
 		}
 	}

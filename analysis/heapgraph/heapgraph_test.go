@@ -331,8 +331,8 @@ func TestGrowByHeader(t *testing.T) {
 		hint int64
 		want int
 	}{{10, 100, 30}, {40, 100, 60}, {100, 100, 0}, {10, 5, 0}, {0, 100, 0}, {10, 11, 1}} {
-		if got := grown(tc.n, tc.hint); got != tc.want {
-			t.Errorf("grown(%d, %d) = %d, want %d", tc.n, tc.hint, got, tc.want)
+		if got := Headroom(tc.n, tc.hint); got != tc.want {
+			t.Errorf("Headroom(%d, %d) = %d, want %d", tc.n, tc.hint, got, tc.want)
 		}
 	}
 	g := &Graph{}

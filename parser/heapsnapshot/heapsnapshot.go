@@ -423,6 +423,11 @@ func (d *decoder) node(l layout, t []int64) {
 		}
 		d.published()
 	} else {
+		if n := len(d.ids); n == cap(d.ids) {
+			if more := heapgraph.Headroom(n, d.res.MetaNodeCount); more > 0 {
+				d.ids, d.ecs = slices.Grow(d.ids, more), slices.Grow(d.ecs, more)
+			}
+		}
 		d.ids = append(d.ids, id)
 		d.ecs = append(d.ecs, uint32(ec))
 	}
