@@ -15,11 +15,12 @@ import (
 // rows the database holds; they take 24 bytes each while the chains are
 // linked.
 func (r *run) linkFlowChains() error {
+	arrows := make([]flowchains.Arrow, 0, r.db.Count(r.tables.Flow))
 	q, err := r.db.Query(schema.FlowArrows)
 	if err != nil {
 		return fmt.Errorf("reading the flow arrows: %w", err)
 	}
-	arrows := make([]flowchains.Arrow, 0, r.db.Count(r.tables.Flow))
+	defer q.Close()
 	for q.Next() {
 		arrows = append(arrows, flowchains.Arrow{ID: q.Int(0), Out: q.Int(1), In: q.Int(2)})
 	}
@@ -27,12 +28,11 @@ func (r *run) linkFlowChains() error {
 		return fmt.Errorf("reading the flow arrows: %w", err)
 	}
 	spans := flowchains.Link(arrows)
-	arrows = nil
 	// One UPDATE by rowid a slice, in rowid order: each page of callstack is
 	// changed once, one after the other.
 	st, err := r.db.Prepare(schema.SetFlowChain)
 	if err != nil {
-		return err
+		return fmt.Errorf("preparing the update of linked slices: %w", err)
 	}
 	defer st.Close()
 	for _, s := range spans {

@@ -12,10 +12,11 @@
 // output at the numbers they will have in the database. SQLite still creates
 // the schema and writes what needs it: tables with IntText columns (INT
 // affinity converting text), rows that come out of rowid order, and tables
-// SQL has read (Exec places the trees first). Commit copies SQLite's pages
-// into the gap the page file left for them, and the page file becomes the
-// database (if SQLite's pages outgrew the gap, the trees' pages are copied
-// after them instead; bulk.go's settle does the same mid-run).
+// SQL has read (Exec, Query and Prepare place the trees first). Commit
+// copies SQLite's pages into the gap the page file left for them, and the
+// page file becomes the database (if SQLite's pages outgrew the gap, the
+// trees' pages are copied after them instead; bulk.go's settle does the same
+// mid-run).
 //
 // Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
 // js_heap_edges rows; 2 cores, alternating runs): --no-analysis took
@@ -39,6 +40,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,6 +69,10 @@ type DB struct {
 	marks  []map[*schema.Table]int64
 	text   arena
 	bind   binder // binds a row's values (bindValues)
+	// handed are the statements Query and Prepare gave out: finalized with
+	// the inserters before the connection commits or closes, whether or not
+	// their caller closed them.
+	handed []*stmt
 
 	// Tables whose rows are built as b-trees and spliced into the file when
 	// it is closed (bulk.go), and the file their pages are written to.
@@ -170,7 +176,8 @@ func (d *DB) Exec(sql string) error {
 }
 
 // Query runs a query inside the open transaction, after settle, and returns
-// its rows, to be read (or closed) before anything else is done with d.
+// its rows, to be read (or closed) before anything else is done with d: the
+// next settle, Commit or Abort closes them.
 func (d *DB) Query(sql string) (*Rows, error) {
 	s, err := d.prepareSettled(sql)
 	if err != nil {
@@ -180,7 +187,8 @@ func (d *DB) Query(sql string) (*Rows, error) {
 }
 
 // Stmt is a statement prepared inside the open transaction, run once per set
-// of parameters. Close it before anything else is done with its DB.
+// of parameters. Close it before anything else is done with its DB; its DB
+// closes it otherwise at the next settle, Commit or Abort.
 type Stmt struct {
 	s *stmt
 }
@@ -196,17 +204,27 @@ func (d *DB) Prepare(sql string) (*Stmt, error) {
 	return &Stmt{s: s}, nil
 }
 
-// prepareSettled prepares sql once the trees are placed in the file.
+// prepareSettled prepares sql once the trees are placed in the file, and
+// keeps the statement to finalize it with the others (finalize).
 func (d *DB) prepareSettled(sql string) (*stmt, error) {
 	if err := d.settle(); err != nil {
 		return nil, err
 	}
-	return d.c.prepare(sql)
+	s, err := d.c.prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	d.handed = append(d.handed, s)
+	return s, nil
 }
 
 // Run binds params to the statement's parameters (?1, ?2, …: each nil, an
-// int64 or a float64) and runs it.
+// int64 or a float64) and runs it. A statement is closed by Close, and by
+// its DB's next settle, Commit or Abort.
 func (st *Stmt) Run(params ...any) error {
+	if st.s.p == 0 {
+		return errors.New("statement is closed")
+	}
 	if len(params) != len(st.s.bound) {
 		return fmt.Errorf("statement has %d parameters, given %d", len(st.s.bound), len(params))
 	}
@@ -457,6 +475,10 @@ func (d *DB) finalize() {
 		in.oneR.finalize()
 	}
 	d.ins = map[*schema.Table]*inserter{}
+	for _, st := range d.handed {
+		st.finalize()
+	}
+	d.handed = nil
 	d.text.free()
 }
 

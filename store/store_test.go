@@ -329,18 +329,27 @@ func firstDiff(a, b []string) int {
 	return min(len(a), len(b))
 }
 
-// TestQueryAndPrepare reads rows packed as a b-tree back inside the
-// transaction and updates some of them by rowid, as ingest links flows.
-func TestQueryAndPrepare(t *testing.T) {
+// nodesWritten creates a database (createDB) with n js_heap_nodes rows, node i
+// of id 2i and self size 16, and closes its sink: the DB is left open for
+// SQL.
+func nodesWritten(t *testing.T, n int) (*DB, string) {
+	t.Helper()
 	db, a, ts, dest := createDB(t)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
-	for i := range 1000 {
+	for i := range n {
 		nodes.Ints(0, int64(i), 3, 7, int64(i)*2, 16, 1, 0, 0)
 	}
 	nodes.Flush()
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return db, dest
+}
+
+// TestQueryAndPrepare reads rows packed as a b-tree back inside the
+// transaction and updates some of them by rowid, as ingest links flows.
+func TestQueryAndPrepare(t *testing.T) {
+	db, dest := nodesWritten(t, 1000)
 	q, err := db.Query("SELECT id, node_index FROM js_heap_nodes WHERE id > 1990 ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
@@ -383,5 +392,40 @@ func TestQueryAndPrepare(t *testing.T) {
 	if got := testutil.Query(t, openRead(t, dest),
 		"SELECT rowid, trace_node_id, coalesce(detachedness, 'NULL') FROM js_heap_nodes WHERE rowid IN (2, 3, 1000) ORDER BY rowid"); !slices.Equal(got, want) {
 		t.Errorf("after the updates: %v, want %v", got, want)
+	}
+}
+
+// TestHandedStatementsClosedAtCommit: a query left half read and a statement
+// left open are closed by Commit (SQLite would otherwise keep the connection
+// open), and closing or running them afterwards is harmless.
+func TestHandedStatementsClosedAtCommit(t *testing.T) {
+	db, dest := nodesWritten(t, 10)
+	q, err := db.Query("SELECT id FROM js_heap_nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Next() || q.Int(0) != 0 {
+		t.Fatal("the query's first row is not id 0")
+	}
+	st, err := db.Prepare("UPDATE js_heap_nodes SET self_size = ?1 WHERE rowid = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Run(int64(99)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	st.Close()
+	if q.Next() {
+		t.Error("Next after Commit returned a row")
+	}
+	if err := st.Run(int64(1)); err == nil || err.Error() != "statement is closed" {
+		t.Errorf("Run after Commit = %v, want statement is closed", err)
+	}
+	if got := testutil.Query(t, openRead(t, dest), "SELECT count(*), sum(self_size) FROM js_heap_nodes"); !slices.Equal(got, []string{"10|243"}) {
+		t.Errorf("after Commit: %v, want 10|243", got)
 	}
 }

@@ -36,10 +36,12 @@ type Span struct {
 	HasParent            bool
 }
 
-// Link returns the spans of every slice an arrow leaves or enters, in slice
-// order. A slice's first arrow is its incoming arrow of the lowest id; arrows
-// from a slice to itself are left out. Following parents may go round a
-// cycle; it stops after MaxUp steps wherever that is. Link sorts arrows.
+// Link returns the spans of the linked slices, in slice order: every slice
+// an arrow enters, and the source of each slice's first arrow, its incoming
+// arrow of the lowest id (ids are unique in a flow table; were two to share
+// it, the one from the lower slice would count). Arrows from a slice to
+// itself are left out. Following parents may go round a cycle; it stops
+// after MaxUp steps wherever that is. Link reorders and overwrites arrows.
 func Link(arrows []Arrow) []Span {
 	arrows = slices.DeleteFunc(arrows, func(a Arrow) bool { return a.In == a.Out })
 	if len(arrows) == 0 {
@@ -47,7 +49,7 @@ func Link(arrows []Arrow) []Span {
 	}
 	// Each entered slice's first arrow: the lowest id of its arrows.
 	slices.SortFunc(arrows, func(a, b Arrow) int {
-		return cmp.Or(cmp.Compare(a.In, b.In), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.In, b.In), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Out, b.Out))
 	})
 	firsts := arrows[:0]
 	for i, a := range arrows {
@@ -65,7 +67,7 @@ func Link(arrows []Arrow) []Span {
 	members = slices.Compact(members)
 	// parent[i] is the position in members of the parent of members[i], or
 	// -1; firsts and members are both in slice order.
-	parent := make([]int32, len(members))
+	parent := make([]int, len(members))
 	j := 0
 	for i, m := range members {
 		parent[i] = -1
@@ -73,13 +75,12 @@ func Link(arrows []Arrow) []Span {
 			j++
 		}
 		if j < len(firsts) && firsts[j].In == m {
-			p, _ := slices.BinarySearch(members, firsts[j].Out)
-			parent[i] = int32(p)
+			parent[i], _ = slices.BinarySearch(members, firsts[j].Out)
 		}
 	}
 	spans := make([]Span, len(members))
 	for i, m := range members {
-		top := int32(i)
+		top := i
 		for n := 0; n < MaxUp && parent[top] >= 0; n++ {
 			top = parent[top]
 		}

@@ -3,6 +3,7 @@ package flowchains
 import (
 	"database/sql"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -77,9 +78,12 @@ func TestLinkStopsAfterMaxUp(t *testing.T) {
 		t.Fatalf("%d spans, want 20", len(got))
 	}
 	for i, s := range got {
-		want := int64(100 + max(0, i-MaxUp))
-		if s.Chain != want {
-			t.Errorf("slice %d: chain %d, want %d", s.Slice, s.Chain, want)
+		want := Span{Slice: int64(100 + i), Chain: int64(100 + max(0, i-MaxUp)), Parent: int64(99 + i), HasParent: i > 0}
+		if i == 0 {
+			want.Parent = 0
+		}
+		if s != want {
+			t.Errorf("span %d = %+v, want %+v", i, s, want)
 		}
 	}
 }
@@ -98,8 +102,10 @@ const chainsSQL = `WITH RECURSIVE
 SELECT root.slice, root.chain, edge.parent FROM root LEFT JOIN edge ON edge.slice = root.slice ORDER BY root.slice`
 
 // TestLinkAgreesWithSQL compares Link with the statement it replaced on
-// random arrows among few slices (so that fans, repeats, self arrows,
-// cycles and chains longer than MaxUp all occur).
+// random arrows among few slices, so that fans, repeats, self arrows and
+// cycles all occur; a third of the rounds add a straight chain of 17 to 40
+// slices. Slices and ids are spread over the whole int64 range, negative and
+// near its ends included; ids are unique, as in a flow table.
 func TestLinkAgreesWithSQL(t *testing.T) {
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
@@ -110,17 +116,44 @@ func TestLinkAgreesWithSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 300 {
-		slicesN := 2 + rng.IntN(40)
-		arrows := make([]Arrow, rng.IntN(60))
-		ids := rng.Perm(len(arrows))
-		var values []string
-		for i := range arrows {
-			a := Arrow{ID: int64(ids[i]), Out: rng.Int64N(int64(slicesN)), In: rng.Int64N(int64(slicesN))}
-			if rng.IntN(4) == 0 { // a run along a chain
-				a.In = a.Out + 1
+	for round := range 400 {
+		// The slices: a few from all over the int64 range, in order.
+		pool := []int64{math.MinInt64, math.MaxInt64, -1, 0, 1}
+		for range 2 + rng.IntN(40) {
+			pool = append(pool, rng.Int64()-math.MaxInt64/2*int64(rng.IntN(3)))
+		}
+		slices.Sort(pool)
+		pool = slices.Compact(pool)
+		var arrows []Arrow
+		for range rng.IntN(60) {
+			a := Arrow{Out: pool[rng.IntN(len(pool))], In: pool[rng.IntN(len(pool))]}
+			if k := rng.IntN(len(pool) - 1); rng.IntN(4) == 0 { // a step along the slices' order
+				a.Out, a.In = pool[k], pool[k+1]
 			}
-			arrows[i] = a
+			arrows = append(arrows, a)
+		}
+		if round%3 == 0 {
+			start := rng.IntN(len(pool))
+			for k := range 17 + rng.IntN(24) {
+				arrows = append(arrows, Arrow{Out: pool[(start+k)%len(pool)], In: pool[(start+k+1)%len(pool)]})
+			}
+		}
+		// Unique ids, in any order and of any sign.
+		seen := map[int64]bool{}
+		for i := range arrows {
+			for {
+				id := rng.Int64() - math.MaxInt64/2
+				if rng.IntN(3) == 0 {
+					id = int64(rng.IntN(1000))
+				}
+				if !seen[id] {
+					seen[id], arrows[i].ID = true, id
+					break
+				}
+			}
+		}
+		var values []string
+		for _, a := range arrows {
 			values = append(values, fmt.Sprintf("(%d,%d,%d)", a.ID, a.Out, a.In))
 		}
 		if _, err := db.Exec(`DELETE FROM flow`); err != nil {

@@ -95,7 +95,9 @@ func (g *Graph) Reserve(nodes, edges int64) {
 // Headroom returns the room to add to an array of n values that is full, if
 // the header's count (hint) says more are coming: up to the count, at most
 // 3n. Growing by it instead of by append's factor copies a large array once
-// or twice rather than at every 25 %, each old copy left to the collector.
+// or twice rather than at every 25 %, each old copy left to the collector;
+// the room is zeroed as it is added, so a count that overstates costs the
+// memory it asks for (3n at most each time).
 func Headroom(n int, hint int64) int {
 	if hint <= int64(n) || n == 0 {
 		return 0

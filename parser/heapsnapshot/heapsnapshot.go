@@ -350,9 +350,11 @@ func (d *decoder) nodesArray() error {
 		d.pendingNodes = all
 		return err
 	}
-	// Size the arrays from the header's node count, so that they are not
-	// copied as they grow. Room a wrong count asks for is address space only:
-	// pages that are never written are never touched.
+	// Size the arrays from the header's node count (up to 8 M nodes), so
+	// that they are not copied as they grow. Room a wrong count asks for
+	// here is address space only: pages that are never written are never
+	// touched. Past it they grow by heapgraph.Headroom, whose room is
+	// zeroed: a count that overstates costs up to 3 times what is read.
 	n := max(0, min(d.res.MetaNodeCount, 1<<23))
 	if d.graph != nil && len(d.graph.Type) == 0 {
 		d.graph.Reserve(d.res.MetaNodeCount, d.res.MetaEdgeCount)
