@@ -373,8 +373,9 @@ const FlowArrows = `SELECT id, slice_out, slice_in FROM flow WHERE slice_in != s
 // SetFlowChain writes one linked slice's callstack HiTrace columns, so that
 // SmartPerf-Host, which draws no flow table, links the slices of a flow as
 // it links the spans of a HiTrace call chain: ?1 is the first slice of its
-// chain (chainId), ?2 the slice its first arrow comes from (parentSpanId,
-// NULL for none: ”), ?3 the slice's id; spanId is the slice's own id.
+// chain (chainId), ?2 the slice its first arrow comes from (parentSpanId;
+// NULL for none, written as empty text), ?3 the slice's id; spanId is the
+// slice's own id.
 const SetFlowChain = `UPDATE callstack SET chainId = CAST(?1 AS TEXT), spanId = CAST(id AS TEXT),
   parentSpanId = coalesce(CAST(?2 AS TEXT), '') WHERE rowid = ?3 + 1`
 

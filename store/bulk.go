@@ -274,8 +274,9 @@ func (d *DB) closeTrees() {
 
 // settle places the rows built so far into the file and reopens it, then
 // inserts the late rows through SQLite: for SQL that reads or changes tables
-// (Exec, Query, Prepare), a rollback of a table with late rows, and Commit when there are late
-// rows. Tables that then hold rows are written through SQLite from then on.
+// (Exec, Query, Prepare), a rollback of a table with late rows, and Commit
+// when there are late rows. Tables that then hold rows are written through
+// SQLite from then on.
 func (d *DB) settle() error {
 	if len(d.trees) == 0 {
 		return nil

@@ -2,16 +2,14 @@ package store
 
 import (
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 const canWriteBehind = true
 
-// syncFileRangeWrite is SYNC_FILE_RANGE_WRITE: start writing the range's
-// dirty pages, without waiting for them.
-const syncFileRangeWrite = 2
-
-// startWriteback asks for the n bytes from off to be written.
+// startWriteback asks for the n bytes from off to be written: the range's
+// dirty pages start going to disk, without waiting for them.
 func startWriteback(f *os.File, off, n int64) error {
-	return syscall.SyncFileRange(int(f.Fd()), off, n, syncFileRangeWrite)
+	return unix.SyncFileRange(int(f.Fd()), off, n, unix.SYNC_FILE_RANGE_WRITE)
 }

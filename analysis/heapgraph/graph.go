@@ -237,8 +237,14 @@ var weakMapEdge = regexp.MustCompile(`^\d+( / part of key \(.*? @\d+\) -> value 
 // edge, its duplicated part and its table id.
 type weakMapInfo struct {
 	state []uint8 // per string: 0 not looked at yet, else one of the below
-	dup   map[uint32]string
-	table map[uint32]int64
+	names map[uint32]weakMapName
+}
+
+// weakMapName is what an ephemeron edge's name says: its duplicated part
+// and its table id.
+type weakMapName struct {
+	dup   string
+	table int64
 }
 
 const (
@@ -252,8 +258,7 @@ func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok
 	}
 	if w.state == nil {
 		w.state = make([]uint8, len(g.Strings))
-		w.dup = map[uint32]string{}
-		w.table = map[uint32]int64{}
+		w.names = map[uint32]weakMapName{}
 	}
 	switch w.state[name] {
 	case notWeakMapEdge: // most names: no map lookups
@@ -265,8 +270,9 @@ func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok
 			return "", 0, false
 		}
 		w.state[name] = weakMapEdgeName
-		w.dup[name] = m[1]
-		w.table[name], _ = strconv.ParseInt(m[2], 10, 64)
+		table, _ := strconv.ParseInt(m[2], 10, 64)
+		w.names[name] = weakMapName{m[1], table}
 	}
-	return w.dup[name], w.table[name], true
+	wn := w.names[name]
+	return wn.dup, wn.table, true
 }
