@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	_ "modernc.org/sqlite"
+
+	"tracestreamer/internal/testutil"
 )
 
 func TestLink(t *testing.T) {
@@ -172,25 +174,15 @@ func TestLinkAgreesWithSQL(t *testing.T) {
 	}
 }
 
+// querySpans runs chainsSQL and returns its rows as spans.
 func querySpans(t *testing.T, db *sql.DB) []Span {
 	t.Helper()
-	q, err := db.Query(chainsSQL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
+	_, rows := testutil.Values(t, db, chainsSQL)
 	var spans []Span
-	for q.Next() {
-		var s Span
-		var parent sql.NullInt64
-		if err := q.Scan(&s.Slice, &s.Chain, &parent); err != nil {
-			t.Fatal(err)
-		}
-		s.Parent, s.HasParent = parent.Int64, parent.Valid
+	for _, v := range rows {
+		s := Span{Slice: v[0].(int64), Chain: v[1].(int64)}
+		s.Parent, s.HasParent = v[2].(int64)
 		spans = append(spans, s)
-	}
-	if err := q.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return spans
 }
