@@ -40,104 +40,18 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 	off := ev.Offset
 	st := &im.stats
 	switch ev.Ph {
-	case 'B', 'X':
+	case 'B', 'X', 'E', 'i', 'I', 'R':
 		st.Add(name, stat.Received, 1, off)
-		before := im.slices.Next()
-		if ev.Ph == 'B' {
-			im.slices.Begin(itid, ev)
-		} else {
-			im.slices.Complete(itid, ev, ev.Dur.NS)
-		}
-		if im.slices.Next() == before {
-			return false
-		}
-		im.slicesMade(before, ev, ev.Ph == 'B')
-		if im.slices.Row(before).Overlap {
-			st.Add(name, stat.NotMatch, 1, off)
-		}
-	case 'E':
-		st.Add(name, stat.Received, 1, off)
-		if !im.slices.End(itid, ev) {
-			st.Add(name, stat.NotMatch, 1, off)
-			return false
-		}
-		im.ended(im.slices.Ended, itid, ev)
-	case 'i', 'I', 'R':
-		st.Add(name, stat.Received, 1, off)
-		if _, known := tracker.InstantScope(ev); !known {
-			st.Add(name, stat.NotSupported, 1, off)
-		}
-		if !im.instants.Add(ipid, itid, ev) {
-			before := im.slices.Next()
-			im.slices.Complete(itid, ev, 0)
-			if im.slices.Next() == before {
-				return false
-			}
-			im.slicesMade(before, ev, false)
-		}
+		return im.threadSlice(name, ipid, itid, ev)
 	case 'C':
 		st.Add(name, stat.Received, 1, off)
 		n := len(im.counters.Samples)
 		im.counters.Add(ipid, ev)
 		return len(im.counters.Samples) > n
-	case 'b', 'n':
-		track, both, ok := im.tracks.Lookup(ev, ipid, false)
-		if !im.accept(name, off, !ok) {
-			return false
-		}
-		if both {
-			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
-		}
-		callid := im.threads.MainThread(ipid)
-		before := im.slices.Next()
-		if ev.Ph == 'b' {
-			im.slices.AsyncBegin(track, callid, itid, ev)
-		} else {
-			im.slices.AsyncInstant(track, callid, itid, ev)
-		}
-		if im.slices.Next() == before {
-			return false
-		}
-		if ev.Ph == 'n' {
-			r := im.slices.Row(before)
-			r.EndItid, r.HasEndItid = itid, true
-		}
-		im.slicesMade(before, ev, ev.Ph == 'b')
-	case 'e':
-		track, both, ok, known := im.tracks.Find(ev, ipid, false)
-		if !im.accept(name, off, !ok) {
-			return false
-		}
-		if both {
-			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
-		}
-		if !known || !im.slices.AsyncEnd(track, ev) {
-			st.Add(name, stat.NotMatch, 1, off)
-			return false
-		}
-		row := im.slices.Row(im.slices.Ended)
-		row.EndItid, row.HasEndItid = itid, true
-		im.ended(im.slices.Ended, itid, ev)
+	case 'b', 'n', 'e':
+		return im.nestable(name, ipid, itid, ev)
 	case 'S', 'T', 'p', 'F':
-		var track int
-		var both, ok, known bool
-		if ev.Ph == 'S' {
-			track, both, ok = im.tracks.Lookup(ev, ipid, true)
-			known = true
-		} else {
-			track, both, ok, known = im.tracks.Find(ev, ipid, true)
-		}
-		if !im.accept(name, off, !ok) {
-			return false
-		}
-		if both {
-			st.Add(stat.JSONEvent, stat.NotSupported, 1, off)
-		}
-		if !known {
-			st.Add(name, stat.NotMatch, 1, off)
-			return false
-		}
-		return im.legacyEvent(track, ipid, itid, ev)
+		return im.legacyAsync(name, ipid, itid, ev)
 	case 's', 't', 'f':
 		if _, ok := tracker.NormaliseID(ev.ID); !im.accept(name, off, !ok) {
 			return false
@@ -148,32 +62,16 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 		im.samples.P(ipid, itid, ev)
 	case 'N', 'O', 'D':
 		out := im.objects.Add(ipid, itid, ev)
-		if !im.accept(name, off, out == tracker.ObjectBadID) {
-			return false
-		}
-		return out == tracker.ObjectApplied
+		return im.accept(name, off, out == tracker.ObjectBadID) && out == tracker.ObjectApplied
 	case 'M':
 		st.Add(name, stat.Received, 1, off)
-		im.meta.Add(im.threads, ipid, itid, ev)
-		if ev.Name == "stackFrames" {
-			if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
-				n := len(im.frames.Rows)
-				im.frames.AddStackFrames(raw, "metadata", ipid)
-				st.Add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), off)
-			}
-		}
+		im.metadata(ipid, itid, ev)
 	case 'V', 'v':
-		if !im.accept(name, off, !im.dumps.Add(ipid, itid, ev)) {
-			return false
-		}
+		return im.accept(name, off, !im.dumps.Add(ipid, itid, ev))
 	case 'c':
-		if !im.accept(name, off, !im.markers.ClockSync(itid, ev)) {
-			return false
-		}
+		return im.accept(name, off, !im.markers.ClockSync(itid, ev))
 	case '(', ')':
-		if !im.accept(name, off, !im.markers.Context(ipid, itid, ev)) {
-			return false
-		}
+		return im.accept(name, off, !im.markers.Context(ipid, itid, ev))
 	case '=':
 		if !im.accept(name, off, !im.markers.Link(itid, ev)) {
 			return false
@@ -181,4 +79,114 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 		st.Add(name, stat.NotSupported, 1, off)
 	}
 	return true
+}
+
+// threadSlice handles the events of thread stacks: B, X and E, and instants
+// (thread-scoped ones are slices of duration 0).
+func (im *Importer) threadSlice(name stat.Event, ipid, itid int, ev *event.Event) bool {
+	var row *tracker.Slice
+	switch ev.Ph {
+	case 'B':
+		row = im.slices.Begin(itid, ev)
+	case 'X':
+		row = im.slices.Complete(itid, ev, ev.Dur.NS)
+	case 'E':
+		row = im.slices.End(itid, ev)
+		if row == nil {
+			im.stats.Add(name, stat.NotMatch, 1, ev.Offset)
+			return false
+		}
+		im.ended(row, ev)
+		return true
+	default: // i, I, R
+		if _, known := tracker.InstantScope(ev); !known {
+			im.stats.Add(name, stat.NotSupported, 1, ev.Offset)
+		}
+		if im.instants.Add(ipid, itid, ev) {
+			return true
+		}
+		row = im.slices.Complete(itid, ev, 0)
+	}
+	if row == nil {
+		return false
+	}
+	im.sliceMade(row, ev, ev.Ph == 'B')
+	if row.Overlap {
+		im.stats.Add(name, stat.NotMatch, 1, ev.Offset)
+	}
+	return true
+}
+
+// nestable handles b, n and e on their async track.
+func (im *Importer) nestable(name stat.Event, ipid, itid int, ev *event.Event) bool {
+	var track int
+	var both, ok, known bool
+	if ev.Ph == 'e' {
+		track, both, ok, known = im.tracks.Find(ev, ipid, false)
+	} else {
+		track, both, ok = im.tracks.Lookup(ev, ipid, false)
+	}
+	if !im.accept(name, ev.Offset, !ok) {
+		return false
+	}
+	if both {
+		im.stats.Add(stat.JSONEvent, stat.NotSupported, 1, ev.Offset)
+	}
+	var row *tracker.Slice
+	switch ev.Ph {
+	case 'b':
+		row = im.slices.AsyncBegin(track, im.threads.MainThread(ipid), itid, ev)
+	case 'n':
+		row = im.slices.AsyncInstant(track, im.threads.MainThread(ipid), itid, ev)
+	case 'e':
+		if known {
+			row = im.slices.AsyncEnd(track, itid, ev)
+		}
+		if row == nil {
+			im.stats.Add(name, stat.NotMatch, 1, ev.Offset)
+			return false
+		}
+		im.ended(row, ev)
+		return true
+	}
+	if row == nil {
+		return false
+	}
+	im.sliceMade(row, ev, ev.Ph == 'b')
+	return true
+}
+
+// legacyAsync handles S, T, p and F on their legacy async track.
+func (im *Importer) legacyAsync(name stat.Event, ipid, itid int, ev *event.Event) bool {
+	var track int
+	var both, ok, known bool
+	if ev.Ph == 'S' {
+		track, both, ok = im.tracks.Lookup(ev, ipid, true)
+		known = true
+	} else {
+		track, both, ok, known = im.tracks.Find(ev, ipid, true)
+	}
+	if !im.accept(name, ev.Offset, !ok) {
+		return false
+	}
+	if both {
+		im.stats.Add(stat.JSONEvent, stat.NotSupported, 1, ev.Offset)
+	}
+	if !known {
+		im.stats.Add(name, stat.NotMatch, 1, ev.Offset)
+		return false
+	}
+	return im.legacyEvent(track, ipid, itid, ev)
+}
+
+// metadata records an M event, and the stack frames of a stackFrames one.
+func (im *Importer) metadata(ipid, itid int, ev *event.Event) {
+	im.meta.Add(im.threads, ipid, itid, ev)
+	if ev.Name != "stackFrames" {
+		return
+	}
+	if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
+		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid)
+		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), ev.Offset)
+	}
 }

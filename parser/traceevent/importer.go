@@ -124,15 +124,15 @@ func New(env Env, opts Options) *Importer {
 	if opts.SortBudget <= 0 {
 		opts.SortBudget = DefaultSortBudget
 	}
+	opts.MaxThreads = cmp.Or(opts.MaxThreads, DefaultMaxThreads)
+	opts.MaxPending = cmp.Or(opts.MaxPending, DefaultMaxPending)
 	t := env.Tables
 	im := &Importer{env: env, opts: opts, t: t, tracks: tracker.NewTracks(), frames: tracker.NewFrames(),
 		legacyStart: map[int]int64{}}
 	im.stats.init()
 	st := &im.stats // the trackers count into the current input's problems
-	im.threads = tracker.NewThreads(st)
-	im.threads.Max = cmp.Or(opts.MaxThreads, DefaultMaxThreads)
-	im.slices = tracker.NewSlices(st)
-	im.slices.MaxPending = cmp.Or(opts.MaxPending, DefaultMaxPending)
+	im.threads = tracker.NewThreads(st, opts.MaxThreads)
+	im.slices = tracker.NewSlices(st, opts.MaxPending)
 	im.counters = tracker.NewCounters(st)
 	im.objects = tracker.NewObjects(st)
 	im.markers = tracker.NewMarkers(st)
@@ -255,9 +255,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.topLevelLast(rd, in, counted.n)
 	im.stats.note(stat.JSONPidTid, stat.DataLost, fmt.Sprintf("events of threads beyond the first %d dropped (--max-threads)",
-		im.threads.Max))
+		im.opts.MaxThreads))
 	im.stats.note(stat.JSONMaxDepth, stat.DataLost, fmt.Sprintf("slices dropped on a %d-deep stack, or B/b beyond %d "+
-		"waiting for their end (--max-pending)", tracker.MaxDepth, im.slices.MaxPending))
+		"waiting for their end (--max-pending)", tracker.MaxDepth, im.opts.MaxPending))
 	im.stats.flush(im.env.Log, in.Path)
 	if internal != nil {
 		return fmt.Errorf("%s: %w", in.Path, internal)
@@ -417,14 +417,10 @@ func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 	}
 }
 
-// slicesMade fills the importer's data of the slice an event created (if it
-// created one): arguments, thread time, frames, colour, and v2 flows.
-// pending tells that an end event may still bring arguments.
-func (im *Importer) slicesMade(before int, ev *event.Event, pending bool) {
-	if im.slices.Next() == before {
-		return
-	}
-	row := im.slices.Row(before)
+// sliceMade fills the importer's data of the slice row an event made:
+// arguments, thread time, frames, colour, and v2 flows. pending tells that
+// an end event may still bring arguments.
+func (im *Importer) sliceMade(row *tracker.Slice, ev *event.Event, pending bool) {
 	if list := ev.FlatArgs(); len(list) > 0 {
 		row.ArgSet, row.HasArgSet = im.args.alloc(), true
 		if pending {
@@ -467,10 +463,9 @@ func (im *Importer) frameRef(raw []byte) int32 {
 	return int32(id + 1)
 }
 
-// ended completes the slice an E, e or F closed: its arguments merge with the
-// end event's, thread duration and end frame.
-func (im *Importer) ended(id, itid int, ev *event.Event) {
-	row := im.slices.Row(id)
+// ended completes the slice row an E, e or F closed: its arguments merge
+// with the end event's, thread duration and end frame.
+func (im *Importer) ended(row *tracker.Slice, ev *event.Event) {
 	if list := ev.FlatArgs(); len(list) > 0 {
 		row.PendArgs = mergeArgs(row.PendArgs, list)
 		if !row.HasArgSet {
@@ -491,11 +486,9 @@ func (im *Importer) ended(id, itid int, ev *event.Event) {
 
 // legacyEvent handles S, T, p and F on a legacy async track.
 func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
-	before := im.slices.Next()
-	accepted := im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
-	for id := before; id < im.slices.Next(); id++ {
+	row, finished, accepted := im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
+	if row != nil {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
-		row := im.slices.Row(id)
 		if list := ev.FlatArgs(); len(list) > 0 {
 			row.ArgSet, row.HasArgSet = im.args.alloc(), true
 			if ev.Ph == 'S' {
@@ -507,10 +500,10 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 	}
 	const clockPrefix = "ClockSyncEvent."
 	switch {
-	case ev.Ph == 'S' && im.slices.Next() > before && len(ev.Name) > len(clockPrefix) && ev.Name[:len(clockPrefix)] == clockPrefix:
+	case ev.Ph == 'S' && row != nil && len(ev.Name) > len(clockPrefix) && ev.Name[:len(clockPrefix)] == clockPrefix:
 		im.legacyStart[track] = ev.TS.NS
-	case ev.Ph == 'F' && im.legacy.Finished >= 0:
-		im.ended(im.legacy.Finished, itid, ev)
+	case finished != nil:
+		im.ended(finished, ev)
 		if start, ok := im.legacyStart[track]; ok {
 			delete(im.legacyStart, track)
 			im.markers.LegacyClockSync(ev.Name[len(clockPrefix):], start, ev.TS.NS, itid)

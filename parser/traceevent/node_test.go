@@ -49,8 +49,8 @@ func TestNodeTrace(t *testing.T) {
 	}
 	var st problems
 	st.init()
-	th := tracker.NewThreads(&st)
-	slices := tracker.NewSlices(&st)
+	th := tracker.NewThreads(&st, 0)
+	slices := tracker.NewSlices(&st, 0)
 	unmatched := 0
 	last := int64(-1)
 	err = sorter.Sorted(nil, func(k extsort.Key, off int64, raw []byte) error {
@@ -67,7 +67,7 @@ func TestNodeTrace(t *testing.T) {
 		case 'B':
 			slices.Begin(itid, ev)
 		case 'E':
-			if !slices.End(itid, ev) {
+			if slices.End(itid, ev) == nil {
 				unmatched++
 			}
 		case 'X':

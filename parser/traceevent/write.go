@@ -2,9 +2,7 @@ package traceevent
 
 import (
 	"bytes"
-	"cmp"
 	"math"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -96,11 +94,26 @@ func (im *Importer) writeSliceRows(r *tracker.Slice) {
 	})
 }
 
-// drain writes the rows other trackers made for the latest event, which are
-// final when made, and forgets them.
+// drain asks the trackers other than slices for the rows they made for the
+// latest event, which are final when made, and writes them.
 func (im *Importer) drain() {
-	for i := range im.instants.Rows {
-		in := &im.instants.Rows[i]
+	im.writeInstants()
+	im.writeFlows()
+	im.writeMetadata()
+	im.writeSamples()
+	im.writeTracks()
+	im.writeDumps()
+	im.writeMarkers()
+	for i := len(im.snapArgs); i < len(im.objects.Snapshots); i++ {
+		s := &im.objects.Snapshots[i]
+		im.snapArgs = append(im.snapArgs, im.args.add(s.Args))
+		s.Args = nil
+	}
+}
+
+// writeInstants writes the process and global instants made so far.
+func (im *Importer) writeInstants() {
+	for _, in := range im.instants.Take() {
 		ref, ok := in.Ref()
 		im.app.instant.Append(&tables.Instant{
 			TS:         in.TS,
@@ -121,11 +134,11 @@ func (im *Importer) drain() {
 			StackFrameID: rows.IOpt(int64(sf)-1, sf != 0),
 		})
 	}
-	im.instants.Base += len(im.instants.Rows)
-	im.instants.Rows = im.instants.Rows[:0]
+}
 
-	for i := range im.flows.Rows {
-		f := &im.flows.Rows[i]
+// writeFlows writes the flow arrows made so far.
+func (im *Importer) writeFlows() {
+	for _, f := range im.flows.Take() {
 		set := int64(none)
 		if f.Version == 1 {
 			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
@@ -144,11 +157,11 @@ func (im *Importer) drain() {
 			Argsetid: rows.IOpt(set, set != none),
 		})
 	}
-	im.flows.Base += len(im.flows.Rows)
-	im.flows.Rows = im.flows.Rows[:0]
+}
 
-	for i := range im.meta.Rows {
-		m := &im.meta.Rows[i]
+// writeMetadata writes the metadata_event rows made so far.
+func (im *Importer) writeMetadata() {
+	for _, m := range im.meta.Take() {
 		set := im.args.add(m.Args)
 		im.app.meta.Append(&tables.MetadataEvent{
 			ID:       int64(m.ID),
@@ -159,15 +172,12 @@ func (im *Importer) drain() {
 			Argsetid: rows.IOpt(set, set != none),
 		})
 	}
-	im.meta.Base += len(im.meta.Rows)
-	im.meta.Rows = im.meta.Rows[:0]
+}
 
-	im.drainSamples()
-	im.writeTracks()
-
-	d := &im.dumps
-	for i := range d.Dumps {
-		m := &d.Dumps[i]
+// writeDumps writes the memory dumps made so far.
+func (im *Importer) writeDumps() {
+	d := im.dumps.Take()
+	for _, m := range d.Dumps {
 		set := im.args.add(m.Args)
 		im.app.dump.Append(&tables.MemoryDump{
 			ID:            int64(m.ID),
@@ -181,8 +191,7 @@ func (im *Importer) drain() {
 			Argsetid:      rows.IOpt(set, set != none),
 		})
 	}
-	for i := range d.Values {
-		v := &d.Values[i]
+	for _, v := range d.Values {
 		im.app.value.Append(&tables.MemoryDumpValue{
 			ID:           int64(v.ID),
 			MemoryDumpID: int64(v.DumpID),
@@ -196,8 +205,7 @@ func (im *Importer) drain() {
 			StrValue:     rows.SOpt(v.Str, v.HasStr),
 		})
 	}
-	for i := range d.Edges {
-		e := &d.Edges[i]
+	for _, e := range d.Edges {
 		im.app.edge.Append(&tables.MemoryDumpEdge{
 			ID:           int64(e.ID),
 			MemoryDumpID: int64(e.DumpID),
@@ -207,12 +215,12 @@ func (im *Importer) drain() {
 			Type:         rows.SOpt(e.Type, e.Type != ""),
 		})
 	}
-	d.Base.Dumps += len(d.Dumps)
-	d.Base.Values += len(d.Values)
-	d.Base.Edges += len(d.Edges)
-	d.Dumps, d.Values, d.Edges = d.Dumps[:0], d.Values[:0], d.Edges[:0]
+}
 
-	mk := im.markers
+// writeMarkers writes the clock sync markers, context events and linked ids
+// made so far.
+func (im *Importer) writeMarkers() {
+	mk := im.markers.Take()
 	for _, c := range mk.ClockSyncs {
 		im.app.clock.Append(&tables.ClockSyncMarker{
 			ID:      int64(c.ID),
@@ -249,22 +257,11 @@ func (im *Importer) drain() {
 			LinkedRawID: l.LinkedRawID,
 		})
 	}
-	mk.Base.ClockSyncs += len(mk.ClockSyncs)
-	mk.Base.Contexts += len(mk.Contexts)
-	mk.Base.Linked += len(mk.Linked)
-	mk.ClockSyncs, mk.Contexts, mk.Linked = mk.ClockSyncs[:0], mk.Contexts[:0], mk.Linked[:0]
-
-	for i := len(im.snapArgs); i < len(im.objects.Snapshots); i++ {
-		s := &im.objects.Snapshots[i]
-		im.snapArgs = append(im.snapArgs, im.args.add(s.Args))
-		s.Args = nil
-	}
 }
 
-// drainSamples writes the stack samples made so far.
-func (im *Importer) drainSamples() {
-	for i := range im.samples.Rows {
-		s := &im.samples.Rows[i]
+// writeSamples writes the stack samples made so far.
+func (im *Importer) writeSamples() {
+	for _, s := range im.samples.Take() {
 		im.env.Range.Add(s.TS)
 		weight := rows.I(s.Weight)
 		if s.HasWeightReal {
@@ -284,17 +281,14 @@ func (im *Importer) drainSamples() {
 			Argsetid:     rows.IOpt(set, set != none),
 		})
 	}
-	im.samples.Base += len(im.samples.Rows)
-	im.samples.Rows = im.samples.Rows[:0]
 }
 
 // topLevelFirst handles the top-level members needed before the events: the
 // stackFrames object (docs/format/traceevent.md#samples-and-stack-frames, docs/format/traceevent.md#containers) and a traceEvents that is not an array.
 func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
-		n := len(im.frames.Rows)
-		im.frames.AddStackFrames(raw, "stackFrames", -1)
-		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(len(im.frames.Rows)-n), 0)
+		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1)
+		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), 0)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {
 		im.stats.Add(stat.JSONFile, stat.NotSupported, 1, 0)
@@ -305,7 +299,7 @@ func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 // samples array and the trace_config rows (docs/format/traceevent.md#top-level-keys).
 func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	if raw, ok := rd.Other["samples"]; ok {
-		im.samples.TopLevel(raw, func(tid event.Ident) int {
+		n, _ := im.samples.TopLevel(raw, func(tid event.Ident) int {
 			itid, ok := im.sampleTIDs[tid]
 			if !ok {
 				itid = im.threads.ByTid(tid)
@@ -313,13 +307,8 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 			}
 			return itid
 		})
-		// Processed in (ts, array order).
-		slices.SortStableFunc(im.samples.Rows, func(a, b tracker.StackSample) int { return cmp.Compare(a.TS, b.TS) })
-		for i := range im.samples.Rows {
-			im.samples.Rows[i].ID = im.samples.Base + i
-		}
-		im.stats.Add(stat.JSONSamples, stat.Received, int64(len(im.samples.Rows)), -1)
-		im.drainSamples()
+		im.stats.Add(stat.JSONSamples, stat.Received, int64(n), -1)
+		im.writeSamples()
 	}
 	container := "array"
 	if rd.Form() == tokenizer.ObjectForm {
@@ -498,8 +487,7 @@ func (im *Importer) Finish() {
 	im.flows.Finish()
 	im.slices.TakeAll(im.closeSlice)
 	im.order.flush(im.writeSlice)
-	im.frames.Resolve()
-	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.UnknownParents, -1)
+	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.Resolve(), -1)
 	im.drain()
 	im.stats.flush(im.env.Log, im.lastPath)
 	im.countMarkers()
@@ -561,7 +549,7 @@ func (im *Importer) writeFrames() {
 
 // writeTracks writes the async tracks made so far (final when made).
 func (im *Importer) writeTracks() {
-	for _, t := range im.tracks.Rows {
+	for _, t := range im.tracks.Take() {
 		im.app.track.Append(&tables.AsyncTrack{
 			ID:     int64(t.ID),
 			Kind:   t.Kind,
@@ -573,8 +561,6 @@ func (im *Importer) writeTracks() {
 			Ipid:   rows.IOpt(int64(t.Ipid), t.Ipid >= 0),
 		})
 	}
-	im.tracks.Base += len(im.tracks.Rows)
-	im.tracks.Rows = im.tracks.Rows[:0]
 }
 
 // writeCounters writes the counter series: measure_filter and
@@ -661,7 +647,7 @@ func (im *Importer) writeThreads() {
 // without Trace Event input: only row 0 of each, the reference's "swapper"
 // placeholder. This package is the one writer of both tables.
 func WritePlaceholderThreads(sink rows.Sink, t *schema.Tables) {
-	writeThreadTables(sink, t, tracker.NewThreads(nil), nil, nil)
+	writeThreadTables(sink, t, tracker.NewThreads(nil, 0), nil, nil)
 }
 
 // writeThreadTables writes one process row per process of th and one thread

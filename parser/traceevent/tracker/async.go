@@ -26,11 +26,9 @@ type Track struct {
 // keys must fit; two keys colliding in 128 bits is not a practical concern.
 type trackKey [2]uint64
 
-// Tracks registers async keys. Rows are the tracks not yet taken away
-// (track Base+i is Rows[i]); tracks are final when made.
+// Tracks registers async keys; tracks are final when made.
 type Tracks struct {
-	Rows     []Track
-	Base     int
+	rows     made[Track]
 	byKey    map[trackKey]int32
 	nestable []bool // by track id
 	seeds    [2]maphash.Seed
@@ -40,6 +38,10 @@ type Tracks struct {
 func NewTracks() *Tracks {
 	return &Tracks{byKey: map[trackKey]int32{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 }
+
+// Take hands over the tracks made since the last call (valid until the next
+// event) and forgets them.
+func (t *Tracks) Take() []Track { return t.rows.take() }
 
 // Nestable reports whether track id is a nestable (b/n/e) one.
 func (t *Tracks) Nestable(id int) bool { return t.nestable[id] }
@@ -139,7 +141,7 @@ func (t *Tracks) lookup(ev *event.Event, ipid int, legacy, create bool) (track i
 	} else {
 		tr.Cat, tr.HasCat = ev.Cat, ev.HasCat
 	}
-	t.Rows = append(t.Rows, tr)
+	t.rows.add(tr)
 	t.nestable = append(t.nestable, !legacy)
 	t.byKey[k] = int32(tr.ID)
 	return tr.ID, both, true

@@ -36,9 +36,7 @@ type pendingEnd struct {
 
 // Flows builds flow arrows between synchronous slices.
 type Flows struct {
-	// Rows are the arrows not yet taken away; arrow Base+i is Rows[i].
-	Rows  []Flow
-	Base  int
+	rows  made[Flow]
 	stats Stats
 	s     *Slices
 	open  map[flowKey]openFlow
@@ -56,7 +54,7 @@ type Flows struct {
 func NewFlows(s *Slices, st Stats) *Flows {
 	f := &Flows{s: s, stats: st, open: map[flowKey]openFlow{}, pending: map[int][]pendingEnd{},
 		producers: map[string]int64{}, consumed: map[string]bool{}}
-	s.OnSlice = f.slice
+	s.onSlice = f.slice
 	return f
 }
 
@@ -76,7 +74,7 @@ func (f *Flows) started(itid int) (ts, slice int64, ok bool) {
 }
 
 func (f *Flows) slice(itid, row int) {
-	r := f.s.Row(row)
+	r := f.s.row(row)
 	if ts, _, ok := f.started(itid); !ok || ts != r.TS {
 		if itid >= len(f.latest) {
 			f.latest = append(f.latest, make([]threadStart, itid+1-len(f.latest))...)
@@ -90,12 +88,16 @@ func (f *Flows) slice(itid, row int) {
 }
 
 func (f *Flows) emit(version int, out, in int64, k flowKey, src, dst []byte, ev *event.Event) {
-	fl := Flow{ID: f.Base + len(f.Rows), Version: version, Out: out, In: in, Key: k.id, SrcArgs: src, DstArgs: dst}
+	fl := Flow{ID: f.rows.next(), Version: version, Out: out, In: in, Key: k.id, SrcArgs: src, DstArgs: dst}
 	if version == 1 && ev != nil {
 		fl.Cat, fl.HasCat, fl.Name, fl.HasName = ev.Cat, ev.HasCat, ev.Name, ev.HasName
 	}
-	f.Rows = append(f.Rows, fl)
+	f.rows.add(fl)
 }
+
+// Take hands over the arrows made since the last call (valid until the next
+// event) and forgets them.
+func (f *Flows) Take() []Flow { return f.rows.take() }
 
 // V1 handles an s, t or f event of thread itid. It reports false when the
 // event was counted as a problem.
@@ -106,7 +108,7 @@ func (f *Flows) V1(itid int, ev *event.Event) bool {
 	}
 	off := ev.Offset
 	k := flowKey{ev.Cat, ev.Name, id}
-	encl, hasEncl := f.s.Enclosing(itid, ev.TS.NS, off)
+	encl, hasEncl := f.s.enclosing(itid, ev.TS.NS, off)
 	op, isOpen := f.open[k]
 	switch ev.Ph {
 	case 's':

@@ -10,7 +10,7 @@ import (
 
 func TestFlows(t *testing.T) {
 	st := cells{}
-	s := NewSlices(st)
+	s := NewSlices(st, 0)
 	f := NewFlows(s, st)
 	run := func(raw string) {
 		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
@@ -22,7 +22,7 @@ func TestFlows(t *testing.T) {
 		case 'X':
 			s.Complete(itid, ev, ev.Dur.NS)
 			if ev.BindID != nil {
-				f.V2(int64(s.Next()-1), ev)
+				f.V2(int64(s.next-1), ev)
 			}
 		case 's', 't', 'f':
 			f.V1(itid, ev)
@@ -48,7 +48,7 @@ func TestFlows(t *testing.T) {
 	}
 	f.Finish()
 	var got []string
-	for _, fl := range f.Rows {
+	for _, fl := range f.Take() {
 		got = append(got, fmt.Sprintf("v%d %d->%d %s", fl.Version, fl.Out, fl.In, fl.Key))
 	}
 	want := []string{"v1 0->1 5", "v1 1->2 5", "v2 3->4 0x9", "v2 3->5 0x9"}

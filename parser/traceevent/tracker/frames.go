@@ -27,10 +27,8 @@ type Frame struct {
 
 // Frames collects stack frames; parents are resolved by Resolve.
 type Frames struct {
-	Rows []Frame
-	// UnknownParents counts parents that name no frame (json_stack_frames not_match).
-	UnknownParents int64
-	byKey          map[frameScope]map[string]int
+	Rows  []Frame
+	byKey map[frameScope]map[string]int
 }
 
 type frameScope struct {
@@ -44,10 +42,12 @@ func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}
 
 // AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
 // top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
-func (f *Frames) AddStackFrames(raw []byte, source string, ipid int) error {
+// It returns the number of frames it made.
+func (f *Frames) AddStackFrames(raw []byte, source string, ipid int) (int, error) {
 	js := jsonscan.NewBytes(raw)
 	scope := frameScope{source: source, ipid: ipid, profile: -1}
-	return js.Object(func(k []byte) error {
+	n := len(f.Rows)
+	err := js.Object(func(k []byte) error {
 		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: string(k), ParentID: -1}
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
@@ -68,6 +68,7 @@ func (f *Frames) AddStackFrames(raw []byte, source string, ipid int) error {
 		f.add(scope, fr)
 		return nil
 	})
+	return len(f.Rows) - n, err
 }
 
 func (f *Frames) add(scope frameScope, fr Frame) int {
@@ -88,8 +89,8 @@ func (f *Frames) Lookup(key string) (int, bool) {
 	return id, ok
 }
 
-// AddV8Node adds a node of a V8 CPU profile (ProfileChunk) as a frame.
-func (f *Frames) AddV8Node(profile, ipid int, n V8Node) int {
+// addV8Node adds a node of a V8 CPU profile (ProfileChunk) as a frame.
+func (f *Frames) addV8Node(profile, ipid int, n v8Node) int {
 	scope := frameScope{source: "v8_profile", ipid: ipid, profile: profile}
 	fr := Frame{ID: len(f.Rows), Source: "v8_profile", Ipid: ipid, CPUProfileID: profile,
 		Key: strconv.FormatInt(n.ID, 10), ParentID: -1, Name: n.FunctionName, URL: n.URL, ScriptID: n.ScriptID,
@@ -100,14 +101,16 @@ func (f *Frames) AddV8Node(profile, ipid int, n V8Node) int {
 	return f.add(scope, fr)
 }
 
-// V8Frame returns the frame of node id of a V8 profile.
-func (f *Frames) V8Frame(profile, ipid int, id int64) (int, bool) {
+// v8Frame returns the frame of node id of a V8 profile.
+func (f *Frames) v8Frame(profile, ipid int, id int64) (int, bool) {
 	fr, ok := f.byKey[frameScope{"v8_profile", ipid, profile}][strconv.FormatInt(id, 10)]
 	return fr, ok
 }
 
 // Resolve sets every frame's parent from its parent key, within its scope.
-func (f *Frames) Resolve() {
+// It returns the number of parents that name no frame (json_stack_frames
+// not_match).
+func (f *Frames) Resolve() (unknown int64) {
 	for i := range f.Rows {
 		fr := &f.Rows[i]
 		if !fr.hasParent || fr.ParentID >= 0 {
@@ -117,13 +120,14 @@ func (f *Frames) Resolve() {
 		if p, ok := f.byKey[scope][fr.parentKey]; ok {
 			fr.ParentID = p
 		} else {
-			f.UnknownParents++
+			unknown++
 		}
 	}
+	return unknown
 }
 
-// V8Node is a node of a V8 CPU profile carried by ProfileChunk events.
-type V8Node struct {
+// v8Node is a node of a V8 CPU profile carried by ProfileChunk events.
+type v8Node struct {
 	ID           int64
 	Parent       int64
 	HasParent    bool

@@ -51,10 +51,12 @@ func (in *Instant) RefType() string {
 
 // Instants collects process- and global-scoped instants in processing order.
 type Instants struct {
-	// Rows are the instants not yet taken away; Base counts the others.
-	Rows []Instant
-	Base int
+	rows made[Instant]
 }
+
+// Take hands over the instants made since the last call (valid until the
+// next event) and forgets them.
+func (is *Instants) Take() []Instant { return is.rows.take() }
 
 // Add handles an i, I or R event emitted by (ipid, itid). It returns true when
 // the event was taken as a process or global instant; false means the caller
@@ -68,8 +70,8 @@ func (is *Instants) Add(ipid, itid int, ev *event.Event) bool {
 	if scope == 't' {
 		return false
 	}
-	is.Rows = append(is.Rows, Instant{
-		RowID: is.Base + len(is.Rows) + 1, TS: ev.TS.NS, Name: ev.Name, HasName: ev.HasName,
+	is.rows.add(Instant{
+		RowID: is.rows.next() + 1, TS: ev.TS.NS, Name: ev.Name, HasName: ev.HasName,
 		Scope: scope, Ipid: ipid, Itid: itid, Cat: ev.Cat, HasCat: ev.HasCat,
 		Args: ev.Args, SF: ev.SF,
 	})
@@ -91,19 +93,21 @@ type MetadataEvent struct {
 // Metadata records M events and applies their effect on process and thread
 // names through Threads.
 type Metadata struct {
-	// Rows are the events not yet taken away; Base counts the others.
-	Rows  []MetadataEvent
-	Base  int
+	rows  made[MetadataEvent]
 	stats Stats
 }
+
+// Take hands over the rows made since the last call (valid until the next
+// event) and forgets them.
+func (m *Metadata) Take() []MetadataEvent { return m.rows.take() }
 
 // NewMetadata returns an empty recorder.
 func NewMetadata(st Stats) *Metadata { return &Metadata{stats: st} }
 
 // Add records an M event of (ipid, itid) and applies it to t.
 func (m *Metadata) Add(t *Threads, ipid, itid int, ev *event.Event) {
-	m.Rows = append(m.Rows, MetadataEvent{
-		ID: m.Base + len(m.Rows), TS: ev.TS.NS, HasTS: ev.TS.Valid, Ipid: ipid, Itid: itid,
+	m.rows.add(MetadataEvent{
+		ID: m.rows.next(), TS: ev.TS.NS, HasTS: ev.TS.Valid, Ipid: ipid, Itid: itid,
 		Name: ev.Name, HasName: ev.HasName, Args: ev.Args,
 	})
 	known, usable := t.Metadata(ipid, itid, ev)

@@ -31,8 +31,8 @@ func TestInstantsE9(t *testing.T) {
 		`{"ph":"i","pid":1,"tid":2,"name":"nots","s":"p"}`,
 	)
 	st := cells{}
-	th := NewThreads(st)
-	s := NewSlices(st)
+	th := NewThreads(st, 0)
+	s := NewSlices(st, 0)
 	var is Instants
 	var unknownScope int
 	for _, ev := range evs {
@@ -49,7 +49,7 @@ func TestInstantsE9(t *testing.T) {
 	for _, r := range s.Rows() {
 		slices = append(slices, fmt.Sprintf("%d %d %d %d %s", r.ID, r.TS, r.Dur, r.Itid, r.Name))
 	}
-	for _, r := range is.Rows {
+	for _, r := range is.Take() {
 		ref, ok := r.Ref()
 		refs := "-"
 		if ok {
@@ -85,14 +85,14 @@ func TestMetadataE10(t *testing.T) {
 		`{"ph":"M","pid":3,"tid":4,"ts":9,"name":"my_meta","args":{}}`,
 	)
 	st := cells{}
-	th := NewThreads(st)
+	th := NewThreads(st, 0)
 	m := NewMetadata(st)
 	for _, ev := range evs {
 		ipid, itid, _ := th.Lookup(ev)
 		m.Add(th, ipid, itid, ev)
 	}
 	var rows []string
-	for _, r := range m.Rows {
+	for _, r := range m.Take() {
 		ts := "-"
 		if r.HasTS {
 			ts = fmt.Sprint(r.TS)

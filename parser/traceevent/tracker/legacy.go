@@ -17,16 +17,13 @@ type legacyState struct {
 // one slice from S to F on the key's track, and step slices below it.
 type Legacy struct {
 	stats Stats
-	// Finished is the row id of the S slice the latest F closed, -1 if that
-	// F closed nothing.
-	Finished int
-	s        *Slices
-	state    map[int]*legacyState
+	s     *Slices
+	state map[int]*legacyState
 }
 
 // NewLegacy returns a tracker appending its rows to s.
 func NewLegacy(s *Slices, st Stats) *Legacy {
-	return &Legacy{s: s, stats: st, state: map[int]*legacyState{}, Finished: -1}
+	return &Legacy{s: s, stats: st, state: map[int]*legacyState{}}
 }
 
 // stepStat is the stat event of a T or p step.
@@ -44,18 +41,19 @@ func (l *Legacy) row(track, callid, emit int, ev *event.Event, depth int, parent
 
 func (l *Legacy) closeT(st *legacyState, t int64, emit int) {
 	if st.openT >= 0 {
-		r := l.s.Row(st.openT)
+		r := l.s.row(st.openT)
 		l.s.setDur(r, t-r.TS)
 		r.EndItid, r.HasEndItid = emit, true
 		st.openT = -1
 	}
 }
 
-// Add handles one S, T, p or F event of a track. It reports false when the
-// event was dropped: an S of a key already open (data_lost), a step or F of a
-// key not open (not_match); a step after T and p were mixed is kept and
-// counted not_supported.
-func (l *Legacy) Add(track, callid, emit int, ev *event.Event) bool {
+// Add handles one S, T, p or F event of a track. It returns the slice the
+// event made (S, T, p), the S slice an F finished, and false when the event
+// was dropped: an S of a key already open (data_lost), a step or F of a key
+// not open (not_match); a step after T and p were mixed is kept and counted
+// not_supported.
+func (l *Legacy) Add(track, callid, emit int, ev *event.Event) (made, finished *Slice, ok bool) {
 	st := l.state[track]
 	if st == nil {
 		st = &legacyState{openT: -1}
@@ -66,13 +64,14 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) bool {
 	case 'S':
 		if st.open {
 			l.stats.Add(stat.JSONAsyncStart, stat.DataLost, 1, ev.Offset)
-			return false
+			return nil, nil, false
 		}
 		*st = legacyState{open: true, sRow: l.row(track, callid, emit, ev, 0, -1), last: t, openT: -1}
+		made = l.s.row(st.sRow)
 	case 'T', 'p':
 		if !st.open {
 			l.stats.Add(stepStat(ev.Ph), stat.NotMatch, 1, ev.Offset)
-			return false
+			return nil, nil, false
 		}
 		if ev.Ph == 'T' {
 			st.sawT = true
@@ -83,7 +82,7 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) bool {
 			l.stats.Add(stepStat(ev.Ph), stat.NotSupported, 1, ev.Offset)
 		}
 		l.closeT(st, t, emit)
-		s := *l.s.Row(st.sRow)
+		s := *l.s.row(st.sRow)
 		step := *ev
 		step.Name, step.HasName = s.Name, s.HasName
 		if name, ok := argString(ev.Args, "step"); ok {
@@ -93,28 +92,26 @@ func (l *Legacy) Add(track, callid, emit int, ev *event.Event) bool {
 		if ev.Ph == 'p' {
 			// A past step covers [previous event of the key, step ts).
 			step.TS = event.Time{NS: st.last, Present: true, Valid: true}
-			i := l.row(track, callid, emit, &step, 1, s.ID)
-			r := l.s.Row(i)
-			l.s.setDur(r, t-st.last)
-			r.EndItid, r.HasEndItid = emit, true
+			made = l.s.row(l.row(track, callid, emit, &step, 1, s.ID))
+			l.s.setDur(made, t-st.last)
+			made.EndItid, made.HasEndItid = emit, true
 		} else {
 			st.openT = l.row(track, callid, emit, &step, 1, s.ID)
+			made = l.s.row(st.openT)
 		}
 		st.last = t
 	case 'F':
-		l.Finished = -1
 		if !st.open {
 			l.stats.Add(stat.JSONAsyncFinish, stat.NotMatch, 1, ev.Offset)
-			return false
+			return nil, nil, false
 		}
 		l.closeT(st, t, emit)
-		r := l.s.Row(st.sRow)
-		l.s.setDur(r, t-r.TS)
-		r.EndItid, r.HasEndItid = emit, true
-		l.Finished = st.sRow
+		finished = l.s.row(st.sRow)
+		l.s.setDur(finished, t-finished.TS)
+		finished.EndItid, finished.HasEndItid = emit, true
 		delete(l.state, track)
 	}
-	return true
+	return made, finished, true
 }
 
 // Finish counts the S slices never finished; they and their open step keep

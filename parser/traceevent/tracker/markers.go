@@ -45,14 +45,24 @@ type contextKey struct {
 // Markers collects clock sync markers, context enter/leave events and linked
 // ids.
 type Markers struct {
-	// ClockSyncs, Contexts and Linked are the rows not yet taken away; the
-	// Base fields count the others.
+	clockSyncs made[ClockSyncMarker]
+	contexts   made[ContextEvent]
+	linked     made[LinkedID]
+	stats      Stats
+	entered    map[contextKey]int
+}
+
+// MarkerRows are the rows of the markers made since the last Take.
+type MarkerRows struct {
 	ClockSyncs []ClockSyncMarker
 	Contexts   []ContextEvent
 	Linked     []LinkedID
-	Base       struct{ ClockSyncs, Contexts, Linked int }
-	stats      Stats
-	entered    map[contextKey]int
+}
+
+// Take hands over the rows made since the last call (valid until the next
+// event) and forgets them.
+func (m *Markers) Take() MarkerRows {
+	return MarkerRows{ClockSyncs: m.clockSyncs.take(), Contexts: m.contexts.take(), Linked: m.linked.take()}
 }
 
 // NewMarkers returns an empty collector.
@@ -65,7 +75,7 @@ func (m *Markers) ClockSync(itid int, ev *event.Event) bool {
 	if !ok {
 		return false
 	}
-	c := ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
+	c := ClockSyncMarker{ID: m.clockSyncs.next(), SyncID: id, TS: ev.TS.NS, Itid: itid, Source: "c"}
 	if raw, ok := event.ArgRaw(ev.Args, "issue_ts"); ok {
 		if text, ok := event.NumberText(raw); ok {
 			if v, ok := event.ScaleText(string(text)); ok {
@@ -73,13 +83,13 @@ func (m *Markers) ClockSync(itid int, ev *event.Event) bool {
 			}
 		}
 	}
-	m.ClockSyncs = append(m.ClockSyncs, c)
+	m.clockSyncs.add(c)
 	return true
 }
 
 // LegacyClockSync records an S/F pair named ClockSyncEvent.<id>.
 func (m *Markers) LegacyClockSync(syncID string, issueTS, ts int64, itid int) {
-	m.ClockSyncs = append(m.ClockSyncs, ClockSyncMarker{ID: m.Base.ClockSyncs + len(m.ClockSyncs), SyncID: syncID, TS: ts,
+	m.clockSyncs.add(ClockSyncMarker{ID: m.clockSyncs.next(), SyncID: syncID, TS: ts,
 		IssueTS: issueTS, HasIssue: true, Itid: itid, Source: "legacy_async"})
 }
 
@@ -91,7 +101,7 @@ func (m *Markers) Context(ipid, itid int, ev *event.Event) bool {
 	if !ok {
 		return false
 	}
-	c := ContextEvent{ID: m.Base.Contexts + len(m.Contexts), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
+	c := ContextEvent{ID: m.contexts.next(), TS: ev.TS.NS, Itid: itid, Phase: "enter", Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id}
 	k := contextKey{itid, ev.Name, ev.Scope, kind, id}
 	if ev.Ph == ')' {
@@ -104,7 +114,7 @@ func (m *Markers) Context(ipid, itid int, ev *event.Event) bool {
 	} else {
 		m.entered[k]++
 	}
-	m.Contexts = append(m.Contexts, c)
+	m.contexts.add(c)
 	return true
 }
 
@@ -121,7 +131,7 @@ func (m *Markers) Link(itid int, ev *event.Event) bool {
 	if !ok || !lok {
 		return false
 	}
-	m.Linked = append(m.Linked, LinkedID{ID: m.Base.Linked + len(m.Linked), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
+	m.linked.add(LinkedID{ID: m.linked.next(), TS: ev.TS.NS, Itid: itid, Cat: ev.Cat, Name: ev.Name,
 		Scope: ev.Scope, IDKind: kind, RawID: id, LinkedRawID: linked})
 	return true
 }

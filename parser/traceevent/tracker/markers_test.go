@@ -42,13 +42,14 @@ func TestMarkers(t *testing.T) {
 	}
 	m.LegacyClockSync("7", 100, 200, 2)
 	var got []string
-	for _, c := range m.ClockSyncs {
+	rows := m.Take()
+	for _, c := range rows.ClockSyncs {
 		got = append(got, fmt.Sprintf("%s %d %d %v %s", c.SyncID, c.TS, c.IssueTS, c.HasIssue, c.Source))
 	}
-	for _, c := range m.Contexts {
+	for _, c := range rows.Contexts {
 		got = append(got, fmt.Sprintf("%s %s %s", c.Phase, c.Name, c.RawID))
 	}
-	for _, l := range m.Linked {
+	for _, l := range rows.Linked {
 		got = append(got, fmt.Sprintf("link %s->%s", l.RawID, l.LinkedRawID))
 	}
 	want := []string{"abc 10000 9500 true c", "7 200 100 true legacy_async",

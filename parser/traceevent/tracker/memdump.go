@@ -44,22 +44,32 @@ type MemoryDumpEdge struct {
 
 // MemoryDumps collects v and V events.
 type MemoryDumps struct {
-	// Dumps, Values and Edges are the rows not yet taken away; the Base
-	// fields count the others.
+	dumps  made[MemoryDump]
+	values made[MemoryDumpValue]
+	edges  made[MemoryDumpEdge]
+}
+
+// MemoryDumpRows are the rows of the dumps made since the last Take.
+type MemoryDumpRows struct {
 	Dumps  []MemoryDump
 	Values []MemoryDumpValue
 	Edges  []MemoryDumpEdge
-	Base   struct{ Dumps, Values, Edges int }
+}
+
+// Take hands over the rows made since the last call (valid until the next
+// event) and forgets them.
+func (m *MemoryDumps) Take() MemoryDumpRows {
+	return MemoryDumpRows{Dumps: m.dumps.take(), Values: m.values.take(), Edges: m.edges.take()}
 }
 
 // Add handles a v or V event. It reports false for a v without id or dumps,
 // which is dropped.
 func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) bool {
 	id, _ := NormaliseID(ev.ID)
-	d := MemoryDump{ID: m.Base.Dumps + len(m.Dumps), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
+	d := MemoryDump{ID: m.dumps.next(), DumpID: id, Kind: "global", TS: ev.TS.NS, Ipid: ipid, Itid: itid}
 	if ev.Ph == 'V' {
 		d.Args = ev.Args
-		m.Dumps = append(m.Dumps, d)
+		m.dumps.add(d)
 		return true
 	}
 	dumps, ok := event.ArgRaw(ev.Args, "dumps")
@@ -98,7 +108,7 @@ func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) bool {
 	if len(extra) > 1 {
 		d.ExtraJSON = append(extra, '}')
 	}
-	m.Dumps = append(m.Dumps, d)
+	m.dumps.add(d)
 	return true
 }
 
@@ -130,10 +140,10 @@ func (m *MemoryDumps) totals(dump int, raw []byte) {
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "process_totals", Attr: string(k),
+		v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "process_totals", Attr: string(k),
 			Type: "scalar", Units: "bytes"}
 		v.Int, v.HasInt = hexValue(event.TrimSpace(raw[start:js.Offset()]))
-		m.Values = append(m.Values, v)
+		m.values.add(v)
 		return nil
 	})
 }
@@ -156,7 +166,7 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 					return err
 				}
 				a := event.TrimSpace(attrs[s:ajs.Offset()])
-				v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+				v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
 					GUID: guid, Attr: string(attr)}
 				v.Type, _ = argString(a, "type")
 				v.Units, _ = argString(a, "units")
@@ -167,15 +177,15 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 						v.Int, v.HasInt = hexValue(val)
 					}
 				}
-				m.Values = append(m.Values, v)
+				m.values.add(v)
 				return nil
 			})
 		}
 		if f, ok := event.ArgRaw(alloc, "flags"); ok {
-			v := MemoryDumpValue{ID: m.Base.Values + len(m.Values), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
+			v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
 				GUID: guid, Attr: "flags", Type: "scalar"}
 			v.Int, v.HasInt = hexValue(f)
-			m.Values = append(m.Values, v)
+			m.values.add(v)
 		}
 		return nil
 	})
@@ -189,7 +199,7 @@ func (m *MemoryDumps) graph(dump int, raw []byte) {
 			return err
 		}
 		e := event.TrimSpace(raw[start:js.Offset()])
-		edge := MemoryDumpEdge{ID: m.Base.Edges + len(m.Edges), DumpID: dump}
+		edge := MemoryDumpEdge{ID: m.edges.next(), DumpID: dump}
 		if v, ok := event.ArgRaw(e, "source"); ok {
 			edge.Source, _ = NormaliseID(v)
 		}
@@ -200,7 +210,7 @@ func (m *MemoryDumps) graph(dump int, raw []byte) {
 			edge.Importance, _ = parseInt(v)
 		}
 		edge.Type, _ = argString(e, "type")
-		m.Edges = append(m.Edges, edge)
+		m.edges.add(edge)
 		return nil
 	})
 }

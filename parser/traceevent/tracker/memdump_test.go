@@ -28,13 +28,14 @@ func TestMemoryDumps(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, d := range m.Dumps {
+	rows := m.Take()
+	for _, d := range rows.Dumps {
 		got = append(got, fmt.Sprintf("dump %s %s %s extra=%s args=%s", d.DumpID, d.Kind, d.LevelOfDetail, d.ExtraJSON, d.Args))
 	}
-	for _, v := range m.Values {
+	for _, v := range rows.Values {
 		got = append(got, fmt.Sprintf("value %s %s %s %s %d/%v %q", v.Source, v.Path, v.Attr, v.Type, v.Int, v.HasInt, v.Str))
 	}
-	for _, e := range m.Edges {
+	for _, e := range rows.Edges {
 		got = append(got, fmt.Sprintf("edge %s->%s %d %s", e.Source, e.Target, e.Importance, e.Type))
 	}
 	want := []string{

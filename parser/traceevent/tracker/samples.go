@@ -1,7 +1,9 @@
 package tracker
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"tracestreamer/parser/jsonscan"
@@ -48,13 +50,11 @@ type profileKey struct {
 // Samples builds CPU profiles and stack samples from P events.
 type Samples struct {
 	Profiles []CPUProfile
-	// Rows are the samples not yet taken away; sample Base+i is Rows[i].
-	Rows    []StackSample
-	Base    int
-	stats   Stats
-	frames  *Frames
-	byKey   map[profileKey]int
-	parents map[int]map[int64]int64 // profile → child node → parent node (from children lists)
+	rows     made[StackSample]
+	stats    Stats
+	frames   *Frames
+	byKey    map[profileKey]int
+	parents  map[int]map[int64]int64 // profile → child node → parent node (from children lists)
 }
 
 // NewSamples returns a tracker adding profile frames to frames.
@@ -115,7 +115,7 @@ func (s *Samples) P(ipid, itid int, ev *event.Event) {
 				}
 			}
 		}
-		s.Rows = append(s.Rows, StackSample{ID: s.Base + len(s.Rows), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
+		s.rows.add(StackSample{ID: s.rows.next(), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
 			Itid: itid, Name: ev.Name, HasName: ev.HasName, FrameID: fr, Weight: 1, Args: ev.Args})
 	}
 }
@@ -149,12 +149,12 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 		if i < len(ds) {
 			prof.now += ds[i]
 		}
-		fr, ok := s.frames.V8Frame(p, ipid, id)
+		fr, ok := s.frames.v8Frame(p, ipid, id)
 		if !ok {
 			fr = -1
 			s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
 		}
-		s.Rows = append(s.Rows, StackSample{ID: s.Base + len(s.Rows), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
+		s.rows.add(StackSample{ID: s.rows.next(), Source: "v8_profile", CPUProfileID: p, TS: prof.now,
 			Itid: itid, FrameID: fr, Weight: 1})
 	}
 }
@@ -168,7 +168,7 @@ func (s *Samples) nodes(p, ipid int, raw []byte) error {
 			return err
 		}
 		obj := event.TrimSpace(raw[start:js.Offset()])
-		var n V8Node
+		var n v8Node
 		idRaw, ok := event.ArgRaw(obj, "id")
 		if !ok {
 			return nil
@@ -202,7 +202,7 @@ func (s *Samples) nodes(p, ipid int, raw []byte) error {
 				}
 			}
 		}
-		s.frames.AddV8Node(p, ipid, n)
+		s.frames.addV8Node(p, ipid, n)
 		return nil
 	})
 }
@@ -247,11 +247,13 @@ func numberList(raw []byte, read func(*jsonscan.Decoder) (int64, error)) ([]int6
 }
 
 // TopLevel reads the top-level samples array ({cpu?, tid, ts, name?, sf?,
-// weight?}) into stack samples (source "samples"), in array order; the caller
-// processes them after all events. thread maps a tid to its itid.
-func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) error {
+// weight?}) into stack samples (source "samples"), made in (ts, array order)
+// after all events; thread maps a tid to its itid. It returns the number of
+// samples made.
+func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) (int, error) {
 	js := jsonscan.NewBytes(raw)
-	return js.Array(func(int) error {
+	var made []StackSample
+	err := js.Array(func(int) error {
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
@@ -262,7 +264,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) error {
 			s.stats.Add(stat.JSONSamples, stat.InvalidData, 1, -1)
 			return nil
 		}
-		row := StackSample{ID: s.Base + len(s.Rows), Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
+		row := StackSample{Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
 			Name: ev.Name, HasName: ev.HasName, FrameID: -1, Weight: 1}
 		if v, ok := event.ArgRaw(obj, "cpu"); ok {
 			row.CPU, row.HasCPU = parseInt(v)
@@ -284,7 +286,17 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) error {
 				}
 			}
 		}
-		s.Rows = append(s.Rows, row)
+		made = append(made, row)
 		return nil
 	})
+	slices.SortStableFunc(made, func(a, b StackSample) int { return cmp.Compare(a.TS, b.TS) })
+	for _, r := range made {
+		r.ID = s.rows.next()
+		s.rows.add(r)
+	}
+	return len(made), err
 }
+
+// Take hands over the samples made since the last call (valid until the
+// next event) and forgets them.
+func (s *Samples) Take() []StackSample { return s.rows.take() }

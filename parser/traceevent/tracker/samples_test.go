@@ -31,7 +31,7 @@ func TestSamples(t *testing.T) {
 	}
 	frames.Resolve()
 	var got []string
-	for _, r := range s.Rows {
+	for _, r := range s.Take() {
 		got = append(got, fmt.Sprintf("%s p%d @%d f%d", r.Source, r.CPUProfileID, r.TS, r.FrameID))
 	}
 	want := []string{"v8_profile p0 @1010000 f2", "v8_profile p0 @1008000 f2", "v8_profile p0 @1013500 f-1",
@@ -52,13 +52,13 @@ func TestTopLevelSamples(t *testing.T) {
 	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1)
 	st := cells{}
 	s := NewSamples(frames, st)
-	err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`),
+	_, err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`),
 		func(tid event.Ident) int { return int(tid.Num) * 10 })
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, r := range s.Rows {
+	for _, r := range s.Take() {
 		got = append(got, fmt.Sprintf("%s @%d itid%d cpu%d/%v f%d w%d %s", r.Source, r.TS, r.Itid, r.CPU, r.HasCPU, r.FrameID, r.Weight, r.Name))
 	}
 	want := []string{"samples @10000 itid50 cpu1/true f0 w3 cycles", "samples @11000 itid60 cpu0/false f-1 w1 "}

@@ -69,29 +69,24 @@ type Slices struct {
 	threadStacks [][]entry
 	asyncStacks  map[int][]entry
 	// pending counts the B and b slices on the stacks still waiting for
-	// their end; MaxPending bounds it (0: no bound): a B or b beyond it is
+	// their end; maxPending bounds it (0: no bound): a B or b beyond it is
 	// dropped and counted (json_max_depth data_lost), as each costs memory
 	// until it ends or the run does.
 	pending    int
-	MaxPending int
-	// OnSlice, if set, is called for every slice created on a thread stack
+	maxPending int
+	// onSlice, if set, is called for every slice created on a thread stack
 	// (not on async tracks), with its row id.
-	OnSlice func(itid, row int)
-	// Ended is the row id of the slice the latest E or e closed, -1 if it
-	// closed none.
-	Ended int
+	onSlice func(itid, row int)
 }
 
-// NewSlices returns an empty tracker.
-func NewSlices(st Stats) *Slices {
-	return &Slices{open: map[int]*Slice{}, asyncStacks: map[int][]entry{}, Ended: -1, stats: st}
+// NewSlices returns an empty tracker that keeps at most maxPending B and b
+// slices waiting for their end (0: no bound).
+func NewSlices(st Stats, maxPending int) *Slices {
+	return &Slices{open: map[int]*Slice{}, asyncStacks: map[int][]entry{}, stats: st, maxPending: maxPending}
 }
 
-// Row returns the row with id id, which must not have been taken.
-func (s *Slices) Row(id int) *Slice { return s.open[id] }
-
-// Next returns the id the next row gets.
-func (s *Slices) Next() int { return s.next }
+// row returns the row with id id, which must not have been taken.
+func (s *Slices) row(id int) *Slice { return s.open[id] }
 
 // add appends a row, giving it the next id.
 func (s *Slices) add(r Slice) int {
@@ -196,7 +191,7 @@ func (s *Slices) closeAt(key int, t, off int64) {
 			}
 			s.pending -= len(st) - 1 - i // every entry above i is pending
 			for k := len(st) - 1; k > i; k-- {
-				row := s.Row(st[k].slice)
+				row := s.row(st[k].slice)
 				s.setDur(row, end-row.TS)
 				s.stats.Add(stat.JSONBegin, stat.DataLost, 1, off) // ended by an ending ancestor
 			}
@@ -261,15 +256,15 @@ func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (i
 	row := Slice{TS: ev.TS.NS, Dur: dur, HasDur: hasDur, Itid: itid, Depth: len(st),
 		ParentID: parent, Name: ev.Name, HasName: ev.HasName, Cat: ev.Cat, HasCat: ev.HasCat, Cookie: -1, Emit: itid}
 	id := s.add(row)
-	if s.OnSlice != nil && key >= 0 {
-		s.OnSlice(key, id)
+	if s.onSlice != nil && key >= 0 {
+		s.onSlice(key, id)
 	}
 	return id, true
 }
 
-// Enclosing returns the slice id at the top of thread itid's stack after
+// enclosing returns the slice id at the top of thread itid's stack after
 // closing what ended by t; ok is false when nothing is open.
-func (s *Slices) Enclosing(itid int, t, off int64) (int64, bool) {
+func (s *Slices) enclosing(itid int, t, off int64) (int64, bool) {
 	s.closeAt(itid, t, off)
 	st := s.stack(itid)
 	if len(st) == 0 {
@@ -278,12 +273,21 @@ func (s *Slices) Enclosing(itid int, t, off int64) (int64, bool) {
 	return int64(st[len(st)-1].slice), true
 }
 
-// Begin handles a B event of thread itid.
-func (s *Slices) Begin(itid int, ev *event.Event) { s.begin(itid, itid, ev) }
+// Begin handles a B event of thread itid. It returns the slice it made,
+// nil if the event was dropped.
+func (s *Slices) Begin(itid int, ev *event.Event) *Slice { return s.made(s.begin(itid, itid, ev)) }
+
+// made returns the row a push made, nil if none.
+func (s *Slices) made(id int, ok bool) *Slice {
+	if !ok {
+		return nil
+	}
+	return s.row(id)
+}
 
 func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 	s.closeAt(key, ev.TS.NS, ev.Offset)
-	if s.MaxPending > 0 && s.pending >= s.MaxPending {
+	if s.maxPending > 0 && s.pending >= s.maxPending {
 		s.stats.Add(stat.JSONMaxDepth, stat.DataLost, 1, ev.Offset)
 		return 0, false
 	}
@@ -296,38 +300,39 @@ func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 }
 
 // End handles an E event: it closes the nearest open compatible slice (names
-// and categories match, or one side is missing). It reports whether one was
-// found (Ended is then its id).
-func (s *Slices) End(itid int, ev *event.Event) bool { return s.end(itid, ev, true) }
+// and categories match, or one side is missing) and returns it, nil if none
+// was found.
+func (s *Slices) End(itid int, ev *event.Event) *Slice { return s.end(itid, ev, true) }
 
-func (s *Slices) end(key int, ev *event.Event, matchCat bool) bool {
-	s.Ended = -1
+func (s *Slices) end(key int, ev *event.Event, matchCat bool) *Slice {
 	s.closeAt(key, ev.TS.NS, ev.Offset)
 	st := s.stack(key)
 	for i := len(st) - 1; i >= 0; i-- {
 		if !st[i].pending {
 			continue
 		}
-		row := s.Row(st[i].slice)
+		row := s.row(st[i].slice)
 		if (ev.HasName && row.HasName && ev.Name != row.Name) ||
 			(matchCat && ev.HasCat && row.HasCat && ev.Cat != row.Cat) {
 			continue
 		}
 		s.setDur(row, ev.TS.NS-row.TS)
-		s.Ended = st[i].slice
 		s.pending--
 		if i == len(st)-1 {
 			s.setStack(key, st[:i])
 		} else {
 			st[i].pending, st[i].end = false, ev.TS.NS
 		}
-		return true
+		return row
 	}
-	return false
+	return nil
 }
 
-// Complete handles an X event (and thread-scoped instants, with dur 0).
-func (s *Slices) Complete(itid int, ev *event.Event, dur int64) { s.complete(itid, itid, ev, dur) }
+// Complete handles an X event (and thread-scoped instants, with dur 0). It
+// returns the slice it made, nil if the event was dropped.
+func (s *Slices) Complete(itid int, ev *event.Event, dur int64) *Slice {
+	return s.made(s.complete(itid, itid, ev, dur))
+}
 
 func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool) {
 	s.closeAt(key, ev.TS.NS, ev.Offset)
@@ -339,7 +344,7 @@ func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool)
 	st := s.stack(key)
 	if n := len(st); n > 0 && !st[n-1].pending {
 		if parentEnd := s.effectiveEnd(st, n-1); end > parentEnd {
-			s.Row(i).Overlap = true
+			s.row(i).Overlap = true
 			end = parentEnd
 		}
 	}
@@ -349,25 +354,39 @@ func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool)
 
 // AsyncBegin handles a nestable b on a track: a pending slice on the track's
 // stack. callid is the main thread of the event's process, emit the thread
-// that wrote it.
-func (s *Slices) AsyncBegin(track, callid, emit int, ev *event.Event) {
-	if i, ok := s.begin(trackStack(track), callid, ev); ok {
-		s.Row(i).Cookie, s.Row(i).Emit = track, emit
-	}
+// that wrote it. It returns the slice it made, nil if the event was dropped.
+func (s *Slices) AsyncBegin(track, callid, emit int, ev *event.Event) *Slice {
+	return s.async(track, emit, s.made(s.begin(trackStack(track), callid, ev)))
 }
 
-// AsyncInstant handles a nestable n: a slice of duration 0 on the track.
-func (s *Slices) AsyncInstant(track, callid, emit int, ev *event.Event) {
-	if i, ok := s.complete(trackStack(track), callid, ev, 0); ok {
-		s.Row(i).Cookie, s.Row(i).Emit = track, emit
+// AsyncInstant handles a nestable n: a slice of duration 0 on the track,
+// ended by the thread that emitted it. It returns the slice it made, nil if
+// the event was dropped.
+func (s *Slices) AsyncInstant(track, callid, emit int, ev *event.Event) *Slice {
+	r := s.async(track, emit, s.made(s.complete(trackStack(track), callid, ev, 0)))
+	if r != nil {
+		r.EndItid, r.HasEndItid = emit, true
 	}
+	return r
 }
 
-// AsyncEnd handles a nestable e: it closes the track's nearest open slice with
-// a compatible name (the category is part of the track). It reports whether
-// one was found.
-func (s *Slices) AsyncEnd(track int, ev *event.Event) bool {
-	return s.end(trackStack(track), ev, false)
+// async marks a slice made on track by thread emit.
+func (s *Slices) async(track, emit int, r *Slice) *Slice {
+	if r != nil {
+		r.Cookie, r.Emit = track, emit
+	}
+	return r
+}
+
+// AsyncEnd handles a nestable e of thread emit: it closes the track's nearest
+// open slice with a compatible name (the category is part of the track) and
+// returns it, nil if none was found.
+func (s *Slices) AsyncEnd(track, emit int, ev *event.Event) *Slice {
+	r := s.end(trackStack(track), ev, false)
+	if r != nil {
+		r.EndItid, r.HasEndItid = emit, true
+	}
+	return r
 }
 
 // Finish counts the thread slices never closed; they keep no duration.

@@ -15,7 +15,7 @@ import (
 func runSlices(t *testing.T, events ...string) ([]string, cells) {
 	t.Helper()
 	c := cells{}
-	s := NewSlices(c)
+	s := NewSlices(c, 0)
 	for i, e := range events {
 		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(e)})
 		if err != nil {
@@ -25,7 +25,7 @@ func runSlices(t *testing.T, events ...string) ([]string, cells) {
 		case 'B':
 			s.Begin(1, ev)
 		case 'E':
-			if !s.End(1, ev) {
+			if s.End(1, ev) == nil {
 				c.Add(stat.JSONEnd, stat.NotMatch, 1, ev.Offset) // as the importer counts it
 			}
 		case 'X':
@@ -96,7 +96,7 @@ func TestSlices(t *testing.T) {
 }
 
 func TestAsyncNestable(t *testing.T) {
-	s := NewSlices(cells{})
+	s := NewSlices(cells{}, 0)
 	tr := NewTracks()
 	ev := func(raw string) *event.Event {
 		e, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
@@ -128,7 +128,7 @@ func TestAsyncNestable(t *testing.T) {
 		case 'n':
 			s.AsyncInstant(track, 5, 7, e)
 		case 'e':
-			if !s.AsyncEnd(track, e) {
+			if s.AsyncEnd(track, 7, e) == nil {
 				unmatched++
 			}
 		}
@@ -152,13 +152,13 @@ func TestAsyncNestable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || unmatched != 1 {
 		t.Errorf("rows\n%q\nwant\n%q\n(unmatched %d)", got, want, unmatched)
 	}
-	if len(tr.Rows) != 2 || tr.Rows[1].IDKind != "id2.local" || tr.Rows[1].Ipid != 2 || tr.Rows[0].RawID != "1" {
-		t.Errorf("tracks %+v", tr.Rows)
+	if rows := tr.Take(); len(rows) != 2 || rows[1].IDKind != "id2.local" || rows[1].Ipid != 2 || rows[0].RawID != "1" {
+		t.Errorf("tracks %+v", rows)
 	}
 }
 
 func TestLegacyAsync(t *testing.T) {
-	s := NewSlices(cells{})
+	s := NewSlices(cells{}, 0)
 	tr := NewTracks()
 	c := cells{}
 	l := NewLegacy(s, c)
@@ -211,7 +211,7 @@ func TestLegacyAsync(t *testing.T) {
 // TestTakeKeepsOnlyOpenRows: a slice that stays open (Chrome's message loop)
 // does not keep the slices after it in memory; rows come out as they close.
 func TestTakeKeepsOnlyOpenRows(t *testing.T) {
-	s := NewSlices(cells{})
+	s := NewSlices(cells{}, 0)
 	var taken []int64
 	take := func(r *Slice) { taken = append(taken, r.ID) }
 	b, _ := event.Decode(&tokenizer.Element{Raw: []byte(`{"ph":"B","ts":0,"name":"loop"}`)})
@@ -238,8 +238,7 @@ func TestTakeKeepsOnlyOpenRows(t *testing.T) {
 // B is dropped and counted; once one ends, a new B is taken again.
 func TestPendingLimit(t *testing.T) {
 	st := cells{}
-	s := NewSlices(st)
-	s.MaxPending = 2
+	s := NewSlices(st, 2)
 	for i, raw := range []string{`{"ph":"B","ts":1,"name":"a"}`, `{"ph":"B","ts":2,"name":"b"}`, `{"ph":"B","ts":3,"name":"c"}`,
 		`{"ph":"E","ts":4,"name":"b"}`, `{"ph":"B","ts":5,"name":"d"}`, `{"ph":"B","ts":6,"name":"e"}`} {
 		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(raw)})

@@ -5,27 +5,27 @@ import (
 	"tracestreamer/stat"
 )
 
-// Synthetic is the first number given to a pid or tid that is a non-numeric
+// synthetic is the first number given to a pid or tid that is a non-numeric
 // string (docs/format/traceevent.md#processes-and-threads): 4294967296 + k, k in order of first appearance, one map
 // for pids and tids.
-const Synthetic = 4294967296
+const synthetic = 4294967296
 
 // Process is one row of the process table (ipid = position).
 type Process struct {
 	Pid  int64
-	Str  string // the string pid, when it was one
-	Name string // process_name metadata
-	// HasName tells whether process_name metadata named it.
-	HasName bool
+	str  string // the string pid, when it was one
+	name string // process_name metadata
+	// hasName tells whether process_name metadata named it.
+	hasName bool
 }
 
 // Thread is one row of the thread table (itid = position).
 type Thread struct {
 	Tid     int64
 	Ipid    int
-	Str     string // the string tid, when it was one
-	Name    string // thread_name metadata
-	HasName bool
+	str     string // the string tid, when it was one
+	name    string // thread_name metadata
+	hasName bool
 }
 
 // Threads maps event pids and tids to process and thread rows in processing
@@ -35,8 +35,7 @@ type Thread struct {
 type Threads struct {
 	Processes []Process
 	Threads   []Thread
-	// Max bounds the number of threads (0: no bound); see Lookup.
-	Max int
+	max       int // the most threads kept (0: no bound); see Lookup
 
 	stats Stats
 	strs  map[string]int64
@@ -44,11 +43,12 @@ type Threads struct {
 	thrs  map[[2]int64]int
 }
 
-// NewThreads returns the registry with the placeholder rows.
-func NewThreads(st Stats) *Threads {
-	t := &Threads{stats: st, strs: map[string]int64{}, procs: map[int64]int{0: 0}, thrs: map[[2]int64]int{{0, 0}: 0}}
-	t.Processes = []Process{{Pid: 0, Name: "swapper"}}
-	t.Threads = []Thread{{Tid: 0, Ipid: 0, Name: "swapper"}}
+// NewThreads returns the registry with the placeholder rows, keeping at most
+// maxThreads threads (0: no bound; see Lookup).
+func NewThreads(st Stats, maxThreads int) *Threads {
+	t := &Threads{stats: st, max: maxThreads, strs: map[string]int64{}, procs: map[int64]int{0: 0}, thrs: map[[2]int64]int{{0, 0}: 0}}
+	t.Processes = []Process{{Pid: 0, name: "swapper"}}
+	t.Threads = []Thread{{Tid: 0, Ipid: 0, name: "swapper"}}
 	return t
 }
 
@@ -60,7 +60,7 @@ func (t *Threads) number(id event.Ident) (n int64, str string, fresh bool) {
 	}
 	n, ok := t.strs[id.Str]
 	if !ok {
-		n = Synthetic + int64(len(t.strs))
+		n = synthetic + int64(len(t.strs))
 		t.strs[id.Str] = n
 	}
 	return n, id.Str, !ok
@@ -69,7 +69,7 @@ func (t *Threads) number(id event.Ident) (n int64, str string, fresh bool) {
 // Lookup returns the ipid and itid of an event's pid and tid, creating rows as
 // needed: a missing pid is 0; a missing tid, or tid 0 with a pid other than 0,
 // is the pid (the main thread). A pid or tid string not seen before counts
-// json_pid_tid received. With Max threads already there, an event of a new
+// json_pid_tid received. With max threads already there, an event of a new
 // process or thread gets none: ok is false, and it counts json_pid_tid
 // data_lost (each thread costs memory until the end of the run).
 func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
@@ -105,15 +105,15 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 	return ipid, t.thread(ipid, p, th, tstr), true
 }
 
-// full reports whether Max threads are there.
-func (t *Threads) full() bool { return t.Max > 0 && len(t.Threads) >= t.Max }
+// full reports whether max threads are there.
+func (t *Threads) full() bool { return t.max > 0 && len(t.Threads) >= t.max }
 
 func (t *Threads) process(pid int64, str string) int {
 	if ipid, ok := t.procs[pid]; ok {
 		return ipid
 	}
 	ipid := len(t.Processes)
-	t.Processes = append(t.Processes, Process{Pid: pid, Str: str})
+	t.Processes = append(t.Processes, Process{Pid: pid, str: str})
 	t.procs[pid] = ipid
 	t.thread(ipid, pid, pid, str) // its main thread
 	return ipid
@@ -125,7 +125,7 @@ func (t *Threads) thread(ipid int, pid, tid int64, str string) int {
 		return itid
 	}
 	itid := len(t.Threads)
-	t.Threads = append(t.Threads, Thread{Tid: tid, Ipid: ipid, Str: str})
+	t.Threads = append(t.Threads, Thread{Tid: tid, Ipid: ipid, str: str})
 	t.thrs[key] = itid
 	return itid
 }
@@ -142,9 +142,9 @@ func (t *Threads) Metadata(ipid, itid int, ev *event.Event) (known, usable bool)
 			return true, false
 		}
 		if ev.Name == "process_name" {
-			t.Processes[ipid].Name, t.Processes[ipid].HasName = name, true
+			t.Processes[ipid].name, t.Processes[ipid].hasName = name, true
 		} else {
-			t.Threads[itid].Name, t.Threads[itid].HasName = name, true
+			t.Threads[itid].name, t.Threads[itid].hasName = name, true
 		}
 		return true, true
 	case "process_labels", "process_sort_index", "thread_sort_index", "process_uptime_seconds",
@@ -176,13 +176,13 @@ func argString(args []byte, key string) (string, bool) {
 func (t *Threads) ProcessName(ipid int) (string, bool) {
 	p := t.Processes[ipid]
 	switch {
-	case p.HasName || ipid == 0:
-		return p.Name, true
-	case p.Str != "":
-		return p.Str, true
+	case p.hasName || ipid == 0:
+		return p.name, true
+	case p.str != "":
+		return p.str, true
 	}
-	if itid, ok := t.thrs[[2]int64{p.Pid, p.Pid}]; ok && t.Threads[itid].HasName {
-		return t.Threads[itid].Name, true
+	if itid, ok := t.thrs[[2]int64{p.Pid, p.Pid}]; ok && t.Threads[itid].hasName {
+		return t.Threads[itid].name, true
 	}
 	return "", false
 }
@@ -191,20 +191,20 @@ func (t *Threads) ProcessName(ipid int) (string, bool) {
 // else for the main thread the process name, else its string tid.
 func (t *Threads) ThreadName(itid int) (string, bool) {
 	th := t.Threads[itid]
-	if th.HasName || itid == 0 {
-		return th.Name, true
+	if th.hasName || itid == 0 {
+		return th.name, true
 	}
 	p := t.Processes[th.Ipid]
 	if th.Tid == p.Pid && itid != 0 {
-		if p.HasName {
-			return p.Name, true
+		if p.hasName {
+			return p.name, true
 		}
-		if p.Str != "" {
-			return p.Str, true
+		if p.str != "" {
+			return p.str, true
 		}
 	}
-	if th.Str != "" {
-		return th.Str, true
+	if th.str != "" {
+		return th.str, true
 	}
 	return "", false
 }

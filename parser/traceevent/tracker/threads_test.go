@@ -13,7 +13,7 @@ func TestThreads(t *testing.T) {
 	s := func(v string) event.Ident { return event.Ident{Str: v, IsStr: true, Present: true} }
 	none := event.Ident{}
 	st := cells{}
-	th := NewThreads(st)
+	th := NewThreads(st, 0)
 	type pair struct{ ipid, itid int }
 	var got []pair
 	for _, ev := range [][2]event.Ident{
@@ -39,17 +39,17 @@ func TestThreads(t *testing.T) {
 	for _, x := range th.Threads {
 		tids = append(tids, x.Tid)
 	}
-	if !reflect.DeepEqual(pids, []int64{0, 10, Synthetic, 20}) ||
-		!reflect.DeepEqual(tids, []int64{0, 10, 11, Synthetic, Synthetic + 1, 7, 20, 11}) || st["json_pid_tid/received"] != 2 {
+	if !reflect.DeepEqual(pids, []int64{0, 10, synthetic, 20}) ||
+		!reflect.DeepEqual(tids, []int64{0, 10, 11, synthetic, synthetic + 1, 7, 20, 11}) || st["json_pid_tid/received"] != 2 {
 		t.Errorf("pids %v tids %v counts %v", pids, tids, st)
 	}
-	if th.Threads[4].Str != "io" || th.Processes[2].Str != "gpu" || th.Threads[4].Ipid != 2 {
+	if th.Threads[4].str != "io" || th.Processes[2].str != "gpu" || th.Threads[4].Ipid != 2 {
 		t.Errorf("threads %+v", th.Threads)
 	}
 }
 
 func TestNames(t *testing.T) {
-	th := NewThreads(cells{})
+	th := NewThreads(cells{}, 0)
 	dec := func(s string) *event.Event {
 		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(s)})
 		if err != nil {
@@ -91,12 +91,11 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// TestThreadLimit: with Max threads there, events of new threads and
+// TestThreadLimit: with max threads there, events of new threads and
 // processes get none and are counted; known ones still resolve.
 func TestThreadLimit(t *testing.T) {
 	st := cells{}
-	th := NewThreads(st)
-	th.Max = 3 // the placeholder, process 10's main thread, thread 11
+	th := NewThreads(st, 3) // the placeholder, process 10's main thread, thread 11
 	ev := func(pid, tid int64) *event.Event {
 		return &event.Event{Pid: event.Ident{Num: pid, Present: true}, Tid: event.Ident{Num: tid, Present: true}}
 	}
