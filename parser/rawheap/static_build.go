@@ -1,0 +1,375 @@
+package rawheap
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// staticBuilder makes the translator's graph of a static dump
+// (docs/format/rawheap.md#what-a-static-dump-becomes): one node per class,
+// object, array and string object, a "buffer" node under each array holding
+// its elements, a node per primitive value and per declared method, and, for
+// a dump read alone, a SyntheticRoot and a StaticRoot group above the roots.
+type staticBuilder struct {
+	d       *staticDump
+	g       *transGraph
+	byID    map[uint32]uint32 // object id → node index
+	synth   uint32            // next synthetic id - 0x40000000
+	prob    func(Problem)
+	curOff  int64 // offset of the item whose edges are being made
+	dangles int
+}
+
+// syntheticIDBase is where the translator numbers the nodes it invents
+// (value, method, buffer and wrapper nodes).
+const syntheticIDBase = 0x40000000
+
+// buildStatic makes the graph of a static dump; withRoot adds the
+// SyntheticRoot and StaticRoot nodes a dump read alone gets. Objects that are
+// referred to but not in the dump become empty "native" nodes, as in the
+// translator, and are reported once with the offset of the first reference.
+func buildStatic(d *staticDump, withRoot bool, prob func(Problem)) (*transGraph, map[uint32]uint32) {
+	b := &staticBuilder{d: d, g: &transGraph{}, byID: make(map[uint32]uint32), prob: prob}
+	b.build(withRoot)
+	return b.g, b.byID
+}
+
+func (b *staticBuilder) newNode() uint32 {
+	b.g.nodes = append(b.g.nodes, transNode{typ: ntNative, name: 1})
+	return uint32(len(b.g.nodes) - 1)
+}
+
+func (b *staticBuilder) node(id uint32) uint32 {
+	if i, ok := b.byID[id]; ok {
+		return i
+	}
+	i := b.newNode()
+	b.g.nodes[i].id = uint64(id)
+	b.byID[id] = i
+	return i
+}
+
+// target is node for the object an edge points at; one the dump does not
+// hold is counted.
+func (b *staticBuilder) target(id uint32) uint32 {
+	if _, ok := b.byID[id]; !ok {
+		if b.dangles == 0 && b.prob != nil {
+			b.prob(Problem{Kind: ProblemDangling, Offset: b.curOff,
+				Msg: fmt.Sprintf("offset %d: a reference to object %d, which the dump does not hold (kept as an empty node)", b.curOff, id)})
+		}
+		b.dangles++
+	}
+	return b.node(id)
+}
+
+func (b *staticBuilder) edge(from, to, nameOrIndex uint32, typ uint8) {
+	b.g.edges = append(b.g.edges, transEdge{from: from, to: to, nameOrIndex: nameOrIndex, typ: typ})
+}
+
+// dumpStr is the table id of the dump's string id; a string id the dump does
+// not define reads as "".
+func (b *staticBuilder) dumpStr(id uint32) uint32 { return b.g.strs.id(b.d.strs[id]) }
+
+func (b *staticBuilder) build(withRoot bool) {
+	var synthetic, static uint32
+	if withRoot {
+		synthetic, static = b.newNode(), b.newNode()
+	}
+	classIDs := make([]uint32, 0, len(b.d.classes))
+	for id := range b.d.classes {
+		classIDs = append(classIDs, id)
+	}
+	slices.Sort(classIDs)
+	for _, id := range classIDs {
+		n := &b.g.nodes[b.node(id)]
+		n.name = b.dumpStr(b.d.classes[id].name)
+		n.typ = ntClass
+	}
+	for _, rec := range b.d.instances {
+		if _, isClass := b.d.classes[rec.id]; isClass {
+			// A class object's instance record: its class record made the node.
+			b.g.nodes[b.node(rec.id)].size = rec.size
+			continue
+		}
+		i := b.node(rec.id)
+		b.g.nodes[i].size = rec.size
+		b.g.nodes[i].typ = ntObject
+		if cl, ok := b.d.classes[rec.class]; ok {
+			name := b.dumpStr(cl.name)
+			n := &b.g.nodes[i]
+			n.name = name
+			if n.size == 0 {
+				n.size = cl.instanceSize
+			}
+		}
+	}
+	for _, rec := range b.d.arrays {
+		i := b.node(rec.id)
+		b.g.nodes[i].size = rec.size
+		b.g.nodes[i].typ = ntArray
+		if cl, ok := b.d.classes[rec.class]; ok {
+			b.g.nodes[i].name = b.dumpStr(cl.name)
+		}
+	}
+	for _, rec := range b.d.stringObjs {
+		i := b.node(rec.id)
+		name := b.g.strs.id(rec.content)
+		n := &b.g.nodes[i]
+		n.size, n.typ, n.name = rec.size, ntString, name
+	}
+	for _, id := range b.d.roots {
+		n := &b.g.nodes[b.node(id)]
+		if n.typ != ntClass && n.typ != ntObject && n.typ != ntArray && n.typ != ntString {
+			n.typ = ntRoot
+		}
+	}
+	if withRoot {
+		sr := &b.g.nodes[synthetic]
+		sr.id, sr.typ, sr.name = 1, ntSynthetic, b.g.strs.id("SyntheticRoot")
+		name := b.g.strs.id("StaticRoot[" + strconv.Itoa(len(b.d.roots)) + "]")
+		st := &b.g.nodes[static]
+		st.id, st.typ, st.name, st.size = 0, ntRoot, name, 1
+		b.edge(synthetic, static, b.g.strs.id("-subroot-"), etShortcut)
+		for i, id := range b.d.roots {
+			b.edge(static, b.byID[id], uint32(i), etElement)
+		}
+	}
+	b.classEdges(classIDs)
+	b.instanceEdges()
+	b.arrayEdges()
+	for _, rec := range b.d.stringObjs {
+		if rec.class != 0 && rec.class != rec.id {
+			from := b.byID[rec.id]
+			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
+		}
+	}
+	if b.dangles > 1 && b.prob != nil {
+		b.prob(Problem{Kind: ProblemDangling, Offset: -1, Msg: fmt.Sprintf("%d references in all to objects the dump does not hold", b.dangles)})
+	}
+	b.g.groupEdges()
+}
+
+func (b *staticBuilder) classEdges(classIDs []uint32) {
+	for _, id := range classIDs {
+		from := b.byID[id]
+		cl := b.d.classes[id]
+		b.curOff = -1
+		if cl.super != 0 && uint64(cl.super) != b.g.nodes[from].id {
+			b.edge(from, b.target(cl.super), b.g.strs.id("superClass"), etInternal)
+		}
+		for i := range min(len(cl.staticFields), len(cl.staticValues)) {
+			b.valueEdge(from, cl.staticValues[i], b.dumpStr(cl.staticFields[i]))
+		}
+		for _, m := range cl.methods {
+			name := b.dumpStr(m)
+			b.edge(from, b.methodNode(name), name, etProperty)
+		}
+	}
+}
+
+// valueEdge makes the edge of a field holding v: to the object it refers to,
+// or to a new node for a primitive value; a null reference makes none.
+func (b *staticBuilder) valueEdge(from uint32, v fieldValue, name uint32) {
+	switch {
+	case isRefValue(v.typ) && v.val == 0:
+	case v.typ == ftWeakObj:
+		b.edge(from, b.target(uint32(v.val)), name, etWeak)
+	case isRefValue(v.typ):
+		b.edge(from, b.target(uint32(v.val)), name, etProperty)
+	default:
+		b.edge(from, b.valueNode(v.typ, v.val), name, etProperty)
+	}
+}
+
+// isRefValue reports a field value that refers to an object.
+func isRefValue(t uint8) bool { return t == ftObject || t == ftArray || t == ftWeakObj }
+
+func (b *staticBuilder) instanceEdges() {
+	for _, rec := range b.d.instances {
+		from := b.byID[rec.id]
+		b.curOff = rec.off
+		if rec.class != 0 && rec.class != rec.id {
+			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
+		}
+		cl, ok := b.d.classes[rec.class]
+		if !ok {
+			b.g.nodes[from].name = b.g.strs.id("Object")
+			for _, v := range rec.values {
+				if v.val == 0 || !isRefValue(v.typ) {
+					continue
+				}
+				typ := etProperty
+				if v.typ == ftWeakObj {
+					typ = etWeak
+				}
+				b.edge(from, b.target(uint32(v.val)), b.g.strs.id(""), typ)
+			}
+			continue
+		}
+		isClass := b.g.nodes[from].typ == ntClass
+		for i := 0; i < len(cl.instanceFields) && i < len(rec.values); i++ {
+			name := b.dumpStr(cl.instanceFields[i])
+			if isClass && b.d.strs[cl.instanceFields[i]] == "superClass" {
+				continue // the class record's superclass edge says it already
+			}
+			b.valueEdge(from, rec.values[i], name)
+		}
+	}
+}
+
+// boxedNames are the classes the translator boxes a primitive array's
+// elements into.
+var boxedNames = map[uint8]string{ftBoolean: "std.core.Boolean", ftByte: "std.core.Byte", ftChar: "std.core.Char",
+	ftShort: "std.core.Short", ftInt: "std.core.Int", ftLong: "std.core.Long", ftFloat: "std.core.Float",
+	ftDouble: "std.core.Double"}
+
+func (b *staticBuilder) arrayEdges() {
+	bufferName, valueName := b.g.strs.id("buffer"), b.g.strs.id("value")
+	for _, rec := range b.d.arrays {
+		arr := b.byID[rec.id]
+		b.curOff = rec.off
+		buf := b.synthNode()
+		bn := &b.g.nodes[buf]
+		bn.typ, bn.name, bn.size = ntArray, b.g.nodes[arr].name, 0
+		b.edge(arr, buf, bufferName, etProperty)
+		switch {
+		case rec.elemType == ftTagged:
+			for i, v := range rec.tagged {
+				switch {
+				case isRefValue(v.typ) && v.val == 0:
+				case v.typ == ftWeakObj:
+					name := b.g.strs.id(strconv.Itoa(i))
+					b.edge(buf, b.target(uint32(v.val)), name, etWeak)
+				case isRefValue(v.typ):
+					b.edge(buf, b.target(uint32(v.val)), uint32(i), etElement)
+				default:
+					b.edge(buf, b.valueNode(v.typ, v.val), uint32(i), etElement)
+				}
+			}
+		case isRefType(rec.elemType):
+			for i, id := range rec.elems {
+				if id != 0 {
+					b.edge(buf, b.target(id), uint32(i), etElement)
+				}
+			}
+		default:
+			w := fieldSize(rec.elemType)
+			if w == 0 || rec.length == 0 || len(rec.prim) < int(rec.length)*w {
+				continue
+			}
+			name, ok := boxedNames[rec.elemType]
+			if !ok {
+				name = "std.core.Object"
+			}
+			wrapperName := b.g.strs.id(name)
+			for j := range int(rec.length) {
+				v := leValue(rec.prim[j*w : (j+1)*w])
+				wr := b.synthNode()
+				wn := &b.g.nodes[wr]
+				wn.typ, wn.name, wn.size = ntObject, wrapperName, 0
+				val := b.valueNode(rec.elemType, v)
+				b.edge(buf, wr, uint32(j), etElement)
+				b.edge(wr, val, valueName, etProperty)
+			}
+		}
+	}
+}
+
+// synthNode is a node the translator invents, numbered from 0x40000000.
+func (b *staticBuilder) synthNode() uint32 {
+	id := syntheticIDBase + b.synth
+	b.synth++
+	i := b.node(id)
+	b.g.nodes[i].id = uint64(id)
+	return i
+}
+
+func (b *staticBuilder) methodNode(name uint32) uint32 {
+	i := b.synthNode()
+	n := &b.g.nodes[i]
+	n.typ, n.name, n.size = ntClosure, name, 0
+	return i
+}
+
+// valueNode is a new node for a primitive value, named by its text.
+func (b *staticBuilder) valueNode(typ uint8, v uint64) uint32 {
+	i := b.synthNode()
+	t := ntNumber
+	switch typ {
+	case ftChar:
+		t = ntString
+	case ftTagged:
+		t = ntSynthetic
+	}
+	name := b.g.strs.id(valueText(typ, v))
+	n := &b.g.nodes[i]
+	n.typ, n.name, n.size = t, name, 0
+	return i
+}
+
+// valueText is the translator's text for a primitive value: C++'s
+// std::to_string for numbers (six decimals for floating point), the character
+// for a char (NUL and surrogates as \uXXXX), names for the tagged specials.
+func valueText(typ uint8, v uint64) string {
+	switch typ {
+	case ftBoolean:
+		if v != 0 {
+			return "true"
+		}
+		return "false"
+	case ftChar:
+		c := uint16(v)
+		if c == 0 || (c >= 0xD800 && c <= 0xDFFF) {
+			return fmt.Sprintf(`\u%04X`, c)
+		}
+		return string(utf8.AppendRune(nil, rune(c)))
+	case ftTagged:
+		switch v {
+		case 0x00:
+			return "hole"
+		case 0x02:
+			return "null"
+		case 0x06:
+			return "false"
+		case 0x07:
+			return "true"
+		case 0x0A:
+			return "undefined"
+		case 0x12:
+			return "exception"
+		}
+		return fmt.Sprintf("0x%016X", v)
+	case ftByte:
+		return strconv.Itoa(int(int8(v)))
+	case ftShort:
+		return strconv.Itoa(int(int16(v)))
+	case ftInt:
+		return strconv.Itoa(int(int32(v)))
+	case ftLong:
+		return strconv.FormatInt(int64(v), 10)
+	case ftFloat:
+		return cFloat(float64(math.Float32frombits(uint32(v))))
+	case ftDouble:
+		return cFloat(math.Float64frombits(v))
+	}
+	return strconv.FormatUint(v, 10)
+}
+
+// cFloat formats f as C's printf("%f") (std::to_string) does.
+func cFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return "-nan"
+		}
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'f', 6, 64)
+}

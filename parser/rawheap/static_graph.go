@@ -1,0 +1,127 @@
+package rawheap
+
+import (
+	"strings"
+)
+
+// The node and edge types rawheap_translator writes into a snapshot's meta
+// (docs/format/rawheap.md#what-a-dump-becomes): V8's lists plus "framework",
+// "handle", "class" and the edge type "xref".
+var (
+	transNodeTypes = []string{"hidden", "array", "string", "object", "code", "closure", "regexp", "number",
+		"native", "synthetic", "concatenated string", "slicedstring", "symbol", "bigint", "framework", "handle", "class"}
+	transEdgeTypes = []string{"context", "element", "property", "internal", "hidden", "shortcut", "weak", "xref"}
+)
+
+// Node type indexes into transNodeTypes.
+const (
+	ntArray     uint8 = 1
+	ntString    uint8 = 2
+	ntObject    uint8 = 3
+	ntClosure   uint8 = 5
+	ntNumber    uint8 = 7
+	ntNative    uint8 = 8 // the translator's default node type
+	ntSynthetic uint8 = 9
+	ntRoot      uint8 = 15 // "handle"
+	ntClass     uint8 = 16
+)
+
+// Edge type indexes into transEdgeTypes.
+const (
+	etElement  uint8 = 1
+	etProperty uint8 = 2
+	etInternal uint8 = 3
+	etShortcut uint8 = 5
+	etWeak     uint8 = 6
+	etXRef     uint8 = 7
+)
+
+// transGraph is a heap graph in the form rawheap_translator serializes it:
+// nodes in output order, each owning the next edgeCount edges, and a string
+// table whose ids start at 3 (0 "<dummy>", 1 "", 2 "GC roots" are fixed).
+type transGraph struct {
+	nodes []transNode
+	edges []transEdge
+	strs  strTable
+}
+
+type transNode struct {
+	id        uint64
+	name      uint32 // string id
+	size      uint32
+	edgeCount uint32
+	native    uint32
+	typ       uint8
+}
+
+type transEdge struct {
+	from        uint32 // source node index, used while the edges are being grouped
+	to          uint32 // target node index
+	nameOrIndex uint32 // string id, or the element index of an "element" edge
+	typ         uint8
+}
+
+// strTable deduplicates strings by content and numbers them in insertion
+// order from 3, as the translator's string table does.
+type strTable struct {
+	ids  map[string]uint32
+	list []string
+}
+
+// firstStrID is the id of the first string a dump adds.
+const firstStrID = 3
+
+func (t *strTable) id(s string) uint32 {
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = make(map[string]uint32)
+	}
+	id := uint32(len(t.list) + firstStrID)
+	t.ids[s] = id
+	t.list = append(t.list, s)
+	return id
+}
+
+// get returns the string of id; ids the table never gave out read as "".
+func (t *strTable) get(id uint32) (string, bool) {
+	if id < firstStrID || int(id-firstStrID) >= len(t.list) {
+		return "", false
+	}
+	return t.list[id-firstStrID], true
+}
+
+// Strings returns the snapshot's strings array as the translator writes it:
+// the three fixed entries, then the table. The translator writes a string up
+// to its first NUL byte; the text is otherwise unchanged.
+func (g *transGraph) Strings() []string {
+	out := make([]string, 0, len(g.strs.list)+firstStrID)
+	out = append(out, "<dummy>", "", "GC roots")
+	for _, s := range g.strs.list {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// groupEdges orders the edges by source node, keeping the order in which
+// each node's edges were made, and sets every node's edge count.
+func (g *transGraph) groupEdges() {
+	counts := make([]uint32, len(g.nodes)+1)
+	for _, e := range g.edges {
+		counts[e.from+1]++
+	}
+	for i := range g.nodes {
+		g.nodes[i].edgeCount = counts[i+1]
+		counts[i+1] += counts[i]
+	}
+	sorted := make([]transEdge, len(g.edges))
+	for _, e := range g.edges {
+		sorted[counts[e.from]] = e
+		counts[e.from]++
+	}
+	g.edges = sorted
+}

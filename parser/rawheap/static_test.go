@@ -1,0 +1,130 @@
+package rawheap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// translatorSnapshot is the part of rawheap_translator's .heapsnapshot the
+// tests compare.
+type translatorSnapshot struct {
+	Snapshot struct {
+		NodeCount int `json:"node_count"`
+		EdgeCount int `json:"edge_count"`
+	} `json:"snapshot"`
+	Nodes   []uint64 `json:"nodes"`
+	Edges   []uint64 `json:"edges"`
+	Strings []string `json:"strings"`
+}
+
+func readGz(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+func readTranslator(t testing.TB, path string) *translatorSnapshot {
+	t.Helper()
+	var s translatorSnapshot
+	if err := json.Unmarshal(readGz(t, path), &s); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &s
+}
+
+// compareGraph reports the first differences between g and the translator's
+// output, and the number of values compared.
+func compareGraph(g *transGraph, want *translatorSnapshot) (compared int, diffs []string) {
+	diff := func(format string, args ...any) {
+		if len(diffs) < 10 {
+			diffs = append(diffs, fmt.Sprintf(format, args...))
+		}
+	}
+	if len(g.nodes)*8 != len(want.Nodes) || len(g.edges)*3 != len(want.Edges) {
+		diff("%d nodes and %d edges, translator %d and %d", len(g.nodes), len(g.edges), len(want.Nodes)/8, len(want.Edges)/3)
+		return 0, diffs
+	}
+	for i, n := range g.nodes {
+		got := []uint64{uint64(n.typ), uint64(n.name), n.id, uint64(n.size), uint64(n.edgeCount), 0, 0, uint64(n.native)}
+		for f, v := range got {
+			compared++
+			if w := want.Nodes[8*i+f]; w != v {
+				diff("node %d field %d: %d, translator %d", i, f, v, w)
+			}
+		}
+	}
+	for i, e := range g.edges {
+		got := []uint64{uint64(e.typ), uint64(e.nameOrIndex), uint64(e.to) * 8}
+		for f, v := range got {
+			compared++
+			if w := want.Edges[3*i+f]; w != v {
+				diff("edge %d field %d: %d, translator %d", i, f, v, w)
+			}
+		}
+	}
+	strs := g.Strings()
+	if len(strs) != len(want.Strings) {
+		diff("%d strings, translator %d", len(strs), len(want.Strings))
+	}
+	for i := range min(len(strs), len(want.Strings)) {
+		compared++
+		if string(bytes.ToValidUTF8([]byte(strs[i]), []byte("\uFFFD"))) != want.Strings[i] {
+			diff("string %d: %q, translator %q", i, strs[i], want.Strings[i])
+		}
+	}
+	return compared, diffs
+}
+
+func decodeStaticFile(t testing.TB, path string) (*transGraph, []Problem) {
+	t.Helper()
+	var probs []Problem
+	d, err := readStatic(bytes.NewReader(readGz(t, path)), func(p Problem) { probs = append(probs, p) })
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	g, _ := buildStatic(d, true, func(p Problem) { probs = append(probs, p) })
+	return g, probs
+}
+
+// TestStaticGraphEqualsTranslator decodes each static fixture and compares
+// its nodes, edges and strings with rawheap_translator's output for it.
+func TestStaticGraphEqualsTranslator(t *testing.T) {
+	files, _ := filepath.Glob("testdata/static-*.rawheap.gz")
+	if len(files) == 0 {
+		t.Fatal("no static fixtures")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			g, probs := decodeStaticFile(t, f)
+			for _, p := range probs {
+				if p.Kind != ProblemDangling {
+					t.Errorf("problem: %s", p.Msg)
+				}
+			}
+			want := readTranslator(t, f[:len(f)-len(".rawheap.gz")]+".translated.heapsnapshot.gz")
+			n, diffs := compareGraph(g, want)
+			for _, d := range diffs {
+				t.Error(d)
+			}
+			t.Logf("%d nodes, %d edges, %d strings: %d values compared, %d differences", len(g.nodes), len(g.edges), len(g.strs.list)+3, n, len(diffs))
+		})
+	}
+}
