@@ -54,7 +54,7 @@ func (r *run) htrace(ctx context.Context, in io.Reader, name string, source int6
 		case pluginArkTSConfig:
 			r.arkts.Config(rec.Data, where)
 		case pluginArkTS:
-			r.arkts.Result(rec.Data, recordTime(rec, rd.Clock()), rd.Clock(), where)
+			r.arkts.Result(ctx, rec.Data, recordTime(rec, rd.Clock()), rd.Clock(), where)
 		default:
 			skipped.add(plugin)
 		}

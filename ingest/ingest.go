@@ -337,7 +337,7 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 		case formatHeapSnapshot:
 			return r.heapFile(o.r, path)
 		case formatCPUProfile:
-			return r.cpuFile(o.r, path, id)
+			return r.cpuFile(ctx, o.r, path, id)
 		case formatTraceEvent:
 			return r.traceFile(ctx, o.r, path, o.compression)
 		}

@@ -61,12 +61,15 @@ func (r *run) heapFile(in io.Reader, path string) error {
 // a standalone heap file it is placed on the wall clock, shifted so that it
 // ends at the file's modification time (its own clock when the file has none),
 // so that the heap files and profiles of a run share one timeline.
-func (r *run) cpuFile(in io.Reader, path string, source int64) error {
+func (r *run) cpuFile(ctx context.Context, in io.Reader, path string, source int64) error {
 	b, err := io.ReadAll(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	p, repaired, err := cpuprofile.ParseRepairing(b)
+	p, repaired, err := cpuprofile.ParseRepairing(ctx, b)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err != nil {
 		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path, "CPU profile dropped: %v", err)
 		return nil

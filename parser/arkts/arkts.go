@@ -27,6 +27,7 @@ package arkts
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -181,7 +182,8 @@ func resultBytes(data []byte) ([]byte, error) {
 
 // Result handles an "arkts-plugin" record. ts is the record time already
 // converted to BOOTTIME ns; clock converts the CPU profiler's MONOTONIC times.
-func (p *Parser) Result(data []byte, ts int64, clock htrace.Clock, where string) {
+// A CPU profile being decoded is given up when ctx is cancelled.
+func (p *Parser) Result(ctx context.Context, data []byte, ts int64, clock htrace.Clock, where string) {
 	p.seen = true
 	msg, err := resultBytes(data)
 	if err != nil {
@@ -210,7 +212,7 @@ func (p *Parser) Result(data []byte, ts int64, clock htrace.Clock, where string)
 		p.marker(m.id, ts, where)
 	case kindProfile:
 		p.env.Range.Add(ts)
-		p.profile(m.profile, clock, where)
+		p.profile(ctx, m.profile, clock, where)
 	}
 }
 
@@ -298,8 +300,11 @@ func (p *Parser) endHeap(name string, start, end int64) error {
 	return nil
 }
 
-func (p *Parser) profile(raw []byte, clock htrace.Clock, where string) {
-	prof, repaired, err := cpuprofile.ParseRepairing(raw)
+func (p *Parser) profile(ctx context.Context, raw []byte, clock htrace.Clock, where string) {
+	prof, repaired, err := cpuprofile.ParseRepairing(ctx, raw)
+	if ctx.Err() != nil {
+		return // the run is being abandoned
+	}
 	if err != nil {
 		p.env.Log.Warn(stat.JSCPUProfiler, stat.InvalidData, where, "CPU profile dropped: %v", err)
 		return

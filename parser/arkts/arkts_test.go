@@ -1,6 +1,7 @@
 package arkts
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -59,7 +60,7 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.p.Result(data, m.ts, htrace.Clock{}, fmt.Sprintf("message %d", i))
+		h.p.Result(context.Background(), data, m.ts, htrace.Clock{}, fmt.Sprintf("message %d", i))
 	}
 	h.p.Finish()
 	h.heap.Flush()

@@ -1,6 +1,7 @@
 package arkts
 
 import (
+	"context"
 	"tracestreamer/internal/testutil"
 
 	"bytes"
@@ -72,7 +73,7 @@ func FuzzParser(f *testing.F) {
 		p.Config(cfg, "config")
 		for i, msg := range bytes.Split(data[1:], []byte{0}) {
 			res, _ := proto.Marshal(&hiprofpb.ArkTSResult{Result: msg})
-			p.Result(res, int64(i), htrace.Clock{}, "fuzz")
+			p.Result(context.Background(), res, int64(i), htrace.Clock{}, "fuzz")
 		}
 		p.Finish()
 		heap.Flush()

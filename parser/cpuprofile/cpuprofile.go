@@ -27,6 +27,7 @@ package cpuprofile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -66,29 +67,66 @@ type Profile struct {
 
 	startText, endText []byte // startTime, endTime as written (unit known at the end)
 	timestamps         []int64
+	dec                *decodeState // while decoding
+}
+
+// decodeState is what Parse needs while it decodes.
+type decodeState struct {
+	ctx     context.Context
+	reads   int  // nodes and array elements decoded, for check
+	decoded bool // the text decoded; what failed came after
 }
 
 // Parse decodes a profile object.
 //
 // A panic while decoding (a bug, whatever the input) is returned as an error.
-func Parse(b []byte) (_ *Profile, err error) {
+func Parse(b []byte) (*Profile, error) {
+	p, _, err := parse(context.Background(), b)
+	return p, err
+}
+
+// checkEvery is how many array elements or nodes the decoder reads between
+// two looks at its context.
+const checkEvery = 1 << 14
+
+// parse is Parse that stops with ctx's error soon after ctx is cancelled;
+// failedAt is the offset where the text failed to decode (len(b) when the
+// text decoded but did not make a profile).
+func parse(ctx context.Context, b []byte) (_ *Profile, failedAt int64, err error) {
 	js := jsonscan.NewBytes(b)
+	failedAt = int64(len(b))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error at offset %d (please report it): %v", js.Offset(), r)
 		}
 	}()
-	p := &Profile{}
+	p := &Profile{dec: &decodeState{ctx: ctx}}
 	if err := p.decode(js); err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, failedAt, ctx.Err()
+		}
+		if p.dec.decoded {
+			return nil, failedAt, err
+		}
+		return nil, js.Offset(), err
 	}
 	if !js.AtEOF() {
-		return nil, js.Errorf("data after the profile object")
+		return nil, js.Offset(), js.Errorf("data after the profile object")
 	}
 	if err := p.finish(); err != nil {
-		return nil, err
+		return nil, failedAt, err
 	}
-	return p, nil
+	p.dec = nil
+	return p, failedAt, nil
+}
+
+// check returns the context's error every checkEvery calls.
+func (p *Profile) check() error {
+	p.dec.reads++
+	if p.dec.reads%checkEvery == 0 {
+		return p.dec.ctx.Err()
+	}
+	return nil
 }
 
 // usToNs converts a JSON number of µs to ns, exactly (no float rounding).
@@ -99,9 +137,12 @@ func usToNs(b []byte) (int64, error) {
 	return 0, fmt.Errorf("%q is not a time", b)
 }
 
-func readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
+func (p *Profile) readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, error)) ([]int64, error) {
 	out := []int64{}
 	err := js.Array(func(int) error {
+		if err := p.check(); err != nil {
+			return err
+		}
 		b, err := js.ReadNumber()
 		if err != nil {
 			return err
@@ -123,7 +164,10 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 		case "nodes":
 			have.nodes = true
 			return js.Array(func(i int) error {
-				n, err := decodeNode(js)
+				if err := p.check(); err != nil {
+					return err
+				}
+				n, err := p.decodeNode(js)
 				if err != nil {
 					return fmt.Errorf("node %d: %w", i, err)
 				}
@@ -141,21 +185,23 @@ func (p *Profile) decode(js *jsonscan.Decoder) error {
 			p.Legacy = true
 			_, err = p.decodeLegacyNode(js, 0)
 		case "timestamps":
-			p.timestamps, err = readIntArray(js, usToNs)
+			p.timestamps, err = p.readIntArray(js, usToNs)
 		case "samples":
 			have.samples = true
-			p.Samples, err = readIntArray(js, jsonscan.ParseInt)
+			p.Samples, err = p.readIntArray(js, jsonscan.ParseInt)
 		case "timeDeltas":
 			have.deltas = true
-			p.TimeDeltas, err = readIntArray(js, usToNs)
+			p.TimeDeltas, err = p.readIntArray(js, usToNs)
 		default:
 			err = js.SkipValue()
 		}
 		return err
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
+	}
+	p.dec.decoded = true
+	switch {
 	case !have.nodes:
 		return errors.New("no nodes: not a CPU profile")
 	case !have.start:
@@ -212,6 +258,9 @@ func (p *Profile) decodeLegacyNode(js *jsonscan.Decoder, depth int) (int64, erro
 	if depth > 1<<16 {
 		return 0, errors.New("call tree nested too deeply")
 	}
+	if err := p.check(); err != nil {
+		return 0, err
+	}
 	idx := len(p.Nodes)
 	p.Nodes = append(p.Nodes, Node{HitCount: -1, ID: -1})
 	var kids []int64
@@ -245,7 +294,7 @@ func (p *Profile) decodeLegacyNode(js *jsonscan.Decoder, depth int) (int64, erro
 	return n.ID, err
 }
 
-func decodeNode(js *jsonscan.Decoder) (Node, error) {
+func (p *Profile) decodeNode(js *jsonscan.Decoder) (Node, error) {
 	n := Node{HitCount: -1}
 	haveID := false
 	err := js.Object(func(key []byte) (err error) {
@@ -258,7 +307,7 @@ func decodeNode(js *jsonscan.Decoder) (Node, error) {
 		case "hitCount":
 			n.HitCount, err = js.ReadInt()
 		case "children":
-			n.Children, err = readIntArray(js, jsonscan.ParseInt)
+			n.Children, err = p.readIntArray(js, jsonscan.ParseInt)
 		case "parent":
 			n.Parent, err = js.ReadInt()
 		default:

@@ -1,6 +1,7 @@
 package cpuprofile
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"runtime"
@@ -236,7 +237,7 @@ func TestRepairUnescapedNames(t *testing.T) {
 	if _, err := Parse([]byte(raw)); err == nil {
 		t.Fatal("the unescaped profile parsed without repair")
 	}
-	p, repaired, err := ParseRepairing([]byte(raw))
+	p, repaired, err := ParseRepairing(context.Background(), []byte(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,10 +255,10 @@ func TestRepairUnescapedNames(t *testing.T) {
 		t.Errorf("nodes after repair: %+v", p.Nodes)
 	}
 	// A well-formed profile is never rewritten.
-	if _, n := Repair([]byte(refProfile)); n != 0 {
+	if _, n, _ := Repair(context.Background(), []byte(refProfile)); n != 0 {
 		t.Errorf("Repair changed %d names of a valid profile", n)
 	}
-	if _, _, err := ParseRepairing([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"a"b"}}]`)); err == nil {
+	if _, _, err := ParseRepairing(context.Background(), []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"a"b"}}]`)); err == nil {
 		t.Error("a profile that cannot be repaired parsed")
 	}
 }

@@ -1,6 +1,7 @@
 package cpuprofile
 
 import (
+	"context"
 	"testing"
 
 	"tracestreamer/internal/testutil"
@@ -13,9 +14,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(refProfile))
 	f.Add([]byte(`{"head":{"functionName":"(root)","id":1,"children":[{"functionName":"f","id":2,"lineNumber":3}]},"startTime":1.5,"endTime":2,"samples":[2,1],"timestamps":[1500001,1500003]}`))
 	f.Add([]byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"a"b","scriptId":"0","url":""}}],"startTime":0,"samples":[1,1],"timeDeltas":[1,-1]}`))
+	for _, shape := range hostileShapes {
+		f.Add(genHostile(shape, 2000)[:min(4000, len(genHostile(shape, 2000)))])
+	}
 	f.Fuzz(func(t *testing.T, text []byte) {
 		testutil.CountExec("FuzzParse")
-		p, _, err := ParseRepairing(text)
+		p, _, err := ParseRepairing(context.Background(), text)
 		if err != nil {
 			return
 		}
