@@ -13,6 +13,7 @@ import (
 
 	"tracestreamer/parser/htrace"
 	"tracestreamer/parser/jsonscan"
+	"tracestreamer/parser/rawheap"
 )
 
 // format is an input format recognised by content.
@@ -24,6 +25,7 @@ const (
 	formatHeapSnapshot format = "heapsnapshot" // also .heaptimeline
 	formatCPUProfile   format = "cpuprofile"
 	formatTraceEvent   format = "traceevent" // Chrome JSON trace
+	formatRawheap      format = "rawheap"    // ArkTS heap dump
 )
 
 // sniffSize is how much of the (decompressed) start of an input detection reads.
@@ -143,6 +145,9 @@ func openZip(f *os.File, path string) (io.Reader, error) {
 func detect(head []byte) format {
 	if htrace.IsHTrace(head) {
 		return formatHTrace
+	}
+	if rawheap.Sniff(head) != rawheap.NotRawheap {
+		return formatRawheap
 	}
 	return detectJSON(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
 }

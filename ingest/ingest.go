@@ -273,7 +273,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 // in stat under the format's event; the rows written before it are kept and
 // the run goes on with the next input.
 func (r *run) guard(path string, f format, read *int64, parse func() error) (err error) {
-	event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory,
+	event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory, formatRawheap: stat.JSMemory,
 		formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: stat.JSONFile}[f]
 	defer func() {
 		if p := recover(); p != nil {
@@ -336,6 +336,8 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 			return r.htrace(ctx, o.r, path, id)
 		case formatHeapSnapshot:
 			return r.heapFile(o.r, path)
+		case formatRawheap:
+			return r.rawheapFile(o, path)
 		case formatCPUProfile:
 			return r.cpuFile(ctx, o.r, path, id)
 		case formatTraceEvent:

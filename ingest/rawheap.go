@@ -1,0 +1,114 @@
+package ingest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"tracestreamer/internal/scratch"
+	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/parser/rawheap"
+	"tracestreamer/stat"
+)
+
+// rawheapFile reads an ArkTS .rawheap (docs/format/rawheap.md). Its decoder
+// reads the file in passes at known offsets, so it needs random access: a
+// regular uncompressed file is read where it is; a compressed one, an
+// archive member or a pipe is first copied to a scratch file beside the
+// output (removed at once, so nothing is left behind), the one copy of the
+// dump a conversion makes.
+func (r *run) rawheapFile(o *opened, path string) error {
+	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
+	var ra io.ReaderAt
+	var size int64
+	if o.compression == "none" && reopenable(path) {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		ra, size = f, info.Size()
+	} else {
+		f, err := scratch.File(filepath.Dir(r.heap.Out.ScratchDir+string(filepath.Separator)), "rawheap")
+		if err != nil {
+			return err
+		}
+		os.Remove(f.Name())
+		defer f.Close()
+		n, err := io.Copy(f, o.r)
+		if err != nil {
+			warnf("rawheap dropped: copying it to a scratch file: %v", err)
+			return nil
+		}
+		ra, size = f, n
+	}
+	f, err := rawheap.Open(ra, size)
+	if err != nil {
+		warnf("rawheap dropped: %v", err)
+		return nil
+	}
+	id := r.heap.NextID()
+	mark := r.heap.Begin()
+	b := heapsnapshot.NewBuilder(id, &r.heap.Out, func(format string, args ...any) { warnf(format, args...) },
+		heapsnapshot.Meta{NodeFields: rawheap.NodeFields, EdgeFields: rawheap.EdgeFields,
+			NodeTypes: rawheap.NodeTypes, EdgeTypes: rawheap.EdgeTypes,
+			ExtraNodeTypes: []string{"string", "number", "number", "number", "number", "number", "number"},
+			ExtraEdgeTypes: []string{"string_or_number", "node"}})
+	_, derr := rawheap.Decode(f, graphOf{b}, func(off int64, format string, args ...any) {
+		warnf("offset %d: "+format, append([]any{off}, args...)...)
+	})
+	res, err := b.Finish()
+	if derr != nil || err != nil {
+		if err == nil {
+			err = derr
+		}
+		r.heap.Out.Discard()
+		r.heap.Drop(mark)
+		warnf("rawheap dropped: %v", err)
+		return nil
+	}
+	r.heap.Out.Flush()
+	end := rawheapTime(f.Timestamp)
+	if end == 0 {
+		end = modTime(path)
+	}
+	r.heap.Add(heapsnapshot.SnapshotName(id), end-1, end, res)
+	r.rng.Add(end - 1)
+	r.rng.Add(end)
+	r.standalone.snapshots++
+	r.log.Add(stat.JSMemory, stat.Received, 1)
+	return nil
+}
+
+// rawheapTime converts a .rawheap header's timestamp (the runtime's
+// system_clock: µs since the Unix epoch with OpenHarmony's libc++, ns with
+// libstdc++) to ns since the epoch, telling the units apart by size.
+func rawheapTime(ts uint64) int64 {
+	switch {
+	case ts == 0:
+		return 0
+	case ts >= 1e17: // ns: after 1973
+		return int64(ts)
+	case ts >= 1e14: // µs
+		return int64(ts) * 1e3
+	case ts >= 1e11: // ms
+		return int64(ts) * 1e6
+	}
+	return int64(ts) * 1e9
+}
+
+// graphOf hands a decoded .rawheap to the heap snapshot writer as the
+// translator's snapshot lays it out (rawheap.NodeFields).
+type graphOf struct{ b *heapsnapshot.Builder }
+
+func (g graphOf) Node(typ, name, id, self, ec, native int64) {
+	g.b.Node([]int64{typ, name, id, self, ec, 0, 0, native})
+}
+func (g graphOf) Edge(typ, name, to int64) {
+	g.b.Edge([]int64{typ, name, to * int64(len(rawheap.NodeFields))})
+}
+func (g graphOf) String(s string) { g.b.String(s) }

@@ -1,0 +1,458 @@
+package rawheap
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
+
+// V2 ("2.0.0", docs/format/rawheap.md#v2): a table of {u32 address, u32
+// size, u64 id, u32 native size, u32 JSType} and a stream of tokens, one per
+// 8-byte slot of each object after its hclass.
+//
+// The graph is read in two passes over the object section, each reading the
+// table and the token stream side by side: the first hands over the nodes
+// (an object's edge count is known once its tokens are read), the second
+// the edges. Between them only the address index (8 bytes an object), the
+// names the string section gives and the names of the hash nodes are kept.
+
+const v2ItemSize = 24
+
+type v2Entry struct {
+	addr, size uint32
+	id         uint64
+	native     uint32
+	jsType     uint8
+}
+
+// v2Table reads the object table and the token stream.
+type v2Table struct {
+	n          int64 // entries
+	item       int64
+	tableStart int64
+	memStart   int64
+	memEnd     int64
+}
+
+func (d *dyn) v2Layout() (v2Table, error) {
+	f := d.f
+	off, size := int64(f.Sections[4]), int64(f.Sections[5])
+	r := f.seq(off, f.DumpSize, 16)
+	n, _ := r.u32()
+	item, ok := r.u32()
+	if !ok || item < v2ItemSize {
+		return v2Table{}, errAt(off, "object table header: %d entries of %d bytes (want at least %d)", n, item, v2ItemSize)
+	}
+	t := v2Table{n: int64(n), item: int64(item), tableStart: off + 8, memEnd: off + size}
+	if max := (size - 8) / t.item; t.n > max {
+		d.warn(off, "object table of %d entries does not fit its section of %d bytes; the %d that fit are read", t.n, size, max)
+		t.n = max
+	}
+	t.memStart = t.tableStart + t.n*t.item
+	return t, nil
+}
+
+func (t v2Table) entries(f *File) *seq { return f.seq(t.tableStart, t.memStart, 256<<10) }
+
+func (d *dyn) readV2Entry(r *seq, item int64) (v2Entry, bool) {
+	var b [v2ItemSize]byte
+	if !r.read(b[:]) {
+		return v2Entry{}, false
+	}
+	if item > v2ItemSize {
+		r.skip(item - v2ItemSize)
+	}
+	return v2Entry{addr: le32(b[:]), size: le32(b[4:]), id: le64(b[8:]), native: le32(b[16:]), jsType: uint8(le32(b[20:]))}, true
+}
+
+// addrIndex finds the table index of an address: sorted address<<32|index,
+// the first entry of each address kept (the translator's map keeps the first).
+type addrIndex []uint64
+
+func (x addrIndex) find(addr uint32) (int64, bool) {
+	k := uint64(addr) << 32
+	i := sort.Search(len(x), func(i int) bool { return x[i] >= k })
+	if i < len(x) && x[i]>>32 == uint64(addr) {
+		return int64(uint32(x[i])), true
+	}
+	return 0, false
+}
+
+func (d *dyn) v2() error {
+	f, m := d.f, d.m
+	if err := d.readRoots(4); err != nil {
+		return err
+	}
+	rn := d.internRoots()
+	t, err := d.v2Layout()
+	if err != nil {
+		return err
+	}
+	// The string section: names by address (the last one given wins).
+	named := map[uint32]uint32{}
+	framework := map[uint32]bool{}
+	d.readStrings(4, func(addr uint64, id uint32, s string) {
+		named[uint32(addr)] = id
+		if hasGlobal(s) {
+			framework[id] = true
+		}
+	})
+
+	// Scan the table: the address index, and the default names in node order.
+	idx := make(addrIndex, 0, t.n)
+	r := t.entries(f)
+	metaDefault := !d.roots.metadataExists
+	var metaName uint32
+	if metaDefault {
+		metaName = d.str.id(m.nodeName(0))
+	}
+	defaults := map[uint8]uint32{}
+	var read int64
+	for ; read < t.n; read++ {
+		e, ok := d.readV2Entry(r, t.item)
+		if !ok {
+			d.warn(r.off, "object table truncated after %d of %d entries", read, t.n)
+			break
+		}
+		idx = append(idx, uint64(e.addr)<<32|uint64(read))
+	}
+	t.n = read
+	d.sum.Objects = read
+	slices.Sort(idx)
+	idx = slices.CompactFunc(idx, func(a, b uint64) bool { return a>>32 == b>>32 })
+	isFirst := func(e v2Entry, i int64) bool { j, _ := idx.find(e.addr); return j == i }
+	nameOf := func(e v2Entry, i int64) (uint32, bool) {
+		if id, ok := named[e.addr]; ok && isFirst(e, i) {
+			return id, true
+		}
+		return 0, false
+	}
+	r = t.entries(f)
+	for i := int64(0); i < t.n; i++ {
+		e, _ := d.readV2Entry(r, t.item)
+		if _, ok := nameOf(e, i); ok || m.isString(e.jsType) {
+			continue
+		}
+		if _, ok := defaults[e.jsType]; !ok {
+			defaults[e.jsType] = d.str.id(m.nodeName(e.jsType))
+		}
+	}
+	jsObject := d.str.id("JSObject")
+
+	gho := int64(0)
+	if d.roots.refTracking {
+		gho = 1
+	}
+	base := 6 + gho
+	virtBase := base + t.n
+	primBase := virtBase + int64(len(d.roots.refs))
+	hashBase := primBase
+	if d.roots.metadataExists {
+		hashBase += 3
+	}
+	find := func(addr uint64) (int64, bool) {
+		i, ok := idx.find(uint32(addr))
+		return base + i, ok
+	}
+
+	// Pass 1: the nodes.
+	rs := &d.roots
+	synthEC := uint32(len(rs.roots)) + 4
+	if rs.metadataExists {
+		synthEC++
+	}
+	if rs.refTracking {
+		synthEC++
+	}
+	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
+	d.node(typeRoot, rn.local, 0, 1, uint32(len(rs.local)), 0)
+	d.node(typeRoot, rn.global, 0, 1, uint32(len(rs.global)), 0)
+	d.node(typeRoot, rn.vm, 0, 1, uint32(len(rs.vm)), 0)
+	d.node(typeRoot, rn.frame, 0, 1, uint32(len(rs.frame)), 0)
+	if rs.metadataExists {
+		d.node(m.nodeType(0), rn.metadata, 0, 1, 3, 0)
+	} else {
+		d.node(m.nodeType(0), metaName, 0, 0, 0, 0)
+	}
+	if rs.refTracking {
+		d.node(typeRoot, rn.gho, 0, 1, uint32(len(rs.refs)), 0)
+	}
+	ob := &v2Objects{d: d, t: t, find: find, hashBase: hashBase, jsObject: jsObject}
+	ob.run(func(i int64, e v2Entry, ec uint32, masked bool, hash uint32) {
+		typ := uint8(typeDefault)
+		name, isNamed := nameOf(e, i)
+		if isNamed && framework[name] {
+			typ = typeFramework
+		} else {
+			typ = m.nodeType(e.jsType)
+		}
+		if !isNamed {
+			if m.isString(e.jsType) {
+				name = 1
+			} else {
+				name = defaults[e.jsType]
+			}
+		}
+		id := e.id
+		if masked {
+			id &= 0xFFFFFFFF
+		}
+		d.node(typ, name, id, e.size, ec, e.native)
+	}, nil)
+	hashNames := ob.hashNames
+	for _, name := range rn.refs {
+		d.node(typeObject, name, 0, 0, 1, 0)
+	}
+	if rs.metadataExists {
+		for i := 0; i < 3; i++ {
+			d.node(typeNumber, rn.props[2*i], 0, 1, 0, 0)
+		}
+	}
+	for _, name := range hashNames {
+		d.node(typeNumber, name, 0, 0, 0, 0)
+	}
+
+	// Pass 2: the edges, in the translator's order.
+	d.str.frozen = true
+	for i := int64(1); i <= 4; i++ {
+		d.edge(edgeShortcut, rn.subroot, i)
+	}
+	if rs.metadataExists {
+		d.edge(edgeShortcut, rn.subroot, 5)
+	}
+	if rs.refTracking {
+		d.edge(edgeShortcut, rn.subroot, 6)
+	}
+	for _, a := range rs.roots {
+		if to, ok := find(a); ok {
+			d.edge(edgeShortcut, rn.subroot, to)
+		}
+	}
+	for _, g := range [][]uint64{rs.local, rs.global, rs.vm, rs.frame} {
+		k := uint32(0)
+		for _, a := range g {
+			if to, ok := find(a); ok {
+				d.edge(edgeElement, k, to)
+				k++
+			}
+		}
+	}
+	for i := range rs.refs {
+		d.edge(edgeElement, uint32(i), virtBase+int64(i))
+	}
+	if rs.metadataExists {
+		for i := 0; i < 3; i++ {
+			d.edge(edgeProperty, rn.props[2*i+1], primBase+int64(i))
+		}
+	}
+	ob.run(nil, func(typ uint8, name uint32, to int64) { d.edge(typ, name, to) })
+	for _, ref := range rs.refs {
+		if to, ok := find(ref.obj); ok {
+			d.edge(edgeProperty, jsObject, to)
+		}
+	}
+	return nil
+}
+
+// v2Objects walks the table and the token stream together, as the
+// translator's Translate does, once to count and once to emit.
+type v2Objects struct {
+	d        *dyn
+	t        v2Table
+	find     func(uint64) (int64, bool)
+	hashBase int64
+	jsObject uint32
+	refs     []int64
+	hashStr  uint32
+	hashed   bool
+	// hashNames are the names of the hash nodes, made in the first pass.
+	hashNames []uint32
+}
+
+func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, hash uint32),
+	edge func(typ uint8, name uint32, to int64)) {
+	d, m, t := o.d, o.d.m, o.t
+	r := t.entries(d.f)
+	tk := d.f.seq(t.memStart, t.memEnd, 256<<10)
+	failed := false
+	dangling, firstDangling := int64(0), int64(-1)
+	var hashes int64
+	token := func() (int64, bool) {
+		if tk.off >= t.memEnd {
+			return -1, false
+		}
+		start := tk.off
+		c, ok := tk.byte()
+		if !ok {
+			return -1, false
+		}
+		if c&0x02 != 0 {
+			return -1, true
+		}
+		if c&0x04 != 0 {
+			tk.skip(4)
+			return -1, true
+		}
+		var b [3]byte
+		if !tk.read(b[:]) {
+			return -1, false
+		}
+		addr := uint32(c) | uint32(b[0])<<8 | uint32(b[1])<<16 | uint32(b[2])<<24
+		to, ok := o.find(uint64(addr))
+		if !ok {
+			if edge == nil {
+				dangling++
+				if firstDangling < 0 {
+					firstDangling = start
+				}
+			}
+			return -1, true
+		}
+		return to, true
+	}
+	for i := int64(0); i < t.n; i++ {
+		e, _ := d.readV2Entry(r, t.item)
+		var ec uint32
+		var hash uint32
+		masked := false
+		emit := func(typ uint8, name uint32, to int64) {
+			ec++
+			if edge != nil {
+				edge(typ, name, to)
+			}
+		}
+		if !failed {
+			at := tk.off
+			hc, _ := token()
+			if hc < 0 {
+				failed = true
+				if node != nil {
+					d.warn(at, "object %d (id %d) has no hclass in the token stream; the edges of it and of the %d objects after it are lost",
+						i, e.id, t.n-i-1)
+				}
+			} else {
+				if hc != o.find0(e.addr) {
+					emit(edgeProperty, d.str.id("hclass"), hc)
+				}
+				if !o.hashed {
+					o.hashStr, o.hashed = d.str.id("ArkInternalHash"), true
+				}
+				masked = true
+				if hash = uint32(e.id >> 32); hash != 0 {
+					if node != nil {
+						o.hashNames = append(o.hashNames, d.str.id("Int:"+strconv.FormatUint(uint64(hash), 10)))
+					}
+					emit(edgeProperty, o.hashStr, o.hashBase+hashes)
+					hashes++
+				}
+				if !m.isString(e.jsType) {
+					o.edges(e, token, emit)
+				}
+			}
+		}
+		if node != nil {
+			node(i, e, ec, masked, hash)
+		}
+	}
+	if node != nil && dangling > 0 {
+		d.warn(firstDangling, "%d references to addresses that are not in the object table (the first here) were dropped", dangling)
+	}
+}
+
+// find0 is the node index of the object at addr, -2 if there is none (so
+// that it equals no token's target).
+func (o *v2Objects) find0(addr uint32) int64 {
+	if i, ok := o.find(uint64(addr)); ok {
+		return i
+	}
+	return -2
+}
+
+func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8, uint32, int64)) {
+	d, m := o.d, o.d.m
+	var n int
+	if e.size > 8 {
+		n = int((e.size - 8 + 7) / 8)
+	}
+	if m.isArray(e.jsType) {
+		k := uint32(0)
+		for range n {
+			if to, _ := token(); to >= 0 {
+				emit(edgeElement, k, to)
+				k++
+			}
+		}
+		return
+	}
+	refs := o.refs[:0]
+	for range n {
+		to, _ := token()
+		refs = append(refs, to)
+	}
+	o.refs = refs
+	tm := m.meta(e.jsType)
+	if tm == nil {
+		return
+	}
+	for _, f := range tm.Fields {
+		k := int(f.Offset/8) - 1
+		if k < 0 || k >= len(refs) || refs[k] < 0 {
+			continue
+		}
+		emit(edgeProperty, d.str.id(f.Name), refs[k])
+	}
+	if m.isJSObject(e.jsType) {
+		for k := int(tm.EndOffset/8) - 1; k >= 0 && k < len(refs); k++ {
+			if refs[k] >= 0 {
+				emit(edgeProperty, d.str.id("InlineProperty"), refs[k])
+			}
+		}
+	}
+}
+
+// readStrings reads the string section: for each string, the addresses of
+// the objects it names (of w bytes), then its bytes. Each name is interned
+// in order, and fn is called for each object it names.
+func (d *dyn) readStrings(w int64, fn func(addr uint64, id uint32, s string)) {
+	f := d.f
+	off := int64(f.Sections[2])
+	r := f.seq(off, f.DumpSize, 256<<10)
+	n, _ := r.u32()
+	if _, ok := r.u32(); !ok {
+		d.warn(off, "string section header truncated; objects keep their default names")
+		return
+	}
+	var addrs []uint64
+	var buf []byte
+	for i := uint32(0); i < n; i++ {
+		at := r.off
+		l, _ := r.u32()
+		c, ok := r.u32()
+		if !ok || int64(c)*w > f.DumpSize-r.off || int64(l) > f.DumpSize-r.off {
+			d.warn(at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
+			return
+		}
+		addrs = addrs[:0]
+		for range c {
+			var a uint64
+			if w == 8 {
+				a, ok = r.u64()
+			} else {
+				var v uint32
+				v, ok = r.u32()
+				a = uint64(v)
+			}
+			addrs = append(addrs, a)
+		}
+		buf = slices.Grow(buf[:0], int(l)+1)[:l+1]
+		if !r.read(buf) {
+			d.warn(at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
+			return
+		}
+		s := cstr(buf)
+		id := d.str.id(s)
+		for _, a := range addrs {
+			fn(a, id, s)
+		}
+	}
+}
