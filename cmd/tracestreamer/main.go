@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"tracestreamer/export/devtoolsexport"
 	"tracestreamer/export/parquetexport"
 	"tracestreamer/export/pprofexport"
 	"tracestreamer/ingest"
@@ -39,6 +40,7 @@ import (
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
        tracestreamer export -pprof OUT.pb.gz [-profile N] DB
        tracestreamer export -parquet DIR DB...
+       tracestreamer export -devtools DIR DB
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
@@ -75,6 +77,10 @@ table js_cpu_profile) as a gzip-compressed pprof profile for go tool pprof.
 export -parquet adds databases to a Parquet dataset (DIR/<table>/trace=<id>/,
 Hive layout) for DuckDB, Spark or Trino; a trace exported again replaces its
 own partitions.
+export -devtools writes every heap file of a database as DIR/Snapshot<id>.heapsnapshot
+(DIR/Timeline<id>.heaptimeline with allocation tracking data) and every CPU
+profile as DIR/Profile<id>.cpuprofile, the files Chrome DevTools, DevEco and
+node read; it overwrites no file.
 
 exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
 usable in the input, 2 usage error, 130 interrupted
@@ -335,25 +341,30 @@ func summaryLine(s *ingest.Summary) string {
 		s.Output, strings.Join(parts, ", "), s.Problems, s.Elapsed.Seconds(), float64(s.Bytes)/1e6)
 }
 
-// runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB` or
-// `tracestreamer export -parquet DIR DB...`.
+// runExport is `tracestreamer export -pprof OUT.pb.gz [-profile N] DB`,
+// `tracestreamer export -parquet DIR DB...` or `tracestreamer export -devtools DIR DB`.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("pprof", "", "write the CPU profiles as a pprof profile to this file")
 	id := fs.Int64("profile", -1, "only this profile (js_cpu_profile.id); default all")
 	dataset := fs.String("parquet", "", "add the databases to the Parquet dataset in this folder")
+	devtools := fs.String("devtools", "", "write the heap files and CPU profiles as DevTools files into this folder")
 	quiet := fs.Bool("q", false, "print no summary")
 	verbose := fs.Bool("v", false, "print a line per table written")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *dataset != "" && *out == "" && fs.NArg() > 0 {
+	if *dataset != "" && *out == "" && *devtools == "" && fs.NArg() > 0 {
 		return runParquet(ctx, *dataset, fs.Args(), *quiet, *verbose, stdout, stderr)
 	}
-	if *out == "" || fs.NArg() != 1 || *dataset != "" {
+	if *devtools != "" && *out == "" && *dataset == "" && fs.NArg() == 1 {
+		return runDevTools(ctx, *devtools, fs.Arg(0), *quiet, stdout, stderr)
+	}
+	if *out == "" || fs.NArg() != 1 || *dataset != "" || *devtools != "" {
 		fmt.Fprintf(stderr, "tracestreamer: usage: tracestreamer export -pprof OUT.pb.gz [-profile N] DB\n"+
-			"       tracestreamer export -parquet DIR DB...\n")
+			"       tracestreamer export -parquet DIR DB...\n"+
+			"       tracestreamer export -devtools DIR DB\n")
 		return 2
 	}
 	db := fs.Arg(0)
@@ -388,6 +399,37 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		fmt.Fprintf(stderr, "tracestreamer: export: %v\n", err)
 		return 1
+	}
+	return 0
+}
+
+// runDevTools writes the heap files and CPU profiles of db into dir.
+func runDevTools(ctx context.Context, dir, db string, quiet bool, stdout, stderr io.Writer) int {
+	if _, err := os.Stat(db); err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+		return 1
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		fmt.Fprintf(stderr, "tracestreamer: export: %s is not a folder\n", dir)
+		return 1
+	}
+	start := time.Now()
+	files, err := devtoolsexport.Export(ctx, dir, db)
+	if err != nil {
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	if !quiet {
+		var bytes int64
+		for _, f := range files {
+			fmt.Fprintf(stdout, "%s: %.1f MB\n", f.Path, float64(f.Bytes)/1e6)
+			bytes += f.Bytes
+		}
+		fmt.Fprintf(stdout, "%s: %d files, %.1f MB in %.2f s\n", db, len(files), float64(bytes)/1e6,
+			time.Since(start).Seconds())
 	}
 	return 0
 }

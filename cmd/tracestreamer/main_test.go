@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -323,4 +324,47 @@ func exampleDB(t *testing.T) (dir, db string) {
 		t.Fatalf("convert: exit %d %s", code, stderr.String())
 	}
 	return dir, db
+}
+
+// TestExportDevTools: the command writes the example capture's heap file and
+// CPU profile, prints a line for each, refuses to overwrite them on a second
+// run, and refuses a folder that is a file, a missing database, a mix of
+// export kinds and an interrupted export with the usual exit codes.
+func TestExportDevTools(t *testing.T) {
+	dir, db := exampleDB(t)
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "devtools")
+	if code := run(context.Background(), []string{"export", "-devtools", out, db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("export: exit %d %s", code, stderr.String())
+	}
+	names, _ := filepath.Glob(filepath.Join(out, "*"))
+	for i := range names {
+		names[i] = filepath.Base(names[i])
+	}
+	if want := []string{"Profile0.cpuprofile", "Snapshot0.heapsnapshot"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	if !strings.Contains(stdout.String(), db+": 2 files, ") {
+		t.Errorf("summary %q", stdout.String())
+	}
+	interrupted, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		ctx  context.Context
+		args []string
+		code int
+		msg  string
+	}{
+		{context.Background(), []string{"export", "-devtools", out, db}, 1, "Snapshot0.heapsnapshot exists already"},
+		{context.Background(), []string{"export", "-devtools", db, db}, 1, "is not a folder"},
+		{context.Background(), []string{"export", "-devtools", out, filepath.Join(dir, "missing.db")}, 1, "missing.db"},
+		{context.Background(), []string{"export", "-devtools", out}, 2, "usage"},
+		{context.Background(), []string{"export", "-devtools", out, "-pprof", "x.pb.gz", db}, 2, "usage"},
+		{interrupted, []string{"export", "-devtools", filepath.Join(dir, "other"), db}, 130, "context canceled"},
+	} {
+		stderr.Reset()
+		if code := run(tt.ctx, tt.args, &stdout, &stderr); code != tt.code || !strings.Contains(stderr.String(), tt.msg) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.msg)
+		}
+	}
 }
