@@ -6,10 +6,13 @@
 // Usage:
 //
 //	mkstaticheap [-max N [-focus NAMES]] [-hybrid -dyn DYN.heapsnapshot] IN.heapsnapshot[.gz] OUT.rawheap
+//	mkstaticheap -cut -max N [-focus NAMES] IN.heapsnapshot[.gz] OUT.heapsnapshot
 //
 // With -hybrid the dump is the static half of a hybrid pair (language 2) and
 // carries cross-VM references to objects of the V8 heap -dyn, the heap the
-// pair's dynamic dump was made from; a dynamic node id is the V8 id.
+// pair's dynamic dump was made from; a dynamic node id is the V8 id. With
+// -cut it writes the part of the heap -max keeps as a heap snapshot, from
+// which both halves of a small pair can be made.
 package main
 
 import (
@@ -31,13 +34,14 @@ func main() {
 	dyn := flag.String("dyn", "", "with -hybrid: the V8 heap the pair's dynamic dump was made from")
 	focus := flag.String("focus", "", "comma-separated V8 constructor names whose objects (and their paths from a root) -max keeps")
 	xrefs := flag.Int("xrefs", 24, "with -hybrid: how many cross-VM references to write")
+	cut := flag.Bool("cut", false, "write a heap snapshot of the objects -max keeps (the input of both runtimes' generators for a pair), not a dump")
 	ts := flag.Uint64("timestamp", 1795000000000, "header timestamp, ms since the epoch")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: mkstaticheap [-max N [-focus NAMES]] [-hybrid -dyn DYN.heapsnapshot] IN.heapsnapshot[.gz] OUT.rawheap")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *max, *focus, *hybrid, *dyn, *xrefs, *ts); err != nil {
+	if err := run(flag.Arg(0), flag.Arg(1), *max, *focus, *cut, *hybrid, *dyn, *xrefs, *ts); err != nil {
 		fmt.Fprintln(os.Stderr, "mkstaticheap:", err)
 		os.Exit(1)
 	}
@@ -64,10 +68,17 @@ func readHeap(path string) (*rawheaptest.V8Heap, error) {
 	return h, nil
 }
 
-func run(in, out string, max int, focus string, hybrid bool, dynPath string, nx int, ts uint64) error {
+func run(in, out string, max int, focus string, cut, hybrid bool, dynPath string, nx int, ts uint64) error {
 	h, err := readHeap(in)
 	if err != nil {
 		return err
+	}
+	if cut {
+		b, err := rawheaptest.CutV8Heap(h, max, strings.Split(focus, ","))
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
 	}
 	o := rawheaptest.StaticOptions{MaxObjects: max, Focus: strings.Split(focus, ","), Hybrid: hybrid, Timestamp: ts, RecordTime: 86_400_000}
 	if hybrid {

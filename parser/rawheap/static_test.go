@@ -128,3 +128,22 @@ func TestStaticGraphEqualsTranslator(t *testing.T) {
 		})
 	}
 }
+
+// graphFromTranslator is the graph of a translator's output, as a decoder of
+// its input must make it.
+func graphFromTranslator(s *translatorSnapshot) *transGraph {
+	g := &transGraph{}
+	for i := 0; i+8 <= len(s.Nodes); i += 8 {
+		n := s.Nodes[i:]
+		g.nodes = append(g.nodes, transNode{typ: uint8(n[0]), name: uint32(n[1]), id: n[2], size: uint32(n[3]),
+			edgeCount: uint32(n[4]), native: uint32(n[7])})
+	}
+	for i := 0; i+3 <= len(s.Edges); i += 3 {
+		e := s.Edges[i:]
+		g.edges = append(g.edges, transEdge{typ: uint8(e[0]), nameOrIndex: uint32(e[1]), to: uint32(e[2] / 8)})
+	}
+	for _, str := range s.Strings[firstStrID:] {
+		g.strs.id(str)
+	}
+	return g
+}

@@ -1,0 +1,73 @@
+package rawheap
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestHybridJoinEqualsTranslator joins the static half of the pair fixture
+// into the graph of its dynamic half (the translator's graph of the dynamic
+// dump alone) and compares with the translator's output for the pair.
+func TestHybridJoinEqualsTranslator(t *testing.T) {
+	dyn := graphFromTranslator(readTranslator(t, "testdata/hybrid.dyn.translated.heapsnapshot.gz"))
+	var probs []Problem
+	prob := func(p Problem) { probs = append(probs, p) }
+	d, err := readStatic(bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), prob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.language != staticLangHybrid || len(d.xrefs) != 24 {
+		t.Fatalf("language %d, %d cross-VM references", d.language, len(d.xrefs))
+	}
+	sg, byID := buildStatic(d, false, prob)
+	nDyn := len(dyn.nodes)
+	mergeHybrid(dyn, sg, d, byID, prob)
+	for _, p := range probs {
+		t.Errorf("problem: %s", p.Msg)
+	}
+	want := readTranslator(t, "testdata/hybrid.translated.heapsnapshot.gz")
+	n, diffs := compareGraph(dyn, want)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	xrefs := 0
+	for _, e := range dyn.edges {
+		if e.typ == etXRef {
+			xrefs++
+		}
+	}
+	// 24 records, a third of them both ways.
+	if xrefs != 32 {
+		t.Errorf("%d xref edges, want 32", xrefs)
+	}
+	t.Logf("%d dynamic + %d static nodes, %d edges (%d xref): %d values compared, %d differences",
+		nDyn, len(dyn.nodes)-nDyn, len(dyn.edges), xrefs, n, len(diffs))
+}
+
+// TestHybridUnresolved checks a pair whose cross-VM references name objects
+// that are not in it: they are skipped and reported, the join kept.
+func TestHybridUnresolved(t *testing.T) {
+	dyn := graphFromTranslator(readTranslator(t, "testdata/hybrid.dyn.translated.heapsnapshot.gz"))
+	d, err := readStatic(bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), func(Problem) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.xrefs {
+		d.xrefs[i].dyn = 0x7ffffff1 // no such dynamic object
+	}
+	var probs []Problem
+	sg, byID := buildStatic(d, false, func(Problem) {})
+	nodes := len(dyn.nodes) + len(sg.nodes) + 1
+	mergeHybrid(dyn, sg, d, byID, func(p Problem) { probs = append(probs, p) })
+	if len(probs) != 2 || probs[0].Kind != ProblemXRef || probs[1].Msg != "24 of 24 cross-VM references name objects that are not in the pair; rawheap_translator refuses such a pair" {
+		t.Errorf("problems %v", probs)
+	}
+	if len(dyn.nodes) != nodes {
+		t.Errorf("%d nodes, want %d", len(dyn.nodes), nodes)
+	}
+	for _, e := range dyn.edges {
+		if e.typ == etXRef {
+			t.Fatal("an xref edge for an unresolved reference")
+		}
+	}
+}
