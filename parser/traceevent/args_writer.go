@@ -1,62 +1,129 @@
 package traceevent
 
 import (
+	"encoding/binary"
+	"math"
+
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
 	"tracestreamer/tables"
 )
 
-// argSets writes arg sets into table args (docs/format/traceevent.md#arguments): set ids are
-// allocated in processing order at first need, rows carry the flattened
-// arguments in JSON order, keys and string values go to data_dict.
+// argSets writes arg sets into table args (docs/format/traceevent.md#arguments): identical
+// argument lists share one set, whose id is allocated when the first of them
+// is written; rows carry the flattened arguments in JSON order, keys and
+// string values go to data_dict.
 type argSets struct {
 	app  tables.ArgsWriter
 	dict *rows.Dict
 	next int64 // next set id
 	row  int64 // next args.id
+
+	// byList finds the set of an argument list by its encoding (key ids,
+	// types, values: enc); byRaw the set of an args object by its JSON text,
+	// so that a repeated one is neither flattened nor looked up again (none:
+	// it has no arguments). Together their keys hold at most maxShared bytes;
+	// past that, new lists get sets of their own.
+	byList, byRaw map[string]int64
+	shared        int
+	maxShared     int // 0: defaultMaxShared; < 0: no sharing (tests)
+	enc           []byte
+	vals          []argVal
 }
+
+// argVal is one argument's row values, found while encoding its list.
+type argVal struct {
+	key   int64
+	value rows.Int
+}
+
+// defaultMaxShared bounds the bytes of the keys that find shared sets (with
+// the maps' own overhead, about twice that in memory).
+const defaultMaxShared = 16 << 20
+
+// sharedEntry is what a map entry costs beside its key, counted against the bound.
+const sharedEntry = 48
 
 // none is the set id of "no arguments" (argsetid NULL).
 const none = -1
 
-// alloc returns a new set id.
-func (a *argSets) alloc() int64 {
-	id := a.next
-	a.next++
-	return id
-}
-
-// write writes the arguments of set id.
-func (a *argSets) write(id int64, list []event.Arg) {
+// set returns the id of the set holding list (none when it is empty),
+// writing its rows if no identical list was written before.
+func (a *argSets) set(list []event.Arg) int64 {
+	if len(list) == 0 {
+		return none
+	}
+	a.enc, a.vals = a.enc[:0], a.vals[:0]
 	for _, arg := range list {
 		key := a.dict.ID(arg.Key) // before the value's: data_dict ids follow first use
 		var value rows.Int        // NULL for a JSON null
+		a.enc = binary.AppendUvarint(a.enc, uint64(key))
 		switch {
 		case arg.Type == event.ArgString && arg.Null:
+			a.enc = append(a.enc, 0xff)
 		case arg.Type == event.ArgString:
 			value = rows.I(a.dict.ID(arg.Str))
+			a.enc = binary.AppendUvarint(append(a.enc, byte(arg.Type)), uint64(value.Bits()))
 		case arg.Type == event.ArgDouble:
 			value = rows.R(arg.Float)
+			a.enc = binary.LittleEndian.AppendUint64(append(a.enc, byte(arg.Type)), math.Float64bits(arg.Float))
 		default:
 			value = rows.I(arg.Int)
+			a.enc = binary.AppendVarint(append(a.enc, byte(arg.Type)), arg.Int)
 		}
-		a.app.Append(&tables.Args{ID: a.row, Key: key, Datatype: int64(arg.Type), Value: value, Argset: id})
+		a.vals = append(a.vals, argVal{key: key, value: value})
+	}
+	if id, ok := a.byList[string(a.enc)]; ok {
+		return id
+	}
+	id := a.next
+	a.next++
+	for i, arg := range list {
+		v := &a.vals[i]
+		a.app.Append(&tables.Args{ID: a.row, Key: v.key, Datatype: int64(arg.Type), Value: v.value, Argset: id})
 		a.row++
 	}
+	if a.room(len(a.enc)) {
+		if a.byList == nil {
+			a.byList = map[string]int64{}
+		}
+		a.byList[string(a.enc)] = id
+	}
+	return id
 }
 
-// add flattens raw args into a new set and returns its id, or none when
-// there are no arguments. Args that do not flatten (not an object) give none.
-func (a *argSets) add(raw []byte) int64 {
+// room reports whether a key of n bytes may still be kept, counting it.
+func (a *argSets) room(n int) bool {
+	max := a.maxShared
+	if max == 0 {
+		max = defaultMaxShared
+	}
+	if a.shared+n+sharedEntry > max {
+		return false
+	}
+	a.shared += n + sharedEntry
+	return true
+}
+
+// add returns the set of raw args (none when there are no arguments or they
+// do not flatten: not an object); list, when not nil, is raw flattened.
+func (a *argSets) add(raw []byte, list []event.Arg) int64 {
 	if raw == nil {
 		return none
 	}
-	list, err := event.FlattenArgs(raw)
-	if err != nil || len(list) == 0 {
-		return none
+	if id, ok := a.byRaw[string(raw)]; ok {
+		return id
 	}
-	id := a.alloc()
-	a.write(id, list)
+	if list == nil {
+		list = event.FlattenOrNil(raw)
+	}
+	id := a.set(list)
+	if a.room(len(raw)) {
+		if a.byRaw == nil {
+			a.byRaw = map[string]int64{}
+		}
+		a.byRaw[string(raw)] = id
+	}
 	return id
 }
 

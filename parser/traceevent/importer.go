@@ -422,11 +422,11 @@ func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 // an end event may still bring arguments.
 func (im *Importer) sliceMade(row *tracker.Slice, ev *event.Event, pending bool) {
 	if list := ev.FlatArgs(); len(list) > 0 {
-		row.ArgSet, row.HasArgSet = im.args.alloc(), true
+		row.HasArgSet = true
 		if pending {
-			row.PendArgs = slices.Clone(list) // list lives in a reused batch
+			row.PendArgs = slices.Clone(list) // list lives in a reused batch; the set is found at the end
 		} else {
-			im.args.write(row.ArgSet, list)
+			row.ArgSet = im.args.add(ev.Args, list)
 		}
 	}
 	if row.Cookie < 0 {
@@ -468,12 +468,10 @@ func (im *Importer) frameRef(raw []byte) int32 {
 func (im *Importer) ended(row *tracker.Slice, ev *event.Event) {
 	if list := ev.FlatArgs(); len(list) > 0 {
 		row.PendArgs = mergeArgs(row.PendArgs, list)
-		if !row.HasArgSet {
-			row.ArgSet, row.HasArgSet = im.args.alloc(), true
-		}
+		row.HasArgSet = true
 	}
 	if row.PendArgs != nil {
-		im.args.write(row.ArgSet, row.PendArgs)
+		row.ArgSet = im.args.set(row.PendArgs)
 		row.PendArgs = nil
 	}
 	if row.Cookie < 0 && ev.TTS.Valid && row.HasThreadTS {
@@ -490,11 +488,11 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 	if row != nil {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
 		if list := ev.FlatArgs(); len(list) > 0 {
-			row.ArgSet, row.HasArgSet = im.args.alloc(), true
+			row.HasArgSet = true
 			if ev.Ph == 'S' {
-				row.PendArgs = slices.Clone(list) // list lives in a reused batch
+				row.PendArgs = slices.Clone(list) // list lives in a reused batch; the set is found at the end
 			} else {
-				im.args.write(row.ArgSet, list)
+				row.ArgSet = im.args.add(ev.Args, list)
 			}
 		}
 	}

@@ -25,7 +25,7 @@ const invalidID = 4294967295
 func (im *Importer) closeSlice(r *tracker.Slice) {
 	if r.PendArgs != nil {
 		// A slice never closed keeps the arguments of its start.
-		im.args.write(r.ArgSet, r.PendArgs)
+		r.ArgSet = im.args.set(r.PendArgs)
 		r.PendArgs = nil
 	}
 	if r.HasDur {
@@ -106,7 +106,7 @@ func (im *Importer) drain() {
 	im.writeMarkers()
 	for i := len(im.snapArgs); i < len(im.objects.Snapshots); i++ {
 		s := &im.objects.Snapshots[i]
-		im.snapArgs = append(im.snapArgs, im.args.add(s.Args))
+		im.snapArgs = append(im.snapArgs, im.args.add(s.Args, nil))
 		s.Args = nil
 	}
 }
@@ -123,7 +123,7 @@ func (im *Importer) writeInstants() {
 			RefType:    in.RefType(),
 			Value:      0,
 		})
-		set := im.args.add(in.Args)
+		set := im.args.add(in.Args, nil)
 		sf := im.frameRef(in.SF)
 		im.app.instantExtra.Append(&tables.InstantExtra{
 			InstantRowid: int64(in.RowID),
@@ -142,8 +142,7 @@ func (im *Importer) writeFlows() {
 		set := int64(none)
 		if f.Version == 1 {
 			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
-				set = im.args.alloc()
-				im.args.write(set, list)
+				set = im.args.set(list)
 			}
 		}
 		im.app.flow.Append(&tables.Flow{
@@ -162,7 +161,7 @@ func (im *Importer) writeFlows() {
 // writeMetadata writes the metadata_event rows made so far.
 func (im *Importer) writeMetadata() {
 	for _, m := range im.meta.Take() {
-		set := im.args.add(m.Args)
+		set := im.args.add(m.Args, nil)
 		im.app.meta.Append(&tables.MetadataEvent{
 			ID:       int64(m.ID),
 			TS:       rows.IOpt(m.TS, m.HasTS),
@@ -178,7 +177,7 @@ func (im *Importer) writeMetadata() {
 func (im *Importer) writeDumps() {
 	d := im.dumps.Take()
 	for _, m := range d.Dumps {
-		set := im.args.add(m.Args)
+		set := im.args.add(m.Args, nil)
 		im.app.dump.Append(&tables.MemoryDump{
 			ID:            int64(m.ID),
 			DumpID:        rows.SOpt(m.DumpID, m.DumpID != ""),
@@ -267,7 +266,7 @@ func (im *Importer) writeSamples() {
 		if s.HasWeightReal {
 			weight = rows.R(s.WeightReal)
 		}
-		set := im.args.add(s.Args)
+		set := im.args.add(s.Args, nil)
 		im.app.sample.Append(&tables.StackSample{
 			ID:           int64(s.ID),
 			Source:       s.Source,
