@@ -71,12 +71,16 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID map[uint32]uint32,
 
 	dynToSta, staToDyn, bidir := dyn.strs.id("xref_dyn_sta"), dyn.strs.id("xref_sta_dyn"), dyn.strs.id("xref_bidir")
 	resolved, unresolved := 0, 0
+	var firstAt int64
 	for _, x := range d.xrefs {
 		dn, dok := dynByID[uint64(x.dyn)]
 		sn, sok := staByID[x.sta]
 		if !dok || !sok {
-			if unresolved == 0 && prob != nil {
-				prob(Problem{Kind: ProblemXRef, Offset: -1, Msg: fmt.Sprintf("cross-VM reference from dynamic object %d to static object %d: an object is not in the pair (skipped)", x.dyn, x.sta)})
+			if unresolved == 0 {
+				firstAt = x.off
+				if prob != nil {
+					prob(Problem{Kind: ProblemXRef, Offset: x.off, Msg: fmt.Sprintf("cross-VM reference from dynamic object %d to static object %d: an object is not in the pair (skipped)", x.dyn, x.sta)})
+				}
 			}
 			unresolved++
 			continue
@@ -98,7 +102,7 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID map[uint32]uint32,
 		if resolved == 0 {
 			msg += "; rawheap_translator refuses such a pair"
 		}
-		prob(Problem{Kind: ProblemXRef, Offset: -1, Msg: msg})
+		prob(Problem{Kind: ProblemXRef, Offset: firstAt, Msg: msg})
 	}
 
 	// Flatten: every node's edges in node order.

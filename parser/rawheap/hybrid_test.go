@@ -2,6 +2,7 @@ package rawheap
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -70,4 +71,41 @@ func TestHybridUnresolved(t *testing.T) {
 			t.Fatal("an xref edge for an unresolved reference")
 		}
 	}
+}
+
+// TestDecodeHybridEqualsTranslator decodes the pair fixture end to end (the
+// dynamic half with the dynamic decoder) and compares what the Graph is
+// handed with the translator's output for the pair.
+func TestDecodeHybridEqualsTranslator(t *testing.T) {
+	dynBytes := readGz(t, "testdata/hybrid.dyn.rawheap.gz")
+	f, err := Open(bytes.NewReader(dynBytes), int64(len(dynBytes)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := &collector{}
+	var warns []string
+	info, sum, err := DecodeHybrid(f, bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), col,
+		func(off int64, format string, args ...any) { warns = append(warns, fmt.Sprintf(format, args...)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The dynamic half, made from a cut heap, refers to objects that are
+	// not in it; the translator drops those references too.
+	if int64(len(warns)) != sum.Problems {
+		t.Errorf("%d warnings, %d problems counted", len(warns), sum.Problems)
+	}
+	for _, w := range warns {
+		t.Log("warning:", w)
+	}
+	if !info.Hybrid || info.Timestamp != 1795000000000 {
+		t.Errorf("header %+v", info)
+	}
+	n, diffs := compareGraph(&col.g, readTranslator(t, "testdata/hybrid.translated.heapsnapshot.gz"))
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if sum.Nodes != int64(len(col.g.nodes)) || sum.Edges != int64(len(col.g.edges)) {
+		t.Errorf("summary %+v", sum)
+	}
+	t.Logf("%d nodes, %d edges, %d strings: %d values compared, %d differences", sum.Nodes, sum.Edges, sum.Strings, n, len(diffs))
 }

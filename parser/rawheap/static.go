@@ -98,6 +98,7 @@ type staticClass struct {
 	staticValues   []fieldValue
 	methods        []uint32 // name ids
 	instanceFields []uint32 // name ids, inherited fields included
+	off            int64    // offset of the (last) CLASS_DUMP item
 }
 
 type staticInstance struct {
@@ -123,6 +124,7 @@ type staticString struct {
 type staticXRef struct {
 	dyn, sta uint32
 	dir      uint8
+	off      int64
 }
 
 // staticDump holds a "3.0.0" dump's records. The graph is built only once
@@ -154,7 +156,7 @@ const (
 )
 
 // Problem is one problem found in a dump: what, where (byte offset from the
-// start of the dump) and a message that names both.
+// start of the dump) and what was kept.
 type Problem struct {
 	Kind   ProblemKind
 	Offset int64
@@ -188,7 +190,7 @@ func readStatic(r io.Reader, prob func(Problem)) (*staticDump, error) {
 }
 
 func (sr *staticReader) problem(kind ProblemKind, off int64, format string, args ...any) {
-	sr.prob(Problem{Kind: kind, Offset: off, Msg: fmt.Sprintf("offset %d: ", off) + fmt.Sprintf(format, args...)})
+	sr.prob(Problem{Kind: kind, Offset: off, Msg: fmt.Sprintf(format, args...)})
 }
 
 // header reads and checks the 33-byte file header as the translator checks it.
@@ -462,7 +464,7 @@ func (sr *staticReader) classDump(c *cursor, count uint32) error {
 			return c.truncatedItem(at, "CLASS_DUMP item")
 		}
 		cl := sr.class(id)
-		cl.instanceSize, cl.super = size, super
+		cl.instanceSize, cl.super, cl.off = size, super, c.base+int64(at)
 		cl.staticFields = append(cl.staticFields, statics...)
 		cl.instanceFields = append(cl.instanceFields, instance...)
 		cl.staticValues = append(cl.staticValues, values...)
@@ -550,7 +552,7 @@ func (sr *staticReader) stringItems(c *cursor, count uint32) error {
 func (sr *staticReader) xrefItems(c *cursor, count uint32) error {
 	for range count {
 		at := c.p
-		x := staticXRef{dyn: c.u32(), sta: c.u32(), dir: c.u8()}
+		x := staticXRef{off: c.base + int64(at), dyn: c.u32(), sta: c.u32(), dir: c.u8()}
 		if c.bad {
 			return c.truncatedItem(at, "XREF item")
 		}

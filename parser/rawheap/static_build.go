@@ -21,6 +21,7 @@ type staticBuilder struct {
 	prob    func(Problem)
 	curOff  int64 // offset of the item whose edges are being made
 	dangles int
+	firstAt int64 // offset of the first reference to a missing object
 }
 
 // syntheticIDBase is where the translator numbers the nodes it invents
@@ -57,8 +58,9 @@ func (b *staticBuilder) node(id uint32) uint32 {
 func (b *staticBuilder) target(id uint32) uint32 {
 	if _, ok := b.byID[id]; !ok {
 		if b.dangles == 0 && b.prob != nil {
+			b.firstAt = b.curOff
 			b.prob(Problem{Kind: ProblemDangling, Offset: b.curOff,
-				Msg: fmt.Sprintf("offset %d: a reference to object %d, which the dump does not hold (kept as an empty node)", b.curOff, id)})
+				Msg: fmt.Sprintf("a reference to object %d, which the dump does not hold (kept as an empty node, as rawheap_translator keeps it)", id)})
 		}
 		b.dangles++
 	}
@@ -147,7 +149,7 @@ func (b *staticBuilder) build(withRoot bool) {
 		}
 	}
 	if b.dangles > 1 && b.prob != nil {
-		b.prob(Problem{Kind: ProblemDangling, Offset: -1, Msg: fmt.Sprintf("%d references in all to objects the dump does not hold", b.dangles)})
+		b.prob(Problem{Kind: ProblemDangling, Offset: b.firstAt, Msg: fmt.Sprintf("%d references in all to objects the dump does not hold, the first here", b.dangles)})
 	}
 	b.g.groupEdges()
 }
@@ -156,7 +158,7 @@ func (b *staticBuilder) classEdges(classIDs []uint32) {
 	for _, id := range classIDs {
 		from := b.byID[id]
 		cl := b.d.classes[id]
-		b.curOff = -1
+		b.curOff = cl.off
 		if cl.super != 0 && uint64(cl.super) != b.g.nodes[from].id {
 			b.edge(from, b.target(cl.super), b.g.strs.id("superClass"), etInternal)
 		}

@@ -113,12 +113,16 @@ func TestStaticGraphEqualsTranslator(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			g, probs := decodeStaticFile(t, f)
-			for _, p := range probs {
-				if p.Kind != ProblemDangling {
-					t.Errorf("problem: %s", p.Msg)
-				}
+			// Through the decoder's interface, as ingest reads it.
+			col := &collector{}
+			var warns []string
+			info, sum, err := DecodeStatic(bytes.NewReader(readGz(t, f)), col, func(off int64, format string, args ...any) {
+				warns = append(warns, fmt.Sprintf(format, args...))
+			})
+			if err != nil || len(warns) != 0 || sum.Problems != 0 || info.Hybrid || info.Timestamp != 1795000000000 {
+				t.Errorf("error %v, warnings %q, %+v", err, warns, info)
 			}
+			g := &col.g
 			want := readTranslator(t, f[:len(f)-len(".rawheap.gz")]+".translated.heapsnapshot.gz")
 			n, diffs := compareGraph(g, want)
 			for _, d := range diffs {

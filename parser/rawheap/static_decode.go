@@ -1,0 +1,156 @@
+package rawheap
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// StaticInfo is what a static dump's header says.
+type StaticInfo struct {
+	// Timestamp is the header's time: ms since the Unix epoch.
+	Timestamp uint64
+	// Hybrid is set for the static half of a hybrid pair (language 2).
+	Hybrid bool
+}
+
+// IsHybridStatic reports whether head, a file's first bytes (at least 21),
+// is the header of a static dump written as the static half of a hybrid
+// pair.
+func IsHybridStatic(head []byte) bool {
+	return Sniff(head) == Static && len(head) > 20 && head[20] == staticLangHybrid
+}
+
+// DecodeStatic reads a static ("3.0.0", ArkTS 1.2) dump and hands the
+// translator's graph of it to g (docs/format/rawheap.md#static-dumps-300).
+// The records are read as a stream; the graph is made once all are read,
+// because the runtime writes the classes after their objects. Problems that
+// leave the rest usable go to warn with their byte offset; an error means
+// the file gave nothing usable (and nothing was handed to g).
+func DecodeStatic(r io.Reader, g Graph, warn Warner) (StaticInfo, Summary, error) {
+	var sum Summary
+	prob := problemsTo(warn, &sum)
+	d, err := readStatic(r, prob)
+	if err != nil {
+		return StaticInfo{}, sum, err
+	}
+	info := StaticInfo{Timestamp: d.timestamp, Hybrid: d.language == staticLangHybrid}
+	if d.empty() {
+		return info, sum, errors.New("static dump: no complete record")
+	}
+	tg, _ := buildStatic(d, true, prob)
+	tg.emit(g, &sum)
+	sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
+	return info, sum, nil
+}
+
+// DecodeHybrid reads a hybrid pair: dyn, the dynamic (V1 or V2) dump opened
+// with Open, and sta, the static dump of the same process, and hands g the
+// graph rawheap_translator makes of the two given together
+// (docs/format/rawheap.md#hybrid-pairs): the dynamic graph, the static
+// objects after it, a StaticRoot group under the dynamic SyntheticRoot and
+// the cross-VM references as "xref" edges. The dynamic graph is held in
+// memory for the join. When one half gives nothing usable the other is
+// decoded alone, with a warning; the error is set when neither does.
+func DecodeHybrid(dyn *File, sta io.Reader, g Graph, warn Warner) (StaticInfo, Summary, error) {
+	var sum Summary
+	prob := problemsTo(warn, &sum)
+	d, serr := readStatic(sta, prob)
+	if serr == nil && d.empty() {
+		serr = errors.New("static dump: no complete record")
+	}
+	var info StaticInfo
+	if d != nil {
+		info = StaticInfo{Timestamp: d.timestamp, Hybrid: d.language == staticLangHybrid}
+	}
+	col := &collector{}
+	dsum, derr := Decode(dyn, col, warn)
+	sum.Problems += dsum.Problems
+	switch {
+	case derr != nil && serr != nil:
+		return info, sum, fmt.Errorf("dynamic half: %v; static half: %v", derr, serr)
+	case derr != nil:
+		warn(0, "the pair's dynamic dump gives nothing usable (%v): its static dump is read alone", derr)
+		sum.Problems++
+		tg, _ := buildStatic(d, true, prob)
+		tg.emit(g, &sum)
+	case serr != nil:
+		warn(0, "the pair's static dump gives nothing usable (%v): its dynamic dump is read alone", serr)
+		sum.Problems++
+		col.g.emit(g, &sum)
+	default:
+		sg, byID := buildStatic(d, false, prob)
+		mergeHybrid(&col.g, sg, d, byID, prob)
+		col.g.emit(g, &sum)
+		sum.Objects = dsum.Objects + int64(len(d.instances)+len(d.arrays)+len(d.stringObjs))
+		return info, sum, nil
+	}
+	if derr == nil {
+		sum.Objects = dsum.Objects
+	} else {
+		sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
+	}
+	return info, sum, nil
+}
+
+// problemsTo passes problems on to warn, counting them.
+func problemsTo(warn Warner, sum *Summary) func(Problem) {
+	return func(p Problem) {
+		sum.Problems++
+		if warn != nil {
+			warn(p.Offset, "%s", p.Msg)
+		}
+	}
+}
+
+// empty reports a dump of which no record was read whole.
+func (d *staticDump) empty() bool {
+	return d.records == 0 && len(d.strs) == 0 && len(d.classes) == 0 && len(d.instances) == 0 &&
+		len(d.arrays) == 0 && len(d.stringObjs) == 0 && len(d.roots) == 0
+}
+
+// emit hands the graph to g: the strings, the nodes, then the edges.
+func (tg *transGraph) emit(g Graph, sum *Summary) {
+	for _, s := range tg.Strings() {
+		g.String(s)
+		sum.Strings++
+	}
+	for _, n := range tg.nodes {
+		g.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(n.edgeCount), int64(n.native))
+		sum.Nodes++
+	}
+	for _, e := range tg.edges {
+		g.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
+		sum.Edges++
+	}
+}
+
+// collector keeps a graph handed to it, for the join of a hybrid pair.
+type collector struct {
+	g       transGraph
+	strings int
+}
+
+func (c *collector) Node(typ, name, id, self, edgeCount, native int64) {
+	c.g.nodes = append(c.g.nodes, transNode{typ: uint8(typ), name: uint32(name), id: uint64(id), size: uint32(self),
+		edgeCount: uint32(edgeCount), native: uint32(native)})
+}
+
+func (c *collector) Edge(typ, nameOrIndex, to int64) {
+	c.g.edges = append(c.g.edges, transEdge{typ: uint8(typ), nameOrIndex: uint32(nameOrIndex), to: uint32(to)})
+}
+
+// String takes the next string; the three fixed ones are not the table's.
+func (c *collector) String(s string) {
+	c.strings++
+	if c.strings <= firstStrID {
+		return
+	}
+	if _, ok := c.g.strs.ids[s]; ok {
+		// Two table strings that read alike once cut at a NUL: keep the
+		// numbering.
+		c.g.strs.list = append(c.g.strs.list, s)
+		return
+	}
+	c.g.strs.id(s)
+}
