@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -16,10 +17,15 @@ type Reader struct {
 	c *conn
 }
 
-// OpenReader opens the database at path read-only.
+// OpenReader opens the database at path read-only (SQLITE_OPEN_READONLY,
+// and PRAGMA query_only on top).
 func OpenReader(path string) (*Reader, error) {
 	c, err := openConnFlags(path, sqlite3.SQLITE_OPEN_READONLY)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.exec("PRAGMA query_only = 1"); err != nil {
+		c.close()
 		return nil, err
 	}
 	return &Reader{c: c}, nil
@@ -63,6 +69,54 @@ func (r *Reader) Query(sql string) (*Rows, error) {
 	}
 	return &Rows{s: s}, nil
 }
+
+// SQLError is an error SQLite reported on a statement given to Prepare.
+type SQLError struct {
+	Msg string // SQLite's message
+	// Offset is the byte offset in the text given to Prepare of the token
+	// SQLite names as the error's place, or -1 when it names none.
+	Offset int
+}
+
+func (e *SQLError) Error() string { return e.Msg }
+
+// Prepare prepares the first statement of sql, one of several statements
+// separated by semicolons, and returns its rows and the byte offset in sql
+// where the statements after it begin. q is nil when sql holds no statement
+// before that offset (only spaces or comments). An error SQLite reports is an
+// *SQLError.
+func (r *Reader) Prepare(sql string) (q *Rows, tail int, err error) {
+	c := r.c
+	csql, err := libc.CString(sql)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer libc.Xfree(c.tls, csql)
+	pp := libc.Xmalloc(c.tls, 16)
+	if pp == 0 {
+		return nil, 0, errors.New("sqlite: out of memory")
+	}
+	defer libc.Xfree(c.tls, pp)
+	ptail := pp + 8
+	*(*uintptr)(ptr(ptail)) = 0
+	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, csql, -1, pp, ptail); rc != sqlite3.SQLITE_OK {
+		return nil, 0, &SQLError{Msg: libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)),
+			Offset: int(sqlite3.Xsqlite3_error_offset(c.tls, c.db))}
+	}
+	tail = len(sql)
+	if t := *(*uintptr)(ptr(ptail)); t != 0 {
+		tail = int(t - csql)
+	}
+	p := *(*uintptr)(ptr(pp))
+	if p == 0 {
+		return nil, tail, nil
+	}
+	return &Rows{s: &stmt{c: c, p: p}}, tail, nil
+}
+
+// ReadOnly reports whether the statement leaves the database unchanged
+// (sqlite3_stmt_readonly).
+func (q *Rows) ReadOnly() bool { return sqlite3.Xsqlite3_stmt_readonly(q.s.c.tls, q.s.p) != 0 }
 
 // Columns returns the result's column names and declared types ("" for an
 // expression).
@@ -121,6 +175,18 @@ func (q *Rows) Bytes(i int) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(ptr(t)), int(n))
+}
+
+// Blob returns column i of the current row as a blob. The bytes are SQLite's
+// and stay valid only until the next call on the row: copy what is kept.
+func (q *Rows) Blob(i int) []byte {
+	tls, p := q.s.c.tls, q.s.p
+	b := sqlite3.Xsqlite3_column_blob(tls, p, int32(i))
+	n := sqlite3.Xsqlite3_column_bytes(tls, p, int32(i))
+	if b == 0 || n <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(ptr(b)), int(n))
 }
 
 // QueryInt runs a query that returns one integer (0 when it returns no row).

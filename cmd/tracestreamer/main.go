@@ -41,6 +41,7 @@ const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
        tracestreamer export -pprof OUT.pb.gz [-profile N] DB
        tracestreamer export -parquet DIR DB...
        tracestreamer export -devtools DIR DB
+       tracestreamer query [--format F] DB|TRACE [SQL... | -f FILE...]
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
@@ -81,6 +82,9 @@ export -devtools writes every heap file of a database as DIR/Snapshot<id>.heapsn
 (DIR/Timeline<id>.heaptimeline with allocation tracking data) and every CPU
 profile as DIR/Profile<id>.cpuprofile, the files Chrome DevTools, DevEco and
 node read; it overwrites no file.
+query runs read-only SQL on a database (or a trace, converted to a temporary
+database) and prints each result as a table, CSV, TSV, JSON or NDJSON
+(tracestreamer query -h).
 
 exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
 usable in the input, 2 usage error, 130 interrupted
@@ -241,8 +245,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "export" {
-		return runExport(ctx, args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "export":
+			return runExport(ctx, args[1:], stdout, stderr)
+		case "query":
+			return runQuery(ctx, args[1:], os.Stdin, stdout, stderr)
+		}
 	}
 	c, err := parseArgs(args)
 	if err == nil && os.Getenv("GOGC") == "" {
