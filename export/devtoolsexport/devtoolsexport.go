@@ -98,7 +98,13 @@ func (e *exporter) run() ([]File, error) {
 			return nil, err
 		}
 	}
-	var ranges map[string]map[int64]rowRange
+	var ix *heapIndex
+	var heapIDs []int64
+	for _, it := range items {
+		if it.kind != "cpuprofile" {
+			heapIDs = append(heapIDs, it.id)
+		}
+	}
 	var files []File
 	for _, it := range items {
 		f, err := scratch.File(e.dir, it.name)
@@ -110,13 +116,25 @@ func (e *exporter) run() ([]File, error) {
 		if it.kind == "cpuprofile" {
 			err = e.writeProfile(w, it.id)
 		} else {
-			if ranges == nil {
-				if ranges, err = e.heapRanges(); err != nil {
-					f.Close()
-					return nil, err
+			if ix == nil {
+				ix, err = e.findRanges(heapIDs)
+			}
+			if err == nil {
+				err = e.writeHeapFile(w, it.id, ix)
+			}
+			if errors.Is(err, errInterleaved) && !ix.exact {
+				// Rows not in file order: find them with a pass over each
+				// table, and write the file again.
+				if ix, err = e.exactRanges(); err == nil {
+					w = newWriter(f)
+					if _, err = f.Seek(0, 0); err == nil {
+						err = f.Truncate(0)
+					}
+				}
+				if err == nil {
+					err = e.writeHeapFile(w, it.id, ix)
 				}
 			}
-			err = e.writeHeapFile(w, it.id, ranges)
 		}
 		if err == nil {
 			err = w.flush()

@@ -3,6 +3,7 @@ package devtoolsexport_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -251,5 +252,65 @@ func TestNothingToExport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("the folder was made")
+	}
+}
+
+// TestRowsOutOfFileOrder: the export finds a file's rows by binary search on
+// rowid, assuming the files' rows follow each other; rows of the three
+// snapshots interleaved, or rowids with gaps, must still give the files
+// written from the importer's database.
+func TestRowsOutOfFileOrder(t *testing.T) {
+	dir := t.TempDir()
+	var in []string
+	for _, n := range []string{"baseline", "target", "final"} {
+		in = append(in, write(t, dir, n+".heapsnapshot", testutil.Fixture(t, "leak/"+n+".heapsnapshot.gz")))
+	}
+	orig := convert(t, in...)
+	want, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "want"), orig)
+	must(t, err)
+	for _, tt := range []struct {
+		name string
+		sql  []string
+	}{
+		{"interleaved", []string{
+			// Row k of every file, then row k+1 of every file, and so on.
+			`CREATE TABLE x AS SELECT file_id, file_index, string FROM (SELECT *, row_number() OVER
+				(PARTITION BY file_id ORDER BY rowid) AS k FROM js_heap_string) ORDER BY k, file_id`,
+			`DELETE FROM js_heap_string`, `INSERT INTO js_heap_string SELECT * FROM x ORDER BY rowid`, `DROP TABLE x`}},
+		{"gaps", []string{
+			`UPDATE js_heap_edges SET rowid = rowid + 100000000 WHERE file_id = 2`,
+			`UPDATE js_heap_nodes SET rowid = rowid + 100000000 WHERE file_id >= 1`}},
+		{"foreign rows", []string{
+			`INSERT INTO js_heap_nodes (file_id, node_index, type, name, id, self_size, edge_count, trace_node_id, detachedness)
+				VALUES (7, 0, 0, 0, 1, 0, 0, 0, 0)`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "x.db")
+			b, err := os.ReadFile(orig)
+			must(t, err)
+			must(t, os.WriteFile(db, b, 0o644))
+			rw, err := sql.Open("sqlite", db)
+			must(t, err)
+			for _, q := range tt.sql {
+				if _, err := rw.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			must(t, rw.Close())
+			got, err := devtoolsexport.Export(context.Background(), filepath.Join(t.TempDir(), "got"), db)
+			must(t, err)
+			if len(got) != len(want) {
+				t.Fatalf("%d files, want %d", len(got), len(want))
+			}
+			for i := range got {
+				g, err := os.ReadFile(got[i].Path)
+				must(t, err)
+				w, err := os.ReadFile(want[i].Path)
+				must(t, err)
+				if !bytes.Equal(g, w) {
+					t.Errorf("%s: %d bytes, want %d", filepath.Base(got[i].Path), len(g), len(w))
+				}
+			}
+		})
 	}
 }
