@@ -98,6 +98,10 @@ type run struct {
 	// standalone counts the heap files and CPU profiles read from standalone
 	// files (outside an htrace capture).
 	standalone struct{ snapshots, timelines, profiles int }
+	// pairs maps the dynamic half of each hybrid .rawheap pair to its static
+	// half; paired marks the static halves (rawheap_static.go).
+	pairs  map[string]string
+	paired map[string]bool
 }
 
 // source is a row of table source.
@@ -233,11 +237,13 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 			}
 		}
 	}()
+	heads := make([][]byte, len(inputs))
 	for i, in := range inputs {
 		c, err := r.open(ctx, in, !reopenable(in))
 		if err != nil {
 			return err
 		}
+		heads[i] = c.o.head
 		if c.o.format == formatUnknown {
 			c.o.close()
 			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with %q)",
@@ -249,6 +255,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 			kept[i] = c
 		}
 	}
+	r.findPairs(inputs, heads)
 	for i, in := range inputs {
 		c := kept[i]
 		if c == nil {

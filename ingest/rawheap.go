@@ -18,6 +18,12 @@ import (
 // output (removed at once, so nothing is left behind), the one copy of the
 // dump a conversion makes.
 func (r *run) rawheapFile(o *opened, path string) error {
+	if r.paired[path] {
+		return nil // read with the dynamic half of its pair
+	}
+	if rawheap.Sniff(o.head) == rawheap.Static {
+		return r.rawheapStatic(o, path)
+	}
 	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
 	var ra io.ReaderAt
 	var size int64
@@ -51,37 +57,13 @@ func (r *run) rawheapFile(o *opened, path string) error {
 		warnf("rawheap dropped: %v", err)
 		return nil
 	}
-	id := r.heap.NextID()
-	mark := r.heap.Begin()
-	b := heapsnapshot.NewBuilder(id, &r.heap.Out, func(format string, args ...any) { warnf(format, args...) },
-		heapsnapshot.Meta{NodeFields: rawheap.NodeFields, EdgeFields: rawheap.EdgeFields,
-			NodeTypes: rawheap.NodeTypes, EdgeTypes: rawheap.EdgeTypes,
-			ExtraNodeTypes: []string{"string", "number", "number", "number", "number", "number", "number"},
-			ExtraEdgeTypes: []string{"string_or_number", "node"}})
-	_, derr := rawheap.Decode(f, graphOf{b}, func(off int64, format string, args ...any) {
-		warnf("offset %d: "+format, append([]any{off}, args...)...)
+	if sta, ok := r.pairs[path]; ok {
+		return r.rawheapPair(f, path, sta)
+	}
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
+		_, err := rawheap.Decode(f, g, warn)
+		return f.Timestamp, err
 	})
-	res, err := b.Finish()
-	if derr != nil || err != nil {
-		if err == nil {
-			err = derr
-		}
-		r.heap.Out.Discard()
-		r.heap.Drop(mark)
-		warnf("rawheap dropped: %v", err)
-		return nil
-	}
-	r.heap.Out.Flush()
-	end := rawheapTime(f.Timestamp)
-	if end == 0 {
-		end = modTime(path)
-	}
-	r.heap.Add(heapsnapshot.SnapshotName(id), end-1, end, res)
-	r.rng.Add(end - 1)
-	r.rng.Add(end)
-	r.standalone.snapshots++
-	r.log.Add(stat.JSMemory, stat.Received, 1)
-	return nil
 }
 
 // rawheapTime converts a .rawheap header's timestamp (the runtime's

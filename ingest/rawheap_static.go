@@ -1,0 +1,109 @@
+package ingest
+
+import (
+	"io"
+
+	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/parser/rawheap"
+	"tracestreamer/stat"
+)
+
+// A hybrid pair is a dynamic dump named on the command line just before the
+// static dump of the same process, as rawheap_translator takes them
+// (docs/format/rawheap.md#hybrid-pairs): the two make one heap file. A static
+// dump marked hybrid that does not follow a dynamic one is read alone.
+
+// findPairs marks the hybrid pairs among the inputs, from their first bytes.
+// The static half must be a regular file: it is read while the dynamic half
+// is converted.
+func (r *run) findPairs(inputs []string, heads [][]byte) {
+	for i := 0; i+1 < len(inputs); i++ {
+		k := rawheap.Sniff(heads[i])
+		dynamic := k == rawheap.DynamicV1 || k == rawheap.DynamicV1NoVersion || k == rawheap.DynamicV2
+		if !dynamic || !rawheap.IsHybridStatic(heads[i+1]) {
+			continue
+		}
+		if !reopenable(inputs[i+1]) {
+			r.log.Warn(stat.JSMemory, stat.NotSupported, inputs[i+1],
+				"the static half of a hybrid pair must be a regular file to be joined with %s; it is read alone", inputs[i])
+			continue
+		}
+		if r.pairs == nil {
+			r.pairs = map[string]string{}
+			r.paired = map[string]bool{}
+		}
+		r.pairs[inputs[i]] = inputs[i+1]
+		r.paired[inputs[i+1]] = true
+		i++
+	}
+}
+
+// rawheapStatic reads a static dump alone.
+func (r *run) rawheapStatic(o *opened, path string) error {
+	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
+		info, _, err := rawheap.DecodeStatic(o.r, g, warn)
+		return info.Timestamp, err
+	})
+}
+
+// rawheapPair reads a hybrid pair: f, the dynamic half opened at path, and
+// the static half at staPath.
+func (r *run) rawheapPair(f *rawheap.File, path, staPath string) error {
+	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
+	so, err := open(staPath, nil, func(f io.Reader) io.Reader { return f })
+	if err != nil {
+		warnf("hybrid pair: its static half %s: %v; the dynamic dump is read alone", staPath, err)
+		so = &opened{r: eofReader{}, close: func() {}}
+	}
+	defer so.close()
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
+		info, _, err := rawheap.DecodeHybrid(f, so.r, g, warn)
+		ts := f.Timestamp
+		if ts == 0 {
+			ts = info.Timestamp
+		}
+		return ts, err
+	})
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// rawheapGraph writes the heap file a .rawheap decoder hands its graph to
+// (decode returns the dump's timestamp; without one the file at path gives
+// its modification time), or drops it when the decoder gives nothing usable.
+func (r *run) rawheapGraph(path string, warnf func(string, ...any), decode func(rawheap.Graph, rawheap.Warner) (uint64, error)) error {
+	id := r.heap.NextID()
+	mark := r.heap.Begin()
+	b := heapsnapshot.NewBuilder(id, &r.heap.Out, func(format string, args ...any) { warnf(format, args...) },
+		heapsnapshot.Meta{NodeFields: rawheap.NodeFields, EdgeFields: rawheap.EdgeFields,
+			NodeTypes: rawheap.NodeTypes, EdgeTypes: rawheap.EdgeTypes,
+			ExtraNodeTypes: []string{"string", "number", "number", "number", "number", "number", "number"},
+			ExtraEdgeTypes: []string{"string_or_number", "node"}})
+	ts, derr := decode(graphOf{b}, func(off int64, format string, args ...any) {
+		warnf("offset %d: "+format, append([]any{off}, args...)...)
+	})
+	res, err := b.Finish()
+	if derr != nil || err != nil {
+		if err == nil {
+			err = derr
+		}
+		r.heap.Out.Discard()
+		r.heap.Drop(mark)
+		warnf("rawheap dropped: %v", err)
+		return nil
+	}
+	r.heap.Out.Flush()
+	end := rawheapTime(ts)
+	if end == 0 {
+		end = modTime(path)
+	}
+	r.heap.Add(heapsnapshot.SnapshotName(id), end-1, end, res)
+	r.rng.Add(end - 1)
+	r.rng.Add(end)
+	r.standalone.snapshots++
+	r.log.Add(stat.JSMemory, stat.Received, 1)
+	return nil
+}
