@@ -42,6 +42,7 @@ const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
        tracestreamer export -parquet DIR DB...
        tracestreamer export -devtools DIR DB
        tracestreamer query [--format F] DB|TRACE [SQL... | -f FILE...]
+       tracestreamer info IN_OR_DB...
 
 Converts OpenHarmony hiprofiler .htrace files (ArkTS heap snapshots, heap
 timelines, CPU profiles), standalone .heapsnapshot/.heaptimeline/.cpuprofile
@@ -85,6 +86,8 @@ node read; it overwrites no file.
 query runs read-only SQL on a database (or a trace, converted to a temporary
 database) and prints each result as a table, CSV, TSV, JSON or NDJSON
 (tracestreamer query -h).
+info describes trace files (format, compression, size, what they hold) without
+converting them, and databases (writer, sources, time range, tables).
 
 exit status: 0 success (warnings on stderr), 1 conversion failed or nothing
 usable in the input, 2 usage error, 130 interrupted
@@ -251,6 +254,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runExport(ctx, args[1:], stdout, stderr)
 		case "query":
 			return runQuery(ctx, args[1:], os.Stdin, stdout, stderr)
+		case "info":
+			return runInfo(ctx, args[1:], os.Stdin, stdout, stderr)
 		}
 	}
 	c, err := parseArgs(args)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"tracestreamer/ingest"
+	"tracestreamer/inspect"
 	"tracestreamer/internal/scratch"
 	"tracestreamer/query"
 	"tracestreamer/store"
@@ -36,21 +36,6 @@ quoted); csv an empty field and \x0a1b (an empty text is ""); tsv \N and
 exit status: 0 success, 1 an SQL error or a refused statement (the message
 says FILE:LINE:COLUMN and which statement), 2 usage error, 130 interrupted
 `
-
-// sqliteMagic starts every SQLite database file.
-var sqliteMagic = []byte("SQLite format 3\x00")
-
-// isDatabase reports whether path is a SQLite database (by its first bytes).
-func isDatabase(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(sqliteMagic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && bytes.Equal(head, sqliteMagic)
-}
 
 // runQuery is `tracestreamer query`.
 func runQuery(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -162,7 +147,7 @@ func databaseOf(ctx context.Context, input string, stdin io.Reader, stderr io.Wr
 			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 			return "", nil, 1
 		}
-		if isDatabase(input) {
+		if inspect.IsDatabase(input) {
 			return input, func() {}, 0
 		}
 	}

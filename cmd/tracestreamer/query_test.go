@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,9 @@ func TestQueryCommand(t *testing.T) {
 	}
 	sqlFile := filepath.Join(dir, "q.sql")
 	os.WriteFile(sqlFile, []byte("-- the hottest function\nSELECT name, self_time FROM js_cpu_profiler_function\nORDER BY self_time DESC LIMIT 1;\n\nSELECT nope;\n"), 0o644)
-	tmpBefore, _ := filepath.Glob(filepath.Join(os.TempDir(), "tracestreamer-*"))
+	// This process's temporary folders (other runs may be making theirs).
+	mine := filepath.Join(os.TempDir(), fmt.Sprintf("tracestreamer-%d-*", os.Getpid()))
+	tmpBefore, _ := filepath.Glob(mine)
 	for _, tc := range []struct {
 		args       []string
 		code       int
@@ -53,8 +56,44 @@ func TestQueryCommand(t *testing.T) {
 		}
 	}
 	// The temporary databases of the trace inputs are gone.
-	tmpAfter, _ := filepath.Glob(filepath.Join(os.TempDir(), "tracestreamer-*"))
+	tmpAfter, _ := filepath.Glob(mine)
 	if len(tmpAfter) > len(tmpBefore) {
 		t.Errorf("temporary files left: %v (before: %v)", tmpAfter, tmpBefore)
+	}
+}
+
+func TestInfoCommand(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(testutil.Root(), "testdata", "node", "profile.cpuprofile")
+	db := filepath.Join(dir, "cpu.db")
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-q", profile, "-o", db}, &out, &errs); code != 0 {
+		t.Fatalf("conversion: %d %s", code, errs.String())
+	}
+	junk := filepath.Join(dir, "junk.txt")
+	os.WriteFile(junk, []byte("hello"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  []string
+		err  string
+	}{
+		{[]string{profile, db}, 0, []string{"format       cpuprofile\n", "  nodes        24\n", "  samples      387\n",
+			"database    " + db + "\n", "  js_cpu_profiler_node       24\n", "  0   " + profile + "  cpuprofile  none         7269"}, ""},
+		{[]string{junk}, 1, nil, "junk.txt: not a tracestreamer database nor an input tracestreamer reads"},
+		{nil, 2, nil, "no file given"},
+		{[]string{filepath.Join(dir, "missing")}, 1, nil, "no such file or directory"},
+	} {
+		out.Reset()
+		errs.Reset()
+		code := run(context.Background(), append([]string{"info"}, tc.args...), &out, &errs)
+		if code != tc.code || !strings.Contains(errs.String(), tc.err) {
+			t.Errorf("%q: exit %d, stderr %q; want %d, %q", tc.args, code, errs.String(), tc.code, tc.err)
+		}
+		for _, w := range tc.out {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%q: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
 	}
 }
