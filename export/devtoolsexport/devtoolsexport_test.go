@@ -2,9 +2,11 @@ package devtoolsexport_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -312,5 +314,43 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRawheapAsTranslator: a .rawheap dump imported and exported is the
+// snapshot rawheap_translator makes of it, member by member (only the line
+// breaks of the header differ).
+func TestRawheapAsTranslator(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(testutil.Root(), "parser", "rawheap", "testdata", name))
+		must(t, err)
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		must(t, err)
+		b, err = io.ReadAll(zr)
+		must(t, err)
+		return b
+	}
+	db, _ := convertWarn(t, write(t, dir, "dyn.rawheap", read("hybrid.dyn.rawheap.gz")))
+	files, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
+	must(t, err)
+	if len(files) != 1 {
+		t.Fatalf("%d files", len(files))
+	}
+	got, err := os.ReadFile(files[0].Path)
+	must(t, err)
+	var ours, theirs map[string]any
+	must(t, json.Unmarshal(got, &ours))
+	must(t, json.Unmarshal(read("hybrid.dyn.translated.heapsnapshot.gz"), &theirs))
+	if len(ours) != len(theirs) {
+		t.Errorf("%d members, the translator's %d", len(ours), len(theirs))
+	}
+	for k, v := range theirs {
+		if !reflect.DeepEqual(ours[k], v) {
+			t.Errorf("%s differs from the translator's", k)
+		}
+	}
+	if n := len(theirs["nodes"].([]any)); n < 20000 {
+		t.Errorf("only %d node values", n)
 	}
 }

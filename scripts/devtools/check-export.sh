@@ -9,7 +9,8 @@
 # a CPU profile. Inputs: the node snapshot and timeline, the leak fixture's
 # final snapshot and the node CPU profile as standalone files, and an htrace
 # (mkhtrace) with an ArkTS-layout copy of the snapshot (8 node fields, with
-# native_size) and the profile. Needs go, node and the npm registry; works in
+# native_size) and the profile; and a .rawheap dump (parser/rawheap/testdata),
+# its export compared with rawheap_translator's snapshot of it. Needs go, node and the npm registry; works in
 # .cache/devtools-export. Prints "same" or the differing lines per file, and
 # exits 1 when a heap file's summary differs.
 #   scripts/devtools/check-export.sh
@@ -58,6 +59,11 @@ fs.writeFileSync(process.argv[2], JSON.stringify(d));
 ./tracestreamer export -q -devtools out-standalone standalone.db
 ./tracestreamer -q in/arkts.htrace -o htrace.db
 ./tracestreamer export -q -devtools out-htrace htrace.db
+# A .rawheap dump, against rawheap_translator's snapshot of it (committed beside it).
+zcat "$root/parser/rawheap/testdata/hybrid.dyn.rawheap.gz" > in/dynamic.rawheap
+zcat "$root/parser/rawheap/testdata/hybrid.dyn.translated.heapsnapshot.gz" > in/dynamic.translated.heapsnapshot
+./tracestreamer -q in/dynamic.rawheap -o rawheap.db 2>/dev/null
+./tracestreamer export -q -devtools out-rawheap rawheap.db
 
 fail=0
 compare() { # original exported
@@ -94,4 +100,5 @@ compare in/final.heapsnapshot out-standalone/Snapshot2.heapsnapshot
 compare in/profile.cpuprofile out-standalone/Profile0.cpuprofile
 compare in/arkts.heapsnapshot out-htrace/Snapshot0.heapsnapshot
 compare in/profile.cpuprofile out-htrace/Profile0.cpuprofile
+compare in/dynamic.translated.heapsnapshot out-rawheap/Snapshot0.heapsnapshot
 exit $fail
