@@ -3,7 +3,7 @@
 // metadata.json (scripts/rawheap/metadata.sh makes it): test data for the
 // .rawheap decoder (docs/format/rawheap.md).
 //
-//	mkrawheap -meta metadata.json -version 2.0.0 [-header] [-roots] [-hash] IN.heapsnapshot[.gz] OUT.rawheap
+//	mkrawheap -meta metadata.json -version 2.0.0 [-header] [-roots] [-hash] [-max N -focus A,B] IN.heapsnapshot[.gz] OUT.rawheap
 package main
 
 import (
@@ -25,19 +25,26 @@ func main() {
 	roots := flag.Bool("roots", false, "write the handle-root groups and the global-ref group (since 2026-02)")
 	hash := flag.Bool("hash", false, "put JS objects' hashes in their ids' high bits (JsLeakWatcher)")
 	sections := flag.Int("sections", 2, "object sections of a 2024 dump")
+	maxObjects := flag.Int("max", 0, "keep this many of the V8 heap's objects (0: all), those a breadth-first walk from the root reaches first")
+	focus := flag.String("focus", "", "comma-separated names of objects kept first, with their path from the root")
 	flag.Parse()
 	if flag.NArg() != 2 || *meta == "" {
 		fmt.Fprintln(os.Stderr, "usage: mkrawheap -meta metadata.json [-version V] [flags] IN.heapsnapshot[.gz] OUT.rawheap")
 		os.Exit(2)
 	}
-	if err := run(*meta, flag.Arg(0), flag.Arg(1), rawheaptest.Options{Version: *version, Timestamp: *ts,
+	var sub rawheaptest.Subset
+	sub.Max = *maxObjects
+	if *focus != "" {
+		sub.Focus = strings.Split(*focus, ",")
+	}
+	if err := run(*meta, flag.Arg(0), flag.Arg(1), sub, rawheaptest.Options{Version: *version, Timestamp: *ts,
 		HeaderFields: *header, RootGroups: *roots, Hash: *hash, Sections: *sections}); err != nil {
 		fmt.Fprintln(os.Stderr, "mkrawheap:", err)
 		os.Exit(1)
 	}
 }
 
-func run(metaPath, in, out string, opt rawheaptest.Options) error {
+func run(metaPath, in, out string, sub rawheaptest.Subset, opt rawheaptest.Options) error {
 	meta, err := os.ReadFile(metaPath)
 	if err != nil {
 		return err
@@ -55,7 +62,7 @@ func run(metaPath, in, out string, opt rawheaptest.Options) error {
 		}
 		r = zr
 	}
-	h, err := rawheaptest.FromV8(r, meta)
+	h, err := rawheaptest.FromV8(r, meta, sub)
 	if err != nil {
 		return err
 	}

@@ -202,9 +202,17 @@ type v8 struct {
 	Strings []string `json:"strings"`
 }
 
+// Subset keeps a part of a V8 heap: Max objects (0: all), the first ones
+// a breadth-first walk from the root reaches, after those named in Focus and
+// the objects on the walk's path to them.
+type Subset struct {
+	Max   int
+	Focus []string
+}
+
 // FromV8 builds an ArkTS heap from a V8 heap snapshot, with the runtime's
 // metadata.json.
-func FromV8(r io.Reader, metaJSON []byte) (*Heap, error) {
+func FromV8(r io.Reader, metaJSON []byte, sub Subset) (*Heap, error) {
 	var s v8
 	if err := json.NewDecoder(r).Decode(&s); err != nil {
 		return nil, fmt.Errorf("heap snapshot: %w", err)
@@ -225,7 +233,7 @@ func FromV8(r io.Reader, metaJSON []byte) (*Heap, error) {
 	h.emptyArray = h.alloc(h.arrayT, 16, stableID("empty array"))
 	h.emptyArray.HClass = h.hclassOf(h.arrayT, "", 0).Addr
 	h.metaHClass.set(h.field(h.hcT, "Layout"), h.emptyArray.Addr)
-	h.build(&s)
+	h.build(&s, sub)
 	return h, nil
 }
 
@@ -238,7 +246,7 @@ func pos(list []string, name string) int {
 	return -1
 }
 
-func (h *Heap) build(s *v8) {
+func (h *Heap) build(s *v8, sub Subset) {
 	meta := s.Snapshot.Meta
 	nf := len(meta.NodeFields)
 	fType, fName, fID, fSelf, fEC := pos(meta.NodeFields, "type"), pos(meta.NodeFields, "name"), pos(meta.NodeFields, "id"),
@@ -268,7 +276,8 @@ func (h *Heap) build(s *v8) {
 	for i := 0; i < n; i++ {
 		first[i+1] = first[i] + int(s.Nodes[i*nf+fEC])
 	}
-	edgesOf := func(i int) []edge {
+	var edgesOf func(i int) []edge
+	edgesOf = func(i int) []edge {
 		var out []edge
 		for e := first[i]; e < first[i+1] && (e+1)*ef <= len(s.Edges); e++ {
 			t := etypes[s.Edges[e*ef+eType]]
@@ -282,6 +291,46 @@ func (h *Heap) build(s *v8) {
 		}
 		return out
 	}
+	keep := make([]bool, n)
+	if sub.Max <= 0 || sub.Max >= n {
+		for i := range keep {
+			keep[i] = true
+		}
+	} else {
+		parent := make([]int, n)
+		for i := range parent {
+			parent[i] = -2
+		}
+		parent[0] = -1
+		order := []int{0}
+		for k := 0; k < len(order); k++ {
+			for _, e := range edgesOf(order[k]) {
+				if e.typ != "weak" && e.to < n && parent[e.to] == -2 {
+					parent[e.to] = order[k]
+					order = append(order, e.to)
+				}
+			}
+		}
+		kept := 0
+		for _, i := range order {
+			if pos(sub.Focus, nameOf(i)) < 0 {
+				continue
+			}
+			for j := i; j >= 0 && !keep[j] && kept < sub.Max; j = parent[j] {
+				keep[j] = true
+				kept++
+			}
+		}
+		for _, i := range order {
+			if kept >= sub.Max {
+				break
+			}
+			if !keep[i] {
+				keep[i] = true
+				kept++
+			}
+		}
+	}
 	// Pick each V8 object's ArkTS type and allocate it, in node order.
 	jsObject, jsFunction, jsArray := h.typ("JS_OBJECT"), h.typ("JS_FUNCTION"), h.typ("JS_ARRAY")
 	kind := map[string]uint8{"object": jsObject, "closure": jsFunction, "regexp": h.typ("JS_REG_EXP"),
@@ -291,7 +340,7 @@ func (h *Heap) build(s *v8) {
 	// Layouts first: an object's named properties decide its hclass and size.
 	for i := 0; i < n; i++ {
 		vt := typeOf(i)
-		if vt == "synthetic" || vt == "number" {
+		if vt == "synthetic" || vt == "number" || !keep[i] {
 			continue
 		}
 		t, ok := kind[vt]
@@ -483,7 +532,7 @@ func (h *Heap) build(s *v8) {
 	// Roots: what the synthetic nodes point to.
 	seen := map[uint64]bool{}
 	for i := 0; i < n; i++ {
-		if typeOf(i) != "synthetic" {
+		if typeOf(i) != "synthetic" || !keep[i] {
 			continue
 		}
 		group := &h.VM

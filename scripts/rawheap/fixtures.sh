@@ -1,0 +1,42 @@
+#!/bin/sh
+# Makes the dynamic (V1 "1.0.0", its 2024 form, V2 "2.0.0") .rawheap fixtures
+# of testdata/rawheap and rawheap_translator's .heapsnapshot of each, the
+# oracle ingest's TestRawheapTranslatorEquality compares with. Needs:
+#  - the runtime's metadata.json (scripts/rawheap/metadata.sh CHECKOUT .cache/metadata.json),
+#  - the translator bundle unpacked under .cache/peers:
+#      mkdir -p .cache/peers && tar -C .cache/peers -xJf rawheap_translator-2.0.0.tar.xz
+set -eu
+cd "$(dirname "$0")/../.."
+T=${TRANSLATOR:-.cache/peers/rawheap_translator-2.0.0/run.sh}
+M=${METADATA:-.cache/metadata.json}
+W=.cache/rawheap-fixtures
+D=testdata/rawheap
+mkdir -p "$W" "$D"
+go build -o "$W/mkrawheap" ./cmd/mkrawheap
+
+# one makes NAME from a V8 heap with mkrawheap's further flags.
+one() {
+	name=$1 heap=$2
+	shift 2
+	"$W/mkrawheap" -meta "$M" "$@" "$heap" "$W/$name.rawheap"
+	rm -f "$W/$name.heapsnapshot"
+	"$T" "$W/$name.rawheap" "$W/$name.heapsnapshot" >/dev/null
+	test -s "$W/$name.heapsnapshot" || { echo "translator wrote nothing for $name" >&2; exit 1; }
+	gzip -9nc "$W/$name.rawheap" >"$D/$name.rawheap.gz"
+	gzip -9nc "$W/$name.heapsnapshot" >"$D/$name.translated.heapsnapshot.gz"
+}
+
+N=testdata/node/snapshot.heapsnapshot.gz
+# 2024: eight zero bytes, no timestamp, two object sections.
+one v1-2024 $N -max 4000 -version 2024
+# 2025: version and timestamp.
+one v1 $N -max 4000 -version 1.0.0
+one v2 $N -max 4000 -version 2.0.0
+# 2026: space/heap/VM header fields, handle-root groups, global-ref group
+# (tracking off), JsLeakWatcher's hashes in the ids.
+one v2-2026 $N -max 4000 -version 2.0.0 -header -roots -hash
+for s in baseline target final; do
+	one v1-2026-leak-$s testdata/leak/$s.heapsnapshot.gz -max 25000 -version 1.0.0 -header -roots -hash \
+		-focus CacheEntry,RequestContext,Session,TransientRecord
+done
+ls -l "$D"
