@@ -40,7 +40,7 @@ clean:
 # and the trace, the Parquet export's rows/s and peak RSS); then the Go
 # micro-benchmarks of the hot paths.
 bench: build
-	$(GO) run ./internal/benchrun -bin $(BIN) -cache $(CACHE)/bench
+	$(GO) run ./internal/cmd/benchrun -bin $(BIN) -cache $(CACHE)/bench
 	$(GO) test -run '^$$' -bench . ./parser/... ./rows/ ./store/ ./export/...
 
 # Runs every fuzz target for FUZZTIME each (go test -fuzz) and prints the

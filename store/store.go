@@ -28,12 +28,12 @@
 //
 // Rows that do go through SQLite are bound through modernc.org/sqlite's C-level
 // API directly (sqlite.go) rather than a library, measured in
-// internal/storebench on the heap snapshot's shape: database/sql with the
+// internal/cmd/storebench on the heap snapshot's shape: database/sql with the
 // modernc driver took 20.7-24.8 s of CPU against 7.0-7.7 s here (3x, with 2-9
 // allocations per row against none). zombiezen.com/go/sqlite v1.4.2 took
 // 7.6-8.2 s: no clear win, and it calls modernc's generated API and libc
 // internals (each modernc upgrade would have to keep it compiling) and
-// disables double-quoted string literals. Reproduce: cd internal/storebench &&
+// disables double-quoted string literals. Reproduce: cd internal/cmd/storebench &&
 // go test -bench . && ./volume.sh.
 //
 // It must not know any format or table beyond what schema declares.

@@ -6,4 +6,4 @@
 // It must not know SQL or any input format; it is regenerated, never edited.
 package tables
 
-//go:generate go run ../internal/gentables -o tables_gen.go
+//go:generate go run ../internal/cmd/gentables -o tables_gen.go

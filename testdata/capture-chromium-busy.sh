@@ -4,7 +4,7 @@
 # thrash, canvas paint, timers, animation frames, allocation and GC, fetch, a
 # worker) with the categories DevTools' Performance panel records, including
 # V8's sampling profiler (ProfileChunk events). It is one of the sources the
-# realistic benchmark trace tiles (internal/benchrun/gentrace_real.go).
+# realistic benchmark trace tiles (internal/cmd/benchrun/gentrace_real.go).
 # Tests only read the committed file; chromium is not needed to run them.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -2,7 +2,7 @@
 # Captures testdata/node/busy.json.gz: node's built-in tracing of a program
 # doing file I/O (sync and async), timers, promises, an HTTP round trip over
 # loopback, zlib, and enough allocation to run the GC. It is one of the
-# sources the realistic benchmark trace tiles (internal/benchrun/gentrace_real.go).
+# sources the realistic benchmark trace tiles (internal/cmd/benchrun/gentrace_real.go).
 set -euo pipefail
 out=$(cd "$(dirname "$0")" && pwd)/node/busy.json.gz
 work=$(mktemp -d)

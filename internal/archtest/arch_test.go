@@ -2,7 +2,9 @@
 package archtest
 
 import (
+	"go/ast"
 	"go/build"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,5 +97,26 @@ func TestDependencyRules(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(testutil.Root(), "docs", "architecture.md")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCommandsUnderCmd: a command (package main) lives under cmd/ (the ones
+// users run) or internal/cmd/ (generators, benchmarks, the storebench
+// module); internal/ otherwise holds libraries and test support, as in Go's
+// x/exp.
+func TestCommandsUnderCmd(t *testing.T) {
+	commands := 0
+	eachGoFile(t, false, func(rel, pkg string, _ *token.FileSet, f *ast.File) {
+		if f.Name.Name != "main" {
+			return
+		}
+		commands++
+		pkg = filepath.ToSlash(pkg)
+		if !strings.HasPrefix(pkg, "cmd/") && !strings.HasPrefix(pkg, "internal/cmd/") {
+			t.Errorf("%s: package main outside cmd/ and internal/cmd/", rel)
+		}
+	})
+	if commands < 5 {
+		t.Errorf("found only %d files of commands", commands)
 	}
 }

@@ -10,7 +10,7 @@
 #   d-chromium-trace.db   testdata/chromium/trace.json.gz (Trace Event JSON from Chromium)
 #   e-node-trace.db       testdata/node/trace.json (Trace Event JSON from node)
 #   f-synthetic-trace.db  optional: a 5 MB synthetic Chrome trace from the work tree's
-#                         `go run ./internal/benchrun -gentrace` (deterministic; counters,
+#                         `go run ./internal/cmd/benchrun -gentrace` (deterministic; counters,
 #                         async slices, flows, instants, samples), converted by the
 #                         tracestreamer under test; left out with a warning when the
 #                         generator is missing or fails
@@ -89,11 +89,11 @@ out+=("$(conv "$dbs/d-chromium-trace.db" testdata/chromium/trace.json.gz)")
 out+=("$(conv "$dbs/e-node-trace.db" "$td/trace.json")")
 # The generator is the work tree's (an input maker, not under test), also with --rev.
 syn="$work/f-synthetic-trace.json"
-if [ -d internal/benchrun ] && go run ./internal/benchrun -gentrace "$syn.tmp" -trace-mb 5 >&2 && mv "$syn.tmp" "$syn"; then
+if [ -d internal/cmd/benchrun ] && go run ./internal/cmd/benchrun -gentrace "$syn.tmp" -trace-mb 5 >&2 && mv "$syn.tmp" "$syn"; then
   out+=("$(conv "$dbs/f-synthetic-trace.db" "$syn")")
 else
   rm -f "$syn.tmp" "$dbs/f-synthetic-trace.db"
-  echo "make-dbs: warning: no synthetic trace (go run ./internal/benchrun -gentrace failed): f-synthetic-trace left out" >&2
+  echo "make-dbs: warning: no synthetic trace (go run ./internal/cmd/benchrun -gentrace failed): f-synthetic-trace left out" >&2
 fi
 
 if [ $patched = 0 ]; then

@@ -5,7 +5,7 @@ package event
 // real Trace Event elements: the Event the importer needs and its record
 // (AppendRecord), which is what the first pass's workers make of each
 // element. The inputs are the bundled captures (the same ones
-// internal/benchrun's realistic trace tiles). TestSonicSame checks that the
+// internal/cmd/benchrun's realistic trace tiles). TestSonicSame checks that the
 // sonic version gives the same events on them; doc.go gives the figures and
 // the choice.
 

@@ -1,4 +1,4 @@
-module tracestreamer/internal/storebench
+module tracestreamer/internal/cmd/storebench
 
 go 1.26.0
 
@@ -20,4 +20,4 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-replace tracestreamer => ../..
+replace tracestreamer => ../../..

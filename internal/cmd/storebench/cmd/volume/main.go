@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"tracestreamer/internal/storebench"
+	"tracestreamer/internal/cmd/storebench"
 	"tracestreamer/rows"
 )
 
