@@ -38,11 +38,30 @@ func (r *run) findPairs(inputs []string, heads [][]byte) {
 	}
 }
 
+// problemTypes is the stat type that counts each kind of problem of a
+// static dump or a pair (docs/format/stat.md#rawheap).
+var problemTypes = map[rawheap.ProblemKind]stat.Type{
+	rawheap.ProblemTruncated:  stat.DataLost,
+	rawheap.ProblemBadRecord:  stat.InvalidData,
+	rawheap.ProblemUnknownTag: stat.NotSupported,
+	rawheap.ProblemDangling:   stat.NotMatch,
+	rawheap.ProblemXRef:       stat.NotMatch,
+	rawheap.ProblemDynamic:    stat.InvalidData,
+}
+
+// problems reports a static dump's problems under stat's rawheap event.
+func (r *run) problems(path string) func(rawheap.Problem) {
+	return func(p rawheap.Problem) {
+		r.log.Warn(stat.Rawheap, problemTypes[p.Kind], path, "offset %d: %s", p.Offset, p.Msg)
+	}
+}
+
 // rawheapStatic reads a static dump alone.
 func (r *run) rawheapStatic(o *opened, path string) error {
-	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
-		info, _, err := rawheap.DecodeStatic(o.r, g, warn)
+	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
+	r.log.Add(stat.Rawheap, stat.Received, 1)
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+		info, _, err := rawheap.DecodeStatic(o.r, g, r.problems(path))
 		return info.Timestamp, err
 	})
 }
@@ -50,15 +69,16 @@ func (r *run) rawheapStatic(o *opened, path string) error {
 // rawheapPair reads a hybrid pair: f, the dynamic half opened at path, and
 // the static half at staPath.
 func (r *run) rawheapPair(f *rawheap.File, path, staPath string) error {
-	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
+	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
+	r.log.Add(stat.Rawheap, stat.Received, 2)
 	so, err := open(staPath, nil, func(f io.Reader) io.Reader { return f })
 	if err != nil {
 		warnf("hybrid pair: its static half %s: %v; the dynamic dump is read alone", staPath, err)
 		so = &opened{r: eofReader{}, close: func() {}}
 	}
 	defer so.close()
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
-		info, _, err := rawheap.DecodeHybrid(f, so.r, g, warn)
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+		info, _, err := rawheap.DecodeHybrid(f, so.r, g, r.problems(path+" (with "+staPath+")"))
 		ts := f.Timestamp
 		if ts == 0 {
 			ts = info.Timestamp

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,7 +15,7 @@ import (
 	"tracestreamer/internal/testutil"
 )
 
-const rawheapTestdata = "../parser/rawheap/testdata/"
+var rawheapTestdata = filepath.Join(testutil.Root(), "testdata", "rawheap") + string(filepath.Separator)
 
 // heapRows returns every row of every js_heap_* table of a database, per
 // table, in rowid order: all columns but the file name and times of
@@ -113,4 +115,61 @@ func TestStaticRawheapRowsEqualTranslation(t *testing.T) {
 		})
 	}
 	t.Logf("%d rows compared in all", total)
+}
+
+// TestStaticRawheapFaults converts damaged static dumps: what is kept, the
+// warning naming the file and the offset, the stat row, and the run's error
+// only when nothing was usable.
+func TestStaticRawheapFaults(t *testing.T) {
+	good := testutil.Fixture(t, "rawheap/static-node.rawheap.gz")
+	// The first record of objects (INSTANCE_DUMP), after the string pool
+	// and the roots.
+	objects := 33
+	for good[objects] != 0x14 {
+		objects += 17 + int(binary.LittleEndian.Uint32(good[objects+9:]))
+	}
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		warn   string
+		typ    string
+		nodes  string // js_heap_nodes rows, "" when the run fails
+		errMsg string
+	}{
+		{"cut in the objects", good[:objects+5000], fmt.Sprintf("offset %d: record tag 0x14: body of", objects), "data_lost", "1", ""},
+		{"header only", good[:33], "", "", "", "nothing usable"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, out := filepath.Join(dir, "x.rawheap"), filepath.Join(dir, "x.db")
+			if err := os.WriteFile(in, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var warn bytes.Buffer
+			_, err := Run(context.Background(), []string{in}, Options{Output: out, Warnings: &warn})
+			if c.errMsg != "" {
+				if err == nil || !strings.Contains(err.Error(), c.errMsg) {
+					t.Fatalf("error %v, want %q", err, c.errMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(warn.String(), in+": "+c.warn) {
+				t.Errorf("warnings %q, want %q", warn.String(), c.warn)
+			}
+			db := testutil.OpenDB(t, out)
+			if got := testutil.Query(t, db, "SELECT count FROM stat WHERE event_name = 'rawheap' AND stat_type = ?", c.typ); len(got) != 1 || got[0] != "1" {
+				t.Errorf("rawheap %s: %v", c.typ, got)
+			}
+			// The roots and the complete objects before the cut: more than
+			// the two root nodes, fewer than the whole dump's.
+			got := testutil.Query(t, db, "SELECT count(*) FROM js_heap_files")
+			n := testutil.Query(t, db, "SELECT count(*) FROM js_heap_nodes")
+			if got[0] != c.nodes || n[0] == "0" {
+				t.Errorf("%s heap files, %s nodes", got[0], n[0])
+			}
+		})
+	}
 }

@@ -155,6 +155,7 @@ const (
 	// tracestreamer's own.
 	HTraceRecord
 	JSCPUProfiler
+	Rawheap
 
 	numEvents
 )
@@ -314,4 +315,5 @@ var events = [numEvents]struct{ name, desc string }{
 	JSONTopLevel:                {"json_top_level", "unrecognised top-level members stored in trace_config"},
 	HTraceRecord:                {"htrace_record", "faults of the .htrace container: cut or corrupt records and sections"},
 	JSCPUProfiler:               {"trace_js_cpu_profiler", "CPU profiles (htrace and standalone files)"},
+	Rawheap:                     {"rawheap", "ArkTS .rawheap dumps and their faults (rows only in a run that read one)"},
 }

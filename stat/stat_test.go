@@ -47,6 +47,7 @@ func TestEveryCellReachesTheTable(t *testing.T) {
 func TestTableLayout(t *testing.T) {
 	l := NewLog(nil)
 	rows := l.Rows()
+	// rawheap's rows come only once it has counted something.
 	if len(rows) != 500 || rows[0].Event != "binder_transaction" || rows[489].Event != "other" ||
 		rows[490].Event != "htrace_record" || rows[499] != (Row{"trace_js_cpu_profiler", "invalid_data", "error", 0}) {
 		t.Fatalf("%d rows: %v … %v", len(rows), rows[0], rows[len(rows)-1])
@@ -55,6 +56,10 @@ func TestTableLayout(t *testing.T) {
 	rows = l.Rows()
 	if len(rows) != 725 || rows[490] != (Row{"json_file", "received", "info", 0}) || rows[714].Event != "json_top_level" {
 		t.Fatalf("%d rows with JSON: %v, %v", len(rows), rows[490], rows[714])
+	}
+	l.Add(Rawheap, Received, 1)
+	if rows = l.Rows(); len(rows) != 730 || rows[729] != (Row{"rawheap", "invalid_data", "error", 0}) {
+		t.Fatalf("%d rows with a rawheap: %v", len(rows), rows[len(rows)-1])
 	}
 	sev := map[Type]string{Received: "info", DataLost: "error", NotMatch: "info", NotSupported: "warn", InvalidData: "error"}
 	for typ, s := range sev {
@@ -79,8 +84,8 @@ func TestEventNames(t *testing.T) {
 			t.Errorf("%s has no description", name)
 		}
 	}
-	if len(seen) != 98+45+2 {
-		t.Errorf("%d events, want 145", len(seen))
+	if len(seen) != 98+45+3 {
+		t.Errorf("%d events, want 146", len(seen))
 	}
 	for _, e := range []Event{JSMemory, ClockSync, Other, TracingMarkWrite, JSONFile, JSONTopLevel} {
 		if !seen[e.String()] {

@@ -10,10 +10,10 @@ import (
 // into the graph of its dynamic half (the translator's graph of the dynamic
 // dump alone) and compares with the translator's output for the pair.
 func TestHybridJoinEqualsTranslator(t *testing.T) {
-	dyn := graphFromTranslator(readTranslator(t, "testdata/hybrid.dyn.translated.heapsnapshot.gz"))
+	dyn := graphFromTranslator(readTranslator(t, "../../testdata/rawheap/hybrid.dyn.translated.heapsnapshot.gz"))
 	var probs []Problem
 	prob := func(p Problem) { probs = append(probs, p) }
-	d, err := readStatic(bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), prob)
+	d, err := readStatic(bytes.NewReader(readGz(t, "../../testdata/rawheap/hybrid.sta.rawheap.gz")), prob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestHybridJoinEqualsTranslator(t *testing.T) {
 	for _, p := range probs {
 		t.Errorf("problem: %s", p.Msg)
 	}
-	want := readTranslator(t, "testdata/hybrid.translated.heapsnapshot.gz")
+	want := readTranslator(t, "../../testdata/rawheap/hybrid.translated.heapsnapshot.gz")
 	n, diffs := compareGraph(dyn, want)
 	for _, d := range diffs {
 		t.Error(d)
@@ -48,8 +48,8 @@ func TestHybridJoinEqualsTranslator(t *testing.T) {
 // TestHybridUnresolved checks a pair whose cross-VM references name objects
 // that are not in it: they are skipped and reported, the join kept.
 func TestHybridUnresolved(t *testing.T) {
-	dyn := graphFromTranslator(readTranslator(t, "testdata/hybrid.dyn.translated.heapsnapshot.gz"))
-	d, err := readStatic(bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), func(Problem) {})
+	dyn := graphFromTranslator(readTranslator(t, "../../testdata/rawheap/hybrid.dyn.translated.heapsnapshot.gz"))
+	d, err := readStatic(bytes.NewReader(readGz(t, "../../testdata/rawheap/hybrid.sta.rawheap.gz")), func(Problem) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,15 +77,20 @@ func TestHybridUnresolved(t *testing.T) {
 // dynamic half with the dynamic decoder) and compares what the Graph is
 // handed with the translator's output for the pair.
 func TestDecodeHybridEqualsTranslator(t *testing.T) {
-	dynBytes := readGz(t, "testdata/hybrid.dyn.rawheap.gz")
+	dynBytes := readGz(t, "../../testdata/rawheap/hybrid.dyn.rawheap.gz")
 	f, err := Open(bytes.NewReader(dynBytes), int64(len(dynBytes)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	col := &collector{}
 	var warns []string
-	info, sum, err := DecodeHybrid(f, bytes.NewReader(readGz(t, "testdata/hybrid.sta.rawheap.gz")), col,
-		func(off int64, format string, args ...any) { warns = append(warns, fmt.Sprintf(format, args...)) })
+	info, sum, err := DecodeHybrid(f, bytes.NewReader(readGz(t, "../../testdata/rawheap/hybrid.sta.rawheap.gz")), col,
+		func(p Problem) {
+			if p.Kind != ProblemDynamic {
+				t.Errorf("problem of the static half: %s", p.Msg)
+			}
+			warns = append(warns, fmt.Sprintf("offset %d: %s", p.Offset, p.Msg))
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +105,7 @@ func TestDecodeHybridEqualsTranslator(t *testing.T) {
 	if !info.Hybrid || info.Timestamp != 1795000000000 {
 		t.Errorf("header %+v", info)
 	}
-	n, diffs := compareGraph(&col.g, readTranslator(t, "testdata/hybrid.translated.heapsnapshot.gz"))
+	n, diffs := compareGraph(&col.g, readTranslator(t, "../../testdata/rawheap/hybrid.translated.heapsnapshot.gz"))
 	for _, d := range diffs {
 		t.Error(d)
 	}

@@ -153,6 +153,7 @@ const (
 	ProblemUnknownTag                    // a record of a tag the decoder does not know, skipped
 	ProblemDangling                      // a reference to an object the dump does not hold
 	ProblemXRef                          // a cross-VM reference whose objects are not in the pair
+	ProblemDynamic                       // a problem of a pair's dynamic dump (its decoder's warning)
 )
 
 // Problem is one problem found in a dump: what, where (byte offset from the

@@ -25,11 +25,11 @@ func IsHybridStatic(head []byte) bool {
 // translator's graph of it to g (docs/format/rawheap.md#static-dumps-300).
 // The records are read as a stream; the graph is made once all are read,
 // because the runtime writes the classes after their objects. Problems that
-// leave the rest usable go to warn with their byte offset; an error means
+// leave the rest usable go to prob, with their byte offset; an error means
 // the file gave nothing usable (and nothing was handed to g).
-func DecodeStatic(r io.Reader, g Graph, warn Warner) (StaticInfo, Summary, error) {
+func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary, error) {
 	var sum Summary
-	prob := problemsTo(warn, &sum)
+	prob = counted(prob, &sum)
 	d, err := readStatic(r, prob)
 	if err != nil {
 		return StaticInfo{}, sum, err
@@ -51,10 +51,14 @@ func DecodeStatic(r io.Reader, g Graph, warn Warner) (StaticInfo, Summary, error
 // objects after it, a StaticRoot group under the dynamic SyntheticRoot and
 // the cross-VM references as "xref" edges. The dynamic graph is held in
 // memory for the join. When one half gives nothing usable the other is
-// decoded alone, with a warning; the error is set when neither does.
-func DecodeHybrid(dyn *File, sta io.Reader, g Graph, warn Warner) (StaticInfo, Summary, error) {
+// decoded alone, with a problem reported; the error is set when neither
+// does. The dynamic decoder's warnings are problems of kind ProblemDynamic.
+func DecodeHybrid(dyn *File, sta io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary, error) {
 	var sum Summary
-	prob := problemsTo(warn, &sum)
+	prob = counted(prob, &sum)
+	warn := func(off int64, format string, args ...any) {
+		prob(Problem{Kind: ProblemDynamic, Offset: off, Msg: fmt.Sprintf(format, args...)})
+	}
 	d, serr := readStatic(sta, prob)
 	if serr == nil && d.empty() {
 		serr = errors.New("static dump: no complete record")
@@ -65,18 +69,15 @@ func DecodeHybrid(dyn *File, sta io.Reader, g Graph, warn Warner) (StaticInfo, S
 	}
 	col := &collector{}
 	dsum, derr := Decode(dyn, col, warn)
-	sum.Problems += dsum.Problems
 	switch {
 	case derr != nil && serr != nil:
 		return info, sum, fmt.Errorf("dynamic half: %v; static half: %v", derr, serr)
 	case derr != nil:
-		warn(0, "the pair's dynamic dump gives nothing usable (%v): its static dump is read alone", derr)
-		sum.Problems++
+		prob(Problem{Kind: ProblemDynamic, Msg: fmt.Sprintf("the pair's dynamic dump gives nothing usable (%v): its static dump is read alone", derr)})
 		tg, _ := buildStatic(d, true, prob)
 		tg.emit(g, &sum)
 	case serr != nil:
-		warn(0, "the pair's static dump gives nothing usable (%v): its dynamic dump is read alone", serr)
-		sum.Problems++
+		prob(Problem{Kind: ProblemBadRecord, Msg: fmt.Sprintf("the pair's static dump gives nothing usable (%v): its dynamic dump is read alone", serr)})
 		col.g.emit(g, &sum)
 	default:
 		sg, byID := buildStatic(d, false, prob)
@@ -93,12 +94,12 @@ func DecodeHybrid(dyn *File, sta io.Reader, g Graph, warn Warner) (StaticInfo, S
 	return info, sum, nil
 }
 
-// problemsTo passes problems on to warn, counting them.
-func problemsTo(warn Warner, sum *Summary) func(Problem) {
+// counted passes problems on to prob (when set), counting them.
+func counted(prob func(Problem), sum *Summary) func(Problem) {
 	return func(p Problem) {
 		sum.Problems++
-		if warn != nil {
-			warn(p.Offset, "%s", p.Msg)
+		if prob != nil {
+			prob(p)
 		}
 	}
 }

@@ -39,14 +39,14 @@ func firstRecord(t testing.TB, recs []staticRecord, tag byte) int {
 // TestStaticFaults damages the static fixture in the ways a dump can be
 // damaged and checks what is reported (kind, offset) and what is kept.
 func TestStaticFaults(t *testing.T) {
-	const fixture = "testdata/static-node.rawheap.gz"
+	const fixture = "../../testdata/rawheap/static-node.rawheap.gz"
 	good := readGz(t, fixture)
 	recs := staticRecords(t, good)
 	inst := recs[firstRecord(t, recs, tagInstanceDump)]
 	instIdx := firstRecord(t, recs, tagInstanceDump)
 	rootIdx := firstRecord(t, recs, tagRoot)
 	last := recs[len(recs)-1]
-	want := readTranslator(t, "testdata/static-node.translated.heapsnapshot.gz")
+	want := readTranslator(t, "../../testdata/rawheap/static-node.translated.heapsnapshot.gz")
 	full, _ := readStatic(bytes.NewReader(good), func(Problem) {})
 
 	type check func(t *testing.T, d *staticDump, g *transGraph)
@@ -211,7 +211,7 @@ func TestStaticFaults(t *testing.T) {
 
 // TestStaticHeaderErrors checks the files that are not static dumps at all.
 func TestStaticHeaderErrors(t *testing.T) {
-	good := readGz(t, "testdata/static-node.rawheap.gz")
+	good := readGz(t, "../../testdata/rawheap/static-node.rawheap.gz")
 	for _, c := range []struct {
 		name   string
 		damage func(b []byte) []byte
@@ -235,7 +235,7 @@ func TestStaticHeaderErrors(t *testing.T) {
 // FuzzStatic feeds the static decoder damaged dumps: it must neither panic
 // nor take time or memory out of proportion to the input.
 func FuzzStatic(f *testing.F) {
-	good := readGz(f, "testdata/static-node.rawheap.gz")
+	good := readGz(f, "../../testdata/rawheap/static-node.rawheap.gz")
 	recs := staticRecords(f, good)
 	// The first records of each tag, each cut to its first 2 KiB, end to end.
 	var small []byte

@@ -107,7 +107,7 @@ func decodeStaticFile(t testing.TB, path string) (*transGraph, []Problem) {
 // TestStaticGraphEqualsTranslator decodes each static fixture and compares
 // its nodes, edges and strings with rawheap_translator's output for it.
 func TestStaticGraphEqualsTranslator(t *testing.T) {
-	files, _ := filepath.Glob("testdata/static-*.rawheap.gz")
+	files, _ := filepath.Glob("../../testdata/rawheap/static-*.rawheap.gz")
 	if len(files) == 0 {
 		t.Fatal("no static fixtures")
 	}
@@ -116,8 +116,8 @@ func TestStaticGraphEqualsTranslator(t *testing.T) {
 			// Through the decoder's interface, as ingest reads it.
 			col := &collector{}
 			var warns []string
-			info, sum, err := DecodeStatic(bytes.NewReader(readGz(t, f)), col, func(off int64, format string, args ...any) {
-				warns = append(warns, fmt.Sprintf(format, args...))
+			info, sum, err := DecodeStatic(bytes.NewReader(readGz(t, f)), col, func(p Problem) {
+				warns = append(warns, fmt.Sprintf("offset %d: %s", p.Offset, p.Msg))
 			})
 			if err != nil || len(warns) != 0 || sum.Problems != 0 || info.Hybrid || info.Timestamp != 1795000000000 {
 				t.Errorf("error %v, warnings %q, %+v", err, warns, info)

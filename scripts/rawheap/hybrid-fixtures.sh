@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the hybrid pair fixture of parser/rawheap/testdata: a dynamic (V2)
+# Makes the hybrid pair fixture of testdata/rawheap: a dynamic (V2)
 # dump and the static dump of the same process, and rawheap_translator's
 # .heapsnapshot of the pair (two-file mode: dynamic first) and of the dynamic
 # dump alone. Both halves come from small cuts of node's heaps: the dynamic
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 meta=${1:?usage: hybrid-fixtures.sh METADATA.json}
 T=${TRANSLATOR:-.cache/peers/rawheap_translator-2.0.0/run.sh}
 W=.cache/rawheap-fixtures
-D=parser/rawheap/testdata
+D=testdata/rawheap
 mkdir -p "$W" "$D"
 go build -o "$W/mkstaticheap" ./cmd/mkstaticheap
 go build -o "$W/mkrawheap" ./cmd/mkrawheap

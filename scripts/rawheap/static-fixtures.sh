@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the static ("3.0.0") .rawheap fixtures of parser/rawheap/testdata and
+# Makes the static ("3.0.0") .rawheap fixtures of testdata/rawheap and
 # rawheap_translator's .heapsnapshot of each (the oracle the tests compare
 # with). Needs the translator bundle unpacked under .cache/peers
 # (see /work/shared/tools/README.md or the issue on .rawheap):
@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 T=${TRANSLATOR:-.cache/peers/rawheap_translator-2.0.0/run.sh}
 W=.cache/rawheap-fixtures
-D=parser/rawheap/testdata
+D=testdata/rawheap
 mkdir -p "$W" "$D"
 go build -o "$W/mkstaticheap" ./cmd/mkstaticheap
 
