@@ -2,11 +2,9 @@ package devtoolsexport_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -322,15 +320,7 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 // breaks of the header differ).
 func TestRawheapAsTranslator(t *testing.T) {
 	dir := t.TempDir()
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(testutil.Root(), "parser", "rawheap", "testdata", name))
-		must(t, err)
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		must(t, err)
-		b, err = io.ReadAll(zr)
-		must(t, err)
-		return b
-	}
+	read := func(name string) []byte { return testutil.Fixture(t, "rawheap/"+name) }
 	db, _ := convertWarn(t, write(t, dir, "dyn.rawheap", read("hybrid.dyn.rawheap.gz")))
 	files, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
 	must(t, err)

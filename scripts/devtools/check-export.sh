@@ -9,7 +9,7 @@
 # a CPU profile. Inputs: the node snapshot and timeline, the leak fixture's
 # final snapshot and the node CPU profile as standalone files, and an htrace
 # (mkhtrace) with an ArkTS-layout copy of the snapshot (8 node fields, with
-# native_size) and the profile; and a .rawheap dump (parser/rawheap/testdata),
+# native_size) and the profile; and a .rawheap dump (testdata/rawheap),
 # its export compared with rawheap_translator's snapshot of it. Needs go, node and the npm registry; works in
 # .cache/devtools-export. Prints "same" or the differing lines per file, and
 # exits 1 when a heap file's summary differs.
@@ -60,8 +60,8 @@ fs.writeFileSync(process.argv[2], JSON.stringify(d));
 ./tracestreamer -q in/arkts.htrace -o htrace.db
 ./tracestreamer export -q -devtools out-htrace htrace.db
 # A .rawheap dump, against rawheap_translator's snapshot of it (committed beside it).
-zcat "$root/parser/rawheap/testdata/hybrid.dyn.rawheap.gz" > in/dynamic.rawheap
-zcat "$root/parser/rawheap/testdata/hybrid.dyn.translated.heapsnapshot.gz" > in/dynamic.translated.heapsnapshot
+zcat "$root/testdata/rawheap/hybrid.dyn.rawheap.gz" > in/dynamic.rawheap
+zcat "$root/testdata/rawheap/hybrid.dyn.translated.heapsnapshot.gz" > in/dynamic.translated.heapsnapshot
 ./tracestreamer -q in/dynamic.rawheap -o rawheap.db 2>/dev/null
 ./tracestreamer export -q -devtools out-rawheap rawheap.db
 
