@@ -17,11 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/internal/outfile"
 	"tracestreamer/internal/scratch"
 	"tracestreamer/parser/arkts"
 	"tracestreamer/parser/cpuprofile"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/traceevent"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -43,7 +43,7 @@ type Options struct {
 	NoAnalysis   bool   // skip the heap graph analysis (js_heap_node_stats, js_heap_class, …)
 	// Leaks names the heap files compared for leaks (nil: the first three of
 	// the run); NoLeaks skips the comparison. Both need the analysis.
-	Leaks   *heapsnapshot.LeakFiles
+	Leaks   *heapfile.LeakFiles
 	NoLeaks bool
 	// Stdin is read for the input "-" (the command passes os.Stdin).
 	Stdin io.Reader
@@ -87,12 +87,14 @@ type run struct {
 	log    *stat.Log
 	dict   *rows.Dict
 	rng    rows.Range
-	heap   *heapsnapshot.Files
-	cpu    *cpuprofile.Writer
-	arkts  *arkts.Parser
-	trace  *traceevent.Importer // made when the first Trace Event file is read
-	bytes  int64
-	clocks []clockRow
+	heap   *heapfile.Files
+	// scratchDir is where temporary files go: beside the output.
+	scratchDir string
+	cpu        *cpuprofile.Writer
+	arkts      *arkts.Parser
+	trace      *traceevent.Importer // made when the first Trace Event file is read
+	bytes      int64
+	clocks     []clockRow
 	// sources describes each input (table source).
 	sources []source
 	// standalone counts the heap files and CPU profiles read from standalone
@@ -161,12 +163,13 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	r.db = db
 	r.sink = store.NewAsync(db, 32)
 	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
-	r.heap = heapsnapshot.NewFiles(r.sink, r.tables, !opts.NoAnalysis)
 	// The analysis's shelf goes beside the database, as the store's page
 	// file does.
-	r.heap.Out.ScratchDir = filepath.Dir(dest)
+	r.scratchDir = filepath.Dir(dest)
+	r.heap = heapfile.New(r.sink, r.tables, r.log, heapfile.Options{Analyse: !opts.NoAnalysis,
+		ScratchDir: r.scratchDir})
 	if !opts.NoLeaks {
-		files := heapsnapshot.DefaultLeakFiles
+		files := heapfile.DefaultLeakFiles
 		if opts.Leaks != nil {
 			files = *opts.Leaks
 		}

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/arkts/arktstest"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/proto/hiprofpb"
 )
 
@@ -141,7 +141,7 @@ func TestLeakFiles(t *testing.T) {
 	}{
 		{"default: the first three", []string{snap["baseline"], snap["target"], snap["final"]}, Options{}, "999 2 0 1"},
 		{"chosen", []string{snap["final"], snap["baseline"], snap["target"], snap["final"]},
-			Options{Leaks: &heapsnapshot.LeakFiles{Baseline: 1, Target: 2, Final: 3}}, "999 3 1 2"},
+			Options{Leaks: &heapfile.LeakFiles{Baseline: 1, Target: 2, Final: 3}}, "999 3 1 2"},
 		{"none asked", []string{snap["baseline"], snap["target"], snap["final"]}, Options{NoLeaks: true}, "0   "},
 		{"no analysis", []string{snap["baseline"], snap["target"], snap["final"]}, Options{NoAnalysis: true}, "0   "},
 		{"two files", []string{snap["baseline"], snap["final"]}, Options{}, "0   "},

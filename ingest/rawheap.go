@@ -3,10 +3,9 @@ package ingest
 import (
 	"io"
 	"os"
-	"path/filepath"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/internal/scratch"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/rawheap"
 	"tracestreamer/stat"
 )
@@ -39,7 +38,7 @@ func (r *run) rawheapFile(o *opened, path string) error {
 		}
 		ra, size = f, info.Size()
 	} else {
-		f, err := scratch.File(filepath.Dir(r.heap.Out.ScratchDir+string(filepath.Separator)), "rawheap")
+		f, err := scratch.File(r.scratchDir, "rawheap")
 		if err != nil {
 			return err
 		}
@@ -83,14 +82,22 @@ func rawheapTime(ts uint64) int64 {
 	return int64(ts) * 1e9
 }
 
-// graphOf hands a decoded .rawheap to the heap snapshot writer as the
-// translator's snapshot lays it out (rawheap.NodeFields).
-type graphOf struct{ b *heapsnapshot.Builder }
+// rawheapMeta is the meta of the translator's snapshot of a .rawheap.
+var rawheapMeta = heapfile.Meta{
+	NodeTypes:   [][]string{rawheap.NodeTypes, {"string"}, {"number"}, {"number"}, {"number"}, {"number"}, {"number"}, {"number"}},
+	EdgeTypes:   [][]string{rawheap.EdgeTypes, {"string_or_number"}, {"node"}},
+	CountsAfter: true, NodeStride: len(rawheap.NodeFields), Detachedness: true,
+}
+
+// graphOf hands a decoded .rawheap to the heap file writer as the
+// translator's snapshot lays it out (rawheap.NodeFields: native_size, the
+// eighth value, is read past as the JSON decoder reads it past).
+type graphOf struct{ w *heapfile.Writer }
 
 func (g graphOf) Node(typ, name, id, self, ec, native int64) {
-	g.b.Node([]int64{typ, name, id, self, ec, 0, 0, native})
+	g.w.Node(heapfile.Node{Type: typ, Name: name, ID: id, SelfSize: self, EdgeCount: ec})
 }
 func (g graphOf) Edge(typ, name, to int64) {
-	g.b.Edge([]int64{typ, name, to * int64(len(rawheap.NodeFields))})
+	g.w.Edge(heapfile.Edge{Type: typ, NameOrIndex: name, ToNode: to * int64(len(rawheap.NodeFields))})
 }
-func (g graphOf) String(s string) { g.b.String(s) }
+func (g graphOf) String(s string) { g.w.String(s) }

@@ -3,7 +3,7 @@ package ingest
 import (
 	"io"
 
-	"tracestreamer/parser/heapsnapshot"
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/rawheap"
 	"tracestreamer/stat"
 )
@@ -95,35 +95,25 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // (decode returns the dump's timestamp; without one the file at path gives
 // its modification time), or drops it when the decoder gives nothing usable.
 func (r *run) rawheapGraph(path string, warnf func(string, ...any), decode func(rawheap.Graph, rawheap.Warner) (uint64, error)) error {
-	id := r.heap.NextID()
-	mark := r.heap.Begin()
-	b := heapsnapshot.NewBuilder(id, &r.heap.Out, func(format string, args ...any) { warnf(format, args...) },
-		heapsnapshot.Meta{NodeFields: rawheap.NodeFields, EdgeFields: rawheap.EdgeFields,
-			NodeTypes: rawheap.NodeTypes, EdgeTypes: rawheap.EdgeTypes,
-			ExtraNodeTypes: []string{"string", "number", "number", "number", "number", "number", "number"},
-			ExtraEdgeTypes: []string{"string_or_number", "node"}})
-	ts, derr := decode(graphOf{b}, func(off int64, format string, args ...any) {
-		warnf("offset %d: "+format, append([]any{off}, args...)...)
-	})
-	res, err := b.Finish()
-	if derr != nil || err != nil {
-		if err == nil {
-			err = derr
+	var end int64
+	_, err := r.heap.Read(func(w *heapfile.Writer) error {
+		w.Meta(rawheapMeta)
+		ts, err := decode(graphOf{w}, func(off int64, format string, args ...any) {
+			warnf("offset %d: "+format, append([]any{off}, args...)...)
+		})
+		if end = rawheapTime(ts); end == 0 {
+			end = modTime(path)
 		}
-		r.heap.Out.Discard()
-		r.heap.Drop(mark)
+		return err
+	}, warnf, func(id int64, _ heapfile.Summary) (string, int64, int64) {
+		return heapfile.SnapshotName(id), end - 1, end
+	})
+	if err != nil {
 		warnf("rawheap dropped: %v", err)
 		return nil
 	}
-	r.heap.Out.Flush()
-	end := rawheapTime(ts)
-	if end == 0 {
-		end = modTime(path)
-	}
-	r.heap.Add(heapsnapshot.SnapshotName(id), end-1, end, res)
 	r.rng.Add(end - 1)
 	r.rng.Add(end)
 	r.standalone.snapshots++
-	r.log.Add(stat.JSMemory, stat.Received, 1)
 	return nil
 }

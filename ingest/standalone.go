@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/cpuprofile"
 	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/traceevent"
@@ -28,31 +29,25 @@ func modTime(path string) int64 {
 // SmartPerf-Host draws (it skips heap files whose start and end are equal).
 func (r *run) heapFile(in io.Reader, path string) error {
 	end := modTime(path)
-	id := r.heap.NextID()
-	mark := r.heap.Begin()
-	res, err := heapsnapshot.Decode(in, id, &r.heap.Out, func(format string, args ...any) {
+	var start int64
+	_, err := r.heap.Read(heapsnapshot.Decoder(in), func(format string, args ...any) {
 		r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...)
+	}, func(id int64, s heapfile.Summary) (string, int64, int64) {
+		if s.IsTimeline() {
+			r.standalone.timelines++
+			start = end - max(1, s.LastSampleUs*1000)
+			return heapfile.TimelineName, start, end
+		}
+		r.standalone.snapshots++
+		start = end - 1
+		return heapfile.SnapshotName(id), start, end
 	})
 	if err != nil {
-		r.heap.Out.Discard()
-		r.heap.Drop(mark)
 		r.log.Warn(stat.JSMemory, stat.InvalidData, path, "heap snapshot dropped: %v", err)
 		return nil
 	}
-	r.heap.Out.Flush()
-	name := heapsnapshot.SnapshotName(id)
-	start := end - 1
-	if res.IsTimeline() {
-		name = heapsnapshot.TimelineName
-		start = end - max(1, res.LastSampleUs*1000)
-		r.standalone.timelines++
-	} else {
-		r.standalone.snapshots++
-	}
-	r.heap.Add(name, start, end, res)
 	r.rng.Add(start)
 	r.rng.Add(end)
-	r.log.Add(stat.JSMemory, stat.Received, 1)
 	return nil
 }
 

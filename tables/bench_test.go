@@ -3,28 +3,10 @@ package tables
 import (
 	"testing"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
-
-// discard is a Sink that recycles every batch at once.
-type discard struct{ free []*rows.Batch }
-
-func (d *discard) NewBatch(t *schema.Table) *rows.Batch {
-	if n := len(d.free); n > 0 {
-		b := d.free[n-1]
-		d.free = d.free[:n-1]
-		b.Reset(t)
-		return b
-	}
-	b := &rows.Batch{}
-	b.Reset(t)
-	return b
-}
-func (d *discard) Put(b *rows.Batch)              { d.free = append(d.free, b) }
-func (d *discard) Mark([]*schema.Table) rows.Mark { return 0 }
-func (d *discard) Rollback(rows.Mark)             {}
-func (d *discard) Err() error                     { return nil }
 
 // BenchmarkEdgeRows compares a js_heap_edges row (two nullable columns)
 // appended as a named row with the same values appended positionally, as
@@ -32,14 +14,14 @@ func (d *discard) Err() error                     { return nil }
 func BenchmarkEdgeRows(b *testing.B) {
 	ts := schema.New()
 	b.Run("named", func(b *testing.B) {
-		w := NewJSHeapEdges(&discard{}, ts)
+		w := NewJSHeapEdges(&testutil.Discard{}, ts)
 		for i := int64(0); b.Loop(); i++ {
 			w.Append(&JSHeapEdges{FileID: 0, EdgeIndex: i, Type: 2, NameOrIndex: 7, ToNode: i * 7,
 				FromNodeID: rows.I(i), ToNodeID: rows.I(i + 1)})
 		}
 	})
 	b.Run("positional", func(b *testing.B) {
-		a := rows.NewAppender(&discard{}, ts.JSHeapEdges)
+		a := rows.NewAppender(&testutil.Discard{}, ts.JSHeapEdges)
 		for i := int64(0); b.Loop(); i++ {
 			a.Ints(0, i, 2, 7, i*7, i, i+1)
 		}

@@ -31,10 +31,10 @@ import (
 	"tracestreamer/export/devtoolsexport"
 	"tracestreamer/export/parquetexport"
 	"tracestreamer/export/pprofexport"
+	"tracestreamer/heapfile"
 	"tracestreamer/ingest"
 	"tracestreamer/internal/outfile"
 	"tracestreamer/internal/scratch"
-	"tracestreamer/parser/heapsnapshot"
 )
 
 const usage = `usage: tracestreamer [flags] INPUT... -o OUT.db
@@ -131,7 +131,7 @@ func parseArgs(args []string) (*config, error) {
 				c.opts.NoLeaks = true
 				break
 			}
-			files, err := heapsnapshot.ParseLeakFiles(args[i])
+			files, err := heapfile.ParseLeakFiles(args[i])
 			if err != nil {
 				return nil, usageError{"--leaks: " + err.Error()}
 			}

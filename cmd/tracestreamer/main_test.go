@@ -13,9 +13,9 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/ingest"
 	"tracestreamer/internal/testutil"
-	"tracestreamer/parser/heapsnapshot"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -67,7 +67,7 @@ func TestParseArgs(t *testing.T) {
 		t.Errorf("--sort-mem 64: %+v, %v", c, err)
 	}
 	if c, err := parseArgs([]string{"a", "-o", "x.db", "--leaks", "1, 3,4"}); err != nil || c.opts.Leaks == nil ||
-		*c.opts.Leaks != (heapsnapshot.LeakFiles{Baseline: 1, Target: 3, Final: 4}) || c.opts.NoLeaks {
+		*c.opts.Leaks != (heapfile.LeakFiles{Baseline: 1, Target: 3, Final: 4}) || c.opts.NoLeaks {
 		t.Errorf("--leaks 1,3,4: %+v, %v", c, err)
 	}
 	if c, err := parseArgs([]string{"a", "-o", "x.db", "--leaks", "none"}); err != nil || !c.opts.NoLeaks {

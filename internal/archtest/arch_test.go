@@ -63,6 +63,18 @@ var traceEventStages = map[string][]string{
 	"parser/traceevent/tracker": {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/event", "stat"},
 	// query reads databases: it converts nothing and writes nothing.
 	"query": {"store"},
+	// The JSON heap snapshot decoder knows JSON and hands what it reads to
+	// the heap-file layer.
+	"parser/heapsnapshot": {"parser/jsonscan", "heapfile"},
+}
+
+// heapDecoder reports whether pkg is a heap file decoder: parser/rawheap
+// (and what is under it), or a parser that hands heap files to heapfile
+// (parser/arkts routes the plugin's messages and writes js_config; the
+// snapshots in them go through parser/heapsnapshot).
+func heapDecoder(pkg string, imps []string) bool {
+	return pkg == "parser/rawheap" || strings.HasPrefix(pkg, "parser/rawheap/") ||
+		strings.HasPrefix(pkg, "parser/") && pkg != "parser/arkts" && slices.Contains(imps, module+"heapfile")
 }
 
 func TestDependencyRules(t *testing.T) {
@@ -88,6 +100,14 @@ func TestDependencyRules(t *testing.T) {
 			// before it (docs/architecture.md).
 			case inModule && traceEventStages[pkg] != nil && !slices.Contains(traceEventStages[pkg], dep):
 				t.Errorf("%s imports %s: it may import only %v of the module", pkg, dep, traceEventStages[pkg])
+			// Heap file decoders hand their content to heapfile.Writer: the
+			// rows, the tables and the analysis are the layer's.
+			case heapDecoder(pkg, imps) && (dep == "rows" || dep == "tables" || dep == "schema" ||
+				strings.HasPrefix(dep, "analysis/")):
+				t.Errorf("%s imports %s: a heap file decoder writes through heapfile only", pkg, dep)
+			// The heap-file layer knows no format, no SQL and no conversion.
+			case pkg == "heapfile" && (strings.HasPrefix(dep, "parser/") || dep == "store" || dep == "ingest"):
+				t.Errorf("%s imports %s: the heap-file layer knows no format and no conversion", pkg, dep)
 			// Only the store writes SQLite; exports read databases back.
 			case strings.HasPrefix(imp, "modernc.org/sqlite") && pkg != "store" &&
 				!strings.HasPrefix(pkg, "export/") && !strings.HasPrefix(pkg, "internal/"):

@@ -33,8 +33,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/cpuprofile"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
 	"tracestreamer/rows"
@@ -63,8 +63,8 @@ type Env struct {
 	Tables *schema.Tables
 	Range  *rows.Range
 	Log    *stat.Log
-	Heap   *heapsnapshot.Files // heap file numbering, shared by all inputs
-	CPU    *cpuprofile.Writer  // CPU profile rows, shared by all inputs
+	Heap   *heapfile.Files    // heap file numbering, shared by all inputs
+	CPU    *cpuprofile.Writer // CPU profile rows, shared by all inputs
 }
 
 // Parser is the ArkTS plugin state machine of one run. Feed it records in file
@@ -83,7 +83,6 @@ type Parser struct {
 	haveStart     bool
 	cpuStartSeen  bool
 	heap          *heapStream
-	mark          rows.Mark
 	seen          bool // any ArkTS record
 }
 
@@ -218,12 +217,10 @@ func (p *Parser) Result(ctx context.Context, data []byte, ts int64, clock htrace
 
 func (p *Parser) chunk(text []byte, ts int64, where string) {
 	if p.heap == nil {
-		p.mark = p.env.Heap.Begin()
-		fileID := p.env.Heap.NextID()
-		prefix := fmt.Sprintf("%s: heap file %d", p.name, fileID)
-		p.heap = startHeapStream(fileID, &p.env.Heap.Out, func(format string, args ...any) {
+		prefix := fmt.Sprintf("%s: heap file %d", p.name, p.env.Heap.NextID())
+		p.heap = startHeapStream(p.env.Heap.Begin(func(format string, args ...any) {
 			p.warn(stat.InvalidData, prefix, format, args...)
-		})
+		}))
 		p.heap.firstChunk = ts
 		p.heap.afterStart = p.haveStart
 		if p.mode == ModeSnapshot {
@@ -266,14 +263,14 @@ func (p *Parser) marker(id int64, ts int64, where string) {
 	start := p.heap.firstChunk
 	switch {
 	case mode == ModeTimeline || (mode != ModeSnapshot && p.heap.afterStart && id == 2):
-		name = heapsnapshot.TimelineName
+		name = heapfile.TimelineName
 		if p.haveStart {
 			start = p.timelineStart
 		} else {
 			p.warn(stat.NotMatch, where, "timeline end without a start marker; start time taken from the first chunk")
 		}
 	default:
-		name = heapsnapshot.SnapshotName(p.env.Heap.NextID())
+		name = heapfile.SnapshotName(p.env.Heap.NextID())
 	}
 	p.haveStart = false
 	if err := p.endHeap(name, start, ts); err != nil {
@@ -292,11 +289,10 @@ func (p *Parser) endHeap(name string, start, end int64) error {
 		r.err = fmt.Errorf("a message between its chunks was not valid JSON")
 	}
 	if r.err != nil {
-		p.env.Heap.Drop(p.mark)
+		s.file.Drop()
 		return fmt.Errorf("snapshot text: %w", r.err)
 	}
-	p.env.Heap.Add(name, start, end, r.res)
-	p.env.Log.Add(stat.JSMemory, stat.Received, 1)
+	s.file.Keep(name, start, end)
 	return nil
 }
 
@@ -328,10 +324,10 @@ func (p *Parser) profile(ctx context.Context, raw []byte, clock htrace.Clock, wh
 func (p *Parser) Finish() {
 	if s := p.heap; s != nil {
 		where := fmt.Sprintf("%s: end of input", p.name)
-		name := heapsnapshot.SnapshotName(p.env.Heap.NextID())
+		name := heapfile.SnapshotName(p.env.Heap.NextID())
 		start := s.firstChunk
 		if p.mode == ModeTimeline {
-			name = heapsnapshot.TimelineName
+			name = heapfile.TimelineName
 			if p.haveStart {
 				start = p.timelineStart
 			}

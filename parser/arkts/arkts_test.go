@@ -9,10 +9,10 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/cpuprofile"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
 	"tracestreamer/rows"
@@ -32,7 +32,7 @@ type harness struct {
 	log  *stat.Log
 	rng  *rows.Range
 	dict *rows.Dict
-	heap *heapsnapshot.Files
+	heap *heapfile.Files
 	cpu  *cpuprofile.Writer
 }
 
@@ -44,7 +44,7 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 	h := &harness{m: rows.NewMemory(), log: stat.NewLog(nil), rng: &rows.Range{}}
 	ts := schema.New()
 	h.dict = rows.NewDict(h.m, ts.DataDict)
-	h.heap = heapsnapshot.NewFiles(h.m, ts, true)
+	h.heap = heapfile.New(h.m, ts, h.log, heapfile.Options{Analyse: true})
 	h.cpu = cpuprofile.NewWriter(h.m, ts, h.dict, h.rng)
 	h.p = New(Env{Sink: h.m, Tables: ts, Range: h.rng, Log: h.log, Heap: h.heap, CPU: h.cpu}, opts)
 	h.p.SetInput("test", 0)

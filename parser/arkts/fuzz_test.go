@@ -9,8 +9,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/cpuprofile"
-	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
 	"tracestreamer/rows"
@@ -66,8 +66,9 @@ func FuzzParser(f *testing.F) {
 		ts := schema.New()
 		rng := &rows.Range{}
 		dict := rows.NewDict(m, ts.DataDict)
-		heap := heapsnapshot.NewFiles(m, ts, false)
-		p := New(Env{Sink: m, Tables: ts, Range: rng, Log: stat.NewLog(nil), Heap: heap,
+		log := stat.NewLog(nil)
+		heap := heapfile.New(m, ts, log, heapfile.Options{})
+		p := New(Env{Sink: m, Tables: ts, Range: rng, Log: log, Heap: heap,
 			CPU: cpuprofile.NewWriter(m, ts, dict, rng)}, Options{})
 		cfg, _ := proto.Marshal(&hiprofpb.ArkTSConfig{Type: hiprofpb.ArkTSConfig_HeapType(int32(data[0]%3) - 1)})
 		p.Config(cfg, "config")

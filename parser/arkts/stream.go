@@ -3,14 +3,15 @@ package arkts
 import (
 	"io"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/heapsnapshot"
 )
 
 // heapStream feeds the text of one heap snapshot, chunk by chunk, to a
-// heapsnapshot decoder running on its own goroutine. At most a few chunks wait
+// heapsnapshot decoder writing a heapfile.File on its own goroutine. At most a few chunks wait
 // in between, so memory stays bounded whatever the snapshot's size.
 type heapStream struct {
-	fileID     int64
+	file       *heapfile.File
 	firstChunk int64 // record time (BOOTTIME ns) of the first chunk
 	lastChunk  int64
 	afterStart bool // a timeline start marker preceded the first chunk
@@ -22,23 +23,17 @@ type heapStream struct {
 }
 
 type heapResult struct {
-	res heapsnapshot.Result
+	res heapfile.Summary
 	err error
 }
 
 const streamQueue = 4
 
-func startHeapStream(fileID int64, out *heapsnapshot.Output, warn heapsnapshot.Warner) *heapStream {
-	s := &heapStream{fileID: fileID, ch: make(chan []byte, streamQueue),
+func startHeapStream(file *heapfile.File) *heapStream {
+	s := &heapStream{file: file, ch: make(chan []byte, streamQueue),
 		free: make(chan []byte, streamQueue+2), done: make(chan heapResult, 1)}
 	go func() {
-		r := &pipeReader{s: s}
-		res, err := heapsnapshot.Decode(r, fileID, out, warn)
-		if err == nil {
-			out.Flush()
-		} else {
-			out.Discard()
-		}
+		res, err := file.Decode(heapsnapshot.Decoder(&pipeReader{s: s}))
 		for b := range s.ch { // drain what a failed decode did not read
 			s.recycle(b)
 		}

@@ -19,7 +19,7 @@ func FuzzDecode(f *testing.F) {
 		testutil.CountExec("FuzzDecode")
 		m := rows.NewMemory()
 		out := newOutput(m)
-		res, err := Decode(bytes.NewReader(text), 0, out, nil)
+		res, err := out.Decode(0, Decoder(bytes.NewReader(text)), nil)
 		if err != nil {
 			return
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
-	"tracestreamer/tables"
 )
 
 const nullID = -999
@@ -54,18 +54,17 @@ func (d doc) String() string {
 		def(d.tree), def(d.samples), def(d.strs))
 }
 
-func newOutput(m *rows.Memory) *Output {
-	o := NewOutput(m, schema.New(), false)
-	return &o
+func newOutput(m *rows.Memory) *heapfile.Output {
+	return heapfile.NewOutput(m, schema.New(), heapfile.Options{})
 }
 
 // decode decodes text read one byte at a time and returns the rows and warnings.
-func decode(t *testing.T, text string, fileID int64) (*rows.Memory, Result, []string) {
+func decode(t *testing.T, text string, fileID int64) (*rows.Memory, heapfile.Summary, []string) {
 	t.Helper()
 	m := rows.NewMemory()
 	out := newOutput(m)
 	var warns []string
-	res, err := Decode(iotest.OneByteReader(strings.NewReader(text)), fileID, out,
+	res, err := out.Decode(fileID, Decoder(iotest.OneByteReader(strings.NewReader(text))),
 		func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
@@ -288,7 +287,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"empty", "", "unexpected end of JSON"},
 	}
 	for _, tt := range tests {
-		_, err := Decode(strings.NewReader(tt.text), 0, newOutput(rows.NewMemory()), nil)
+		_, err := newOutput(rows.NewMemory()).Decode(0, Decoder(strings.NewReader(tt.text)), nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tt.name, err, tt.want)
 		}
@@ -322,7 +321,7 @@ func TestNodeSnapshot(t *testing.T) {
 			}
 			m := rows.NewMemory()
 			out := newOutput(m)
-			res, err := Decode(strings.NewReader(string(text)), 7, out, func(f string, a ...any) { t.Errorf(f, a...) })
+			res, err := out.Decode(7, Decoder(strings.NewReader(string(text))), func(f string, a ...any) { t.Errorf(f, a...) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -394,12 +393,11 @@ func countTraceNodes(list []any) int {
 // snapshot's tables are written, the analysis is skipped with a warning.
 func TestAnalysisOfImpossibleGraph(t *testing.T) {
 	m := rows.NewMemory()
-	o := NewOutput(m, schema.New(), true)
-	out := &o
+	out := heapfile.NewOutput(m, schema.New(), heapfile.Options{Analyse: true})
 	in := doc{nodeCount: 3, edgeCount: 5, strs: `["a","b"]`,
 		nodes: `[9,0,1,0,4294967295,0,0,1,1,3,432,4294967295,0,0,8,1,5,40,1,0,0]`, edges: edges5}.String()
 	var warns []string
-	res, err := Decode(strings.NewReader(in), 0, out, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+	res, err := out.Decode(0, Decoder(strings.NewReader(in)), func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
 	out.Flush()
 	if err != nil || res.Nodes != 3 || len(m.Rows["js_heap_nodes"]) != 3 {
 		t.Fatalf("nodes %d, error %v", res.Nodes, err)
@@ -422,7 +420,7 @@ func TestNonIntegerValues(t *testing.T) {
 		edges: `[5,25572,1,5,"x",1,5,25572,1,5,25572,1,5,25572,1]`}.String()
 	var warns []string
 	out := newOutput(m)
-	res, err := Decode(strings.NewReader(in), 0, out, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+	res, err := out.Decode(0, Decoder(strings.NewReader(in)), func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
 	out.Flush()
 	if err != nil || res.Nodes != 3 || res.Edges != 5 {
 		t.Fatalf("nodes %d, edges %d, error %v", res.Nodes, res.Edges, err)
@@ -445,24 +443,14 @@ func TestNonIntegerValues(t *testing.T) {
 	}
 }
 
-// TestDecodePanicIsAnError: a panic inside the decoder (here forced by an
-// output without a nodes appender, a bug of the caller) is returned as an
-// error naming the offset, so that the caller drops the snapshot and goes on.
-// With the analysis, the node rows are written by another goroutine, whose
-// panic is returned the same way.
+// TestDecodePanicIsAnError: a panic inside the decoder (here forced by a
+// nil Writer, a bug of the caller) is returned as an error naming the offset,
+// so that the caller drops the snapshot and goes on.
 func TestDecodePanicIsAnError(t *testing.T) {
-	for _, analyse := range []bool{false, true} {
-		out := NewOutput(rows.NewMemory(), schema.New(), analyse)
-		out.Nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
-		in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
-		_, err := Decode(strings.NewReader(in), 0, &out, nil)
-		want := "internal error at offset "
-		if analyse {
-			want = "internal error writing the rows of nodes and edges "
-		}
-		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "(please report it): runtime error") {
-			t.Errorf("analyse=%v: error %v", analyse, err)
-		}
+	in := doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a"]`}.String()
+	err := Decoder(strings.NewReader(in))(nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "internal error at offset ") || !strings.Contains(err.Error(), "(please report it): runtime error") {
+		t.Errorf("error %v", err)
 	}
 }
 
@@ -494,8 +482,8 @@ func TestRowsFromGraph(t *testing.T) {
 			var warns [2][]string
 			for i, analyse := range []bool{false, true} {
 				got[i] = rows.NewMemory()
-				o := NewOutput(got[i], schema.New(), analyse)
-				_, err := Decode(strings.NewReader(tt.text), 2, &o, func(f string, a ...any) {
+				o := heapfile.NewOutput(got[i], schema.New(), heapfile.Options{Analyse: analyse})
+				_, err := o.Decode(2, Decoder(strings.NewReader(tt.text)), func(f string, a ...any) {
 					warns[i] = append(warns[i], fmt.Sprintf(f, a...))
 				})
 				if err != nil {
@@ -527,17 +515,16 @@ func TestRowsFromGraph(t *testing.T) {
 }
 
 // TestScratchDir: the analysis writes the same rows whether its arrays wait
-// in a shelf file in Output.ScratchDir or stay in memory, leaves no file
+// in a shelf file in Options.ScratchDir or stay in memory, leaves no file
 // there, and works on in memory, with a warning, when the folder is unusable.
 func TestScratchDir(t *testing.T) {
 	text := string(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"))
 	dir := t.TempDir()
 	run := func(scratchDir string) (*rows.Memory, []string) {
 		m := rows.NewMemory()
-		o := NewOutput(m, schema.New(), true)
-		o.ScratchDir = scratchDir
+		o := heapfile.NewOutput(m, schema.New(), heapfile.Options{Analyse: true, ScratchDir: scratchDir})
 		var warns []string
-		if _, err := Decode(strings.NewReader(text), 1, &o, func(f string, a ...any) {
+		if _, err := o.Decode(1, Decoder(strings.NewReader(text)), func(f string, a ...any) {
 			warns = append(warns, fmt.Sprintf(f, a...))
 		}); err != nil {
 			t.Fatal(err)

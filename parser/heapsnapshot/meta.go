@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/parser/jsonscan"
-	"tracestreamer/tables"
 )
 
 // meta is what the "snapshot" object says about the document.
@@ -88,38 +88,15 @@ func (d *decoder) snapshot() error {
 		}
 	}
 	d.meta = m
-	d.res.MetaNodeCount, d.res.MetaEdgeCount = m.nodeCount, m.edgeCount
-	d.infoRows()
+	missing := [3]bool{!m.haveCounts[0], !m.haveCounts[1], !m.haveCounts[2]}
+	d.w.Meta(heapfile.Meta{NodeTypes: m.nodeTypes, EdgeTypes: m.edgeTypes, NodeCount: m.nodeCount,
+		EdgeCount: m.edgeCount, TraceFunctionCount: m.funcCount, Missing: missing,
+		Root: m.rootIndex / int64(max(1, d.nodes.stride)), NodeStride: d.nodes.stride,
+		Detachedness: d.nodes.pos[nDetachedness] >= 0})
 	if d.pendingNodes != nil {
 		d.processNodes(d.pendingNodes)
 	}
 	return nil
-}
-
-// infoRows writes js_heap_info: the type names, then the three counts.
-func (d *decoder) infoRows() {
-	m := d.meta
-	for _, kt := range []struct {
-		key   string
-		types [][]string
-	}{{"node_types", m.nodeTypes}, {"edge_types", m.edgeTypes}} {
-		for i, names := range kt.types {
-			if i == 0 {
-				for _, n := range names {
-					d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: kt.key, Type: 0, IntValue: -1, StrValue: n})
-				}
-			} else if len(names) > 0 {
-				d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: kt.key, Type: 1, IntValue: -1, StrValue: names[0]})
-			}
-		}
-	}
-	counts := []int64{m.nodeCount, m.edgeCount, m.funcCount}
-	for i, k := range []string{"node_count", "edge_count", "trace_function_count"} {
-		if !m.haveCounts[i] {
-			d.warn("snapshot.%s is missing; written as 0", k)
-		}
-		d.out.Info.Append(&tables.JSHeapInfo{FileID: d.fileID, Key: k, Type: 0, IntValue: counts[i], StrValue: ""})
-	}
 }
 
 func stringList(list []any) []string {

@@ -1,9 +1,6 @@
 package heapsnapshot
 
-import (
-	"errors"
-	"tracestreamer/tables"
-)
+import "errors"
 
 const (
 	tID = iota
@@ -58,23 +55,20 @@ func (d *decoder) traceTree() error {
 			}
 		}
 		if !complete {
-			d.warn("incomplete trace_tree node ignored")
+			d.w.Warn("incomplete trace_tree node ignored")
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		if more, err = js.More(false); err != nil {
 			return err
 		} else if !more {
-			d.warn("trace_tree node without children ignored")
+			d.w.Warn("trace_tree node without children ignored")
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		parent := top.parent
 		id := l.get(vals, tID)
-		d.out.TraceNode.Append(&tables.JSHeapTraceNode{FileID: d.fileID, ID: id,
-			FunctionInfoIndex: l.get(vals, tFunctionInfoIndex), Count: l.get(vals, tCount), Size: l.get(vals, tSize),
-			ParentID: parent})
-		d.res.TraceNodes++
+		d.w.TraceNode(id, l.get(vals, tFunctionInfoIndex), l.get(vals, tCount), l.get(vals, tSize), parent)
 		if err := js.Expect('['); err != nil {
 			return err
 		}

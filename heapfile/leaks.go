@@ -1,4 +1,4 @@
-package heapsnapshot
+package heapfile
 
 import (
 	"fmt"

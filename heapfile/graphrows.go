@@ -1,4 +1,4 @@
-package heapsnapshot
+package heapfile
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"tracestreamer/tables"
 )
 
-// When a snapshot is analysed, its js_heap_nodes and js_heap_edges rows are
-// written from the object graph, not by the decoder: the decoder only fills
-// the graph's compact arrays (22 bytes a node, 9 an edge, against 72 and 56
-// for a row waiting in a batch), so it is not held back by the database
-// writer and reaches the end of the document long before the writer has
-// written the rows. The analysis then runs on the other core while the rows
+// When a heap file is analysed, its js_heap_nodes and js_heap_edges rows are
+// written from the object graph, not as the decoder hands the nodes and
+// edges over: the Writer only fills the graph's compact arrays (22 bytes a
+// node, 9 an edge, against 72 and 56 for a row waiting in a batch), so the
+// decoder is not held back by the database writer and reaches the end of the
+// file long before the writer has written the rows. The analysis then runs on the other core while the rows
 // are still being written (graphRows), instead of after them.
 //
 // A value the graph does not hold as it was read (a type over 255, a name or
@@ -61,7 +61,7 @@ type graphRows struct {
 	cond    *sync.Cond
 	view    graphView
 	final   bool // the decoder will publish nothing more
-	stopped bool // stop at once: the snapshot is dropped
+	stopped bool // stop at once: the file is dropped
 	done    chan struct{}
 	err     error // a panic of the writer (a bug), set before done is closed
 }
@@ -78,13 +78,13 @@ func startGraphRows(fileID int64, out *Output) *graphRows {
 }
 
 // publish makes the graph's current contents available to the writer.
-func (gr *graphRows) publish(d *decoder, final bool) {
-	g := d.graph
+func (gr *graphRows) publish(w *Writer, final bool) {
+	g := w.graph
 	gr.mu.Lock()
 	gr.view = graphView{typ: g.Type, detached: g.Detachedness, name: g.Name, self: g.Self, id: g.ID,
-		first: g.FirstEdge, trace: d.traceNodes, etype: g.EdgeType, ename: g.EdgeName, to: g.To,
-		nodeExc: d.nodeExc, edgeExc: d.edgeExc, extra: d.extraEdges, nodes: g.NodeCount(), edges: len(g.To),
-		stride: int64(max(1, d.nodes.stride))}
+		first: g.FirstEdge, trace: w.traceNodes, etype: g.EdgeType, ename: g.EdgeName, to: g.To,
+		nodeExc: w.nodeExc, edgeExc: w.edgeExc, extra: w.extraEdges, nodes: g.NodeCount(), edges: len(g.To),
+		stride: w.stride}
 	gr.final = gr.final || final
 	gr.mu.Unlock()
 	gr.cond.Signal()
@@ -148,7 +148,7 @@ func (gr *graphRows) run(fileID int64, out *Output) {
 					x.typ, x.name, x.self, x.ec, x.trace, x.detached
 				ni++
 			}
-			out.Nodes.Append(&r)
+			out.nodes.Append(&r)
 		}
 		for ; edges < v.edges; edges++ {
 			e := edges
@@ -166,13 +166,13 @@ func (gr *graphRows) run(fileID int64, out *Output) {
 				r.Type, r.NameOrIndex, r.ToNode = x.typ, x.name, x.to
 				ei++
 			}
-			out.Edges.Append(&r)
+			out.edges.Append(&r)
 		}
 		if final {
 			// Edges with no source node follow all the others.
 			for ; extra < len(v.extra); extra++ {
 				x := v.extra[extra]
-				out.Edges.Append(&tables.JSHeapEdges{FileID: fileID, EdgeIndex: int64(x.idx), Type: x.typ,
+				out.edges.Append(&tables.JSHeapEdges{FileID: fileID, EdgeIndex: int64(x.idx), Type: x.typ,
 					NameOrIndex: x.name, ToNode: x.to, FromNodeID: rows.Int{}, ToNodeID: rows.IOpt(nodeAt(x.to, v.stride, v.id))})
 			}
 			return

@@ -1,0 +1,103 @@
+package heapfile
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tracestreamer/internal/testutil"
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/stat"
+	"tracestreamer/tables"
+)
+
+// small is a decoder of a three-node heap written without JSON, the way a
+// binary format's decoder hands its content over: root → a → b, and an
+// edge to no node.
+func small(w *Writer) error {
+	w.Meta(Meta{NodeTypes: [][]string{{"hidden", "object"}}, EdgeTypes: [][]string{{"property"}},
+		NodeCount: 3, EdgeCount: 3, Root: 0, NodeStride: 8, Detachedness: true})
+	w.Node(Node{Type: 0, Name: 0, ID: 1, SelfSize: 0, EdgeCount: 1})
+	w.Node(Node{Type: 1, Name: 1, ID: 3, SelfSize: 16, EdgeCount: 2})
+	w.Node(Node{Type: 1, Name: 2, ID: 5, SelfSize: 24})
+	w.Edge(Edge{Type: 0, NameOrIndex: 1, ToNode: 8})
+	w.Edge(Edge{Type: 0, NameOrIndex: 2, ToNode: 16})
+	w.Edge(Edge{Type: 0, NameOrIndex: 2, ToNode: 17})
+	for _, s := range []string{"", "A", "B\xff"} {
+		w.String(s)
+	}
+	return nil
+}
+
+func TestReadKeepsAndNumbers(t *testing.T) {
+	for _, analyse := range []bool{false, true} {
+		t.Run(fmt.Sprint("analyse=", analyse), func(t *testing.T) {
+			m, log := rows.NewMemory(), stat.NewLog(nil)
+			f := New(m, schema.New(), log, Options{Analyse: analyse})
+			var warns []string
+			warn := func(format string, args ...any) { warns = append(warns, fmt.Sprintf(format, args...)) }
+			place := func(id int64, s Summary) (string, int64, int64) { return SnapshotName(id), 10, 20 }
+			s, err := f.Read(small, warn, place)
+			if err != nil || s.Nodes != 3 || s.Edges != 3 || s.Strings != 3 || s.SelfSize != 40 {
+				t.Fatalf("summary %+v, error %v", s, err)
+			}
+			if _, err := f.Read(func(w *Writer) error { w.Node(Node{ID: 9}); return errors.New("cut") }, warn, place); err == nil {
+				t.Fatal("a failing decoder's file was kept")
+			}
+			if _, err := f.Read(small, warn, place); err != nil {
+				t.Fatal(err)
+			}
+			f.Flush()
+			if got := m.Rows["js_heap_files"]; len(got) != 2 || got[1][0].Int != 1 || got[1][1].Text != "Snapshot1" {
+				t.Errorf("js_heap_files %v", got)
+			}
+			if n := log.Count(stat.JSMemory, stat.Received); n != 2 {
+				t.Errorf("%d files counted", n)
+			}
+			// file 0's edges: from 1 to 3, from 3 to 5, from 3 to no node
+			// (offset 17); NULL as -1.
+			edges := testutil.IntRows(m, "js_heap_edges")
+			want := [][]int64{{0, 0, 0, 1, 8, 1, 3}, {0, 1, 0, 2, 16, 3, 5}, {0, 2, 0, 2, 17, 3, -1}}
+			if to := testutil.Ints(m, "js_heap_edges", 6, -1); len(edges) == 6 {
+				for i := range want {
+					edges[i][6] = to[i]
+				}
+			}
+			if len(edges) != 6 || !reflect.DeepEqual(edges[:3], want) {
+				t.Errorf("edges %v", edges)
+			}
+			if strs := m.Rows["js_heap_string"]; len(strs) != 6 || strs[2][2].Text != "B\uFFFD" {
+				t.Errorf("strings %v", strs)
+			}
+			if len(warns) != 4 || warns[0] != "edge 2 points to node offset 17, not a node of the 3-node array" ||
+				warns[1] != "string 2 is not valid UTF-8; invalid bytes replaced by U+FFFD" {
+				t.Errorf("warnings %q", warns)
+			}
+			if analyse && (len(m.Rows["js_heap_node_stats"]) != 6 || len(m.Rows["js_heap_class"]) == 0) {
+				t.Errorf("%d stats rows, %d classes", len(m.Rows["js_heap_node_stats"]), len(m.Rows["js_heap_class"]))
+			}
+		})
+	}
+}
+
+// TestDecodePanicIsAnError: a panic while writing a file's rows (here forced
+// by an output without a nodes appender, a bug) is returned as an error, so
+// that the caller drops the file and goes on. With the analysis, the node
+// rows are written by another goroutine, whose panic is returned the same way.
+func TestDecodePanicIsAnError(t *testing.T) {
+	for _, analyse := range []bool{false, true} {
+		out := NewOutput(rows.NewMemory(), schema.New(), Options{Analyse: analyse})
+		out.nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
+		_, err := out.decode(0, small, nil)    // not Decode, which would discard the pending rows through the broken appender
+		want := "internal error (please report it): "
+		if analyse {
+			want = "internal error writing the rows of nodes and edges "
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "(please report it): runtime error") {
+			t.Errorf("analyse=%v: error %v", analyse, err)
+		}
+	}
+}
