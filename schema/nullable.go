@@ -12,6 +12,7 @@ var nullable = map[string][]string{
 	"instant":           {"name", "ref", "wakeup_from"},
 	"instant_extra":     {"cat", "argsetid", "stack_frame_id"},
 	"flow":              {"cat", "name", "argsetid"},
+	"flow_event":        {"cat", "name", "flow_key", "bp", "slice_id", "flow_id", "argsetid"},
 	"metadata_event":    {"ts", "name", "argsetid"},
 	"memory_dump":       {"dump_id", "level_of_detail", "extra_json", "argsetid"},
 	"memory_dump_value": {"path", "guid", "type", "units", "int_value", "str_value"},
@@ -56,7 +57,7 @@ func (ts *Tables) markNullable() {
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff, ts.JSCPUProfilerNodeTime,
 		ts.JSHeapLeak, ts.JSHeapLeakPath, ts.JSHeapLeakCluster,
 		ts.Callstack, ts.Instant, ts.Measure, ts.ProcessMeasure, ts.MeasureFilter, ts.ProcessMeasureFilter,
-		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
+		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.FlowEvent, ts.ObjectInstance, ts.ObjectSnapshot,
 		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent, ts.LinkedID,
 		ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents} {
 		for _, name := range nullable[t.Name] {

@@ -177,7 +177,7 @@ type Tables struct {
 	Callstack, Instant, Measure, ProcessMeasure, MeasureFilter, ProcessMeasureFilter *Table
 
 	// The importer's own tables (docs/format/traceevent.md#tables).
-	CallstackExtra, AsyncTrack, InstantExtra, Flow, ObjectInstance, ObjectSnapshot,
+	CallstackExtra, AsyncTrack, InstantExtra, Flow, FlowEvent, ObjectInstance, ObjectSnapshot,
 	MemoryDump, MemoryDumpValue, MemoryDumpEdge, ClockSyncMarker, ContextEvent, LinkedID,
 	StackFrame, CPUProfile, StackSample, MetadataEvent, SystemTraceEvents *Table
 
@@ -276,6 +276,9 @@ func New() *Tables {
 		Flow: newTable("flow", col("id", Int), col("version", Int), col("slice_out", Int),
 			col("slice_in", Int), col("cat", Text), col("name", Text), col("flow_key", Text),
 			col("argsetid", Int)),
+		FlowEvent: newTable("flow_event", col("id", Int), col("ts", Int), col("itid", Int), col("phase", Text),
+			col("cat", Text), col("name", Text), col("flow_key", Text), col("bp", Text), col("slice_id", Int),
+			col("flow_id", Int), col("argsetid", Int)),
 		ObjectInstance: newTable("object_instance", col("id", Int), col("ipid", Int), col("scope", Text),
 			col("id_kind", Text), col("raw_id", Text), col("cat", Text), col("name", Text),
 			col("create_ts", Int), col("create_itid", Int), col("delete_ts", Int), col("delete_itid", Int),
@@ -327,8 +330,8 @@ func New() *Tables {
 	ts.own = []*Table{
 		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
 		ts.JSCPUProfilerNodeTime, ts.JSHeapLeak, ts.JSHeapLeakPath, ts.JSHeapLeakCluster,
-		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.ObjectInstance, ts.ObjectSnapshot,
-		ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
+		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.FlowEvent, ts.ObjectInstance,
+		ts.ObjectSnapshot, ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
 		ts.LinkedID, ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents,
 	}
 	return ts

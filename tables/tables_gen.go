@@ -1714,6 +1714,59 @@ func (w FlowWriter) Flush() { w.a.Flush() }
 // Appender returns the underlying appender (row counts, Discard).
 func (w FlowWriter) Appender() *rows.Appender { return w.a }
 
+// FlowEvent is a row of table flow_event.
+type FlowEvent struct {
+	ID       int64     // id
+	TS       int64     // ts
+	Itid     int64     // itid
+	Phase    string    // phase
+	Cat      rows.Text // cat
+	Name     rows.Text // name
+	FlowKey  rows.Text // flow_key
+	Bp       rows.Text // bp
+	SliceID  rows.Int  // slice_id
+	FlowID   rows.Int  // flow_id
+	Argsetid rows.Int  // argsetid
+}
+
+// FlowEventWriter appends rows of table flow_event.
+type FlowEventWriter struct{ a *rows.Appender }
+
+// NewFlowEvent returns a writer of flow_event rows to sink.
+func NewFlowEvent(sink rows.Sink, t *schema.Tables) FlowEventWriter {
+	return FlowEventWriter{rows.NewAppender(sink, t.FlowEvent)}
+}
+
+// Append appends r.
+func (w FlowEventWriter) Append(r *FlowEvent) {
+	b := w.a.Begin()
+	n := len(b.Ints)
+	b.Ints = append(b.Ints, r.ID, r.TS, r.Itid, r.SliceID.Bits(), r.FlowID.Bits(), r.Argsetid.Bits())
+	t := len(b.Texts)
+	b.Texts = append(b.Texts, r.Phase, r.Cat.Str(), r.Name.Str(), r.FlowKey.Str(), r.Bp.Str())
+	b.MarkText(t+1, r.Cat)
+	b.MarkText(t+2, r.Name)
+	b.MarkText(t+3, r.FlowKey)
+	b.MarkText(t+4, r.Bp)
+	b.MarkInt(n+3, r.SliceID)
+	b.MarkInt(n+4, r.FlowID)
+	b.MarkInt(n+5, r.Argsetid)
+	w.a.End()
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w FlowEventWriter) AppendAt(rowid int64, r *FlowEvent) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w FlowEventWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w FlowEventWriter) Appender() *rows.Appender { return w.a }
+
 // ObjectInstance is a row of table object_instance.
 type ObjectInstance struct {
 	ID             int64     // id

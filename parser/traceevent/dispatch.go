@@ -53,10 +53,9 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 	case 'S', 'T', 'p', 'F':
 		return im.legacyAsync(name, ipid, itid, ev)
 	case 's', 't', 'f':
-		if _, ok := tracker.NormaliseID(ev.ID); !im.accept(name, off, !ok) {
-			return false
-		}
-		return im.flows.V1(itid, ev)
+		_, ok := tracker.NormaliseID(ev.ID)
+		im.accept(name, off, !ok)
+		return im.flows.V1(itid, ev) // kept as a flow_event row even when invalid or unmatched
 	case 'P':
 		st.Add(name, stat.Received, 1, off)
 		im.samples.P(ipid, itid, ev)

@@ -105,6 +105,7 @@ type Importer struct {
 		instant      tables.InstantWriter
 		instantExtra tables.InstantExtraWriter
 		flow         tables.FlowWriter
+		flowEvent    tables.FlowEventWriter
 		sample       tables.StackSampleWriter
 		meta         tables.MetadataEventWriter
 		dump         tables.MemoryDumpWriter
@@ -150,7 +151,7 @@ func New(env Env, opts Options) *Importer {
 	a.edge, a.clock = tables.NewMemoryDumpEdge(sink, t), tables.NewClockSyncMarker(sink, t)
 	a.context, a.link = tables.NewContextEvent(sink, t), tables.NewLinkedID(sink, t)
 	a.config, a.system = tables.NewTraceConfig(sink, t), tables.NewSystemTraceEvents(sink, t)
-	a.track = tables.NewAsyncTrack(sink, t)
+	a.track, a.flowEvent = tables.NewAsyncTrack(sink, t), tables.NewFlowEvent(sink, t)
 	im.sampleTIDs = map[event.Ident]int{}
 	im.decodeBatch = (*batch).decode
 	im.system.chunk = systemChunk

@@ -234,6 +234,32 @@ func TestWorkedExamples(t *testing.T) {
 				"json_flow_end/not_match=1"},
 		},
 		{
+			// Every s/t/f is a flow_event row. Slices are closed intervals
+			// for them: the s at A's end binds A although B begins then, the
+			// s at a thread instant binds the instant. Chrome's LatencyInfo
+			// steps after the f that closed their key make no arrow but keep
+			// their row and slice.
+			name: "E6b flow events",
+			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":0,"dur":10,"name":"A"}`,
+				`{"ph":"s","pid":1,"tid":1,"ts":10,"cat":"input","name":"L","id":1}`,
+				`{"ph":"X","pid":1,"tid":1,"ts":10,"dur":10,"name":"B"}`,
+				`{"ph":"f","pid":1,"tid":1,"ts":12,"cat":"input","name":"L","id":1,"bp":"e"}`,
+				`{"ph":"t","pid":1,"tid":1,"ts":15,"cat":"input","name":"L","id":1,"args":{"step":"Swap"}}`,
+				`{"ph":"f","pid":1,"tid":1,"ts":30,"cat":"input","name":"L","id":1}`,
+				`{"ph":"X","pid":1,"tid":1,"ts":40,"dur":5,"name":"C"}`,
+				`{"ph":"s","pid":1,"tid":1,"ts":41,"cat":"input","name":"L","id":{}}`,
+				`{"ph":"i","pid":1,"tid":2,"ts":50,"name":"I"}`,
+				`{"ph":"s","pid":1,"tid":2,"ts":50,"cat":"input","name":"L","id":2}`,
+				`{"ph":"f","pid":1,"tid":2,"ts":60,"cat":"input","name":"L","id":2,"bp":"e"}`),
+			want: []want{
+				{"callstack", []string{"id", "name", "callid"}, []string{"0 A 1", "1 B 1", "2 C 1", "3 I 2"}},
+				{"flow", nil, []string{"0 1 0 1 input L 1 -"}},
+				{"flow_event", nil, []string{"0 10000 1 s input L 1 - 0 - -", "1 12000 1 f input L 1 e 1 0 -",
+					"2 15000 1 t input L 1 - 1 - 0", "3 30000 1 f input L 1 - 2 - -", "4 41000 1 s input L - - - - -",
+					"5 50000 2 s input L 2 - 3 - -", "6 60000 2 f input L 2 e - - -"}},
+			},
+		},
+		{
 			name: "E7 flows v2 with fan-out and a step",
 			input: lines(`{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"P","bind_id":"0xa","flow_out":true}`,
 				`{"ph":"X","pid":1,"tid":2,"ts":10,"dur":5,"name":"C1","bind_id":"0xa","flow_in":true}`,

@@ -136,9 +136,10 @@ func (im *Importer) writeInstants() {
 	}
 }
 
-// writeFlows writes the flow arrows made so far.
+// writeFlows writes the flow arrows and flow events made so far.
 func (im *Importer) writeFlows() {
-	for _, f := range im.flows.Take() {
+	made := im.flows.Take()
+	for _, f := range made.Arrows {
 		set := int64(none)
 		if f.Version == 1 {
 			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
@@ -153,6 +154,22 @@ func (im *Importer) writeFlows() {
 			Cat:      rows.SOpt(f.Cat, f.Version == 1 && f.HasCat),
 			Name:     rows.SOpt(f.Name, f.Version == 1 && f.HasName),
 			FlowKey:  f.Key,
+			Argsetid: rows.IOpt(set, set != none),
+		})
+	}
+	for _, e := range made.Events {
+		set := im.args.add(e.Args, nil)
+		im.app.flowEvent.Append(&tables.FlowEvent{
+			ID:       int64(e.ID),
+			TS:       e.TS,
+			Itid:     int64(e.Itid),
+			Phase:    string(e.Phase),
+			Cat:      rows.SOpt(e.Cat, e.HasCat),
+			Name:     rows.SOpt(e.Name, e.HasName),
+			FlowKey:  rows.SOpt(e.Key, e.HasKey),
+			Bp:       rows.SOpt(e.BP, e.BP != ""),
+			SliceID:  rows.IOpt(e.Slice, e.Slice >= 0),
+			FlowID:   rows.IOpt(int64(e.Arrow), e.Arrow >= 0),
 			Argsetid: rows.IOpt(set, set != none),
 		})
 	}
@@ -499,7 +516,7 @@ func (im *Importer) Finish() {
 	im.writeThreads()
 	im.args.app.Flush()
 	ap := &im.app
-	for _, w := range []interface{ Flush() }{ap.callstack, ap.extra, ap.instant, ap.instantExtra, ap.flow, ap.sample,
+	for _, w := range []interface{ Flush() }{ap.callstack, ap.extra, ap.instant, ap.instantExtra, ap.flow, ap.flowEvent, ap.sample,
 		ap.meta, ap.dump, ap.value, ap.edge, ap.clock, ap.context, ap.link, ap.config, ap.system, ap.track} {
 		w.Flush()
 	}

@@ -931,6 +931,19 @@ CREATE TABLE flow(
   flow_key TEXT,
   argsetid INT
 );
+CREATE TABLE flow_event(
+  id INT,
+  ts INT,
+  itid INT,
+  phase TEXT,
+  cat TEXT,
+  name TEXT,
+  flow_key TEXT,
+  bp TEXT,
+  slice_id INT,
+  flow_id INT,
+  argsetid INT
+);
 CREATE TABLE object_instance(
   id INT,
   ipid INT,

@@ -55,6 +55,12 @@ type entry struct {
 	end     int64
 }
 
+// endMark is the deepest slice that left a thread's stack at its end time,
+// the current time.
+type endMark struct {
+	slice, depth int
+}
+
 // Slices builds the synchronous slices of all threads (docs/format/traceevent.md#synchronous-slices) from events
 // in processing order. It keeps only the rows that may still change; a row
 // that became final is handed out by Take.
@@ -77,12 +83,18 @@ type Slices struct {
 	// onSlice, if set, is called for every slice created on a thread stack
 	// (not on async tracks), with its row id.
 	onSlice func(itid, row int)
+	// ended holds, by itid, the endMark of the threads where a slice ended
+	// at markTS, the time of the events processed now (an event processed
+	// later is later or at the same time: older marks are forgotten).
+	ended  map[int]endMark
+	markTS int64
 }
 
 // NewSlices returns an empty tracker that keeps at most maxPending B and b
 // slices waiting for their end (0: no bound).
 func NewSlices(st Stats, maxPending int) *Slices {
-	return &Slices{open: map[int]*Slice{}, asyncStacks: map[int][]entry{}, stats: st, maxPending: maxPending}
+	return &Slices{open: map[int]*Slice{}, asyncStacks: map[int][]entry{}, stats: st, maxPending: maxPending,
+		ended: map[int]endMark{}}
 }
 
 // row returns the row with id id, which must not have been taken.
@@ -201,9 +213,27 @@ func (s *Slices) closeAt(key int, t, off int64) {
 		if end > t {
 			break
 		}
+		if end == t {
+			s.markEnd(key, st[i].slice, i, t)
+		}
 		st = st[:i]
 	}
 	s.setStack(key, st)
+}
+
+// markEnd notes that slice at depth left thread key's stack at its end time
+// t.
+func (s *Slices) markEnd(key, slice, depth int, t int64) {
+	if key < 0 {
+		return // async tracks bind no flows
+	}
+	if t != s.markTS {
+		clear(s.ended)
+		s.markTS = t
+	}
+	if m, ok := s.ended[key]; !ok || m.depth < depth {
+		s.ended[key] = endMark{slice: slice, depth: depth}
+	}
 }
 
 // setStack stores a stack, forgetting empty ones (async tracks come and go).
@@ -262,10 +292,16 @@ func (s *Slices) push(key, itid int, ev *event.Event, dur int64, hasDur bool) (i
 	return id, true
 }
 
-// enclosing returns the slice id at the top of thread itid's stack after
-// closing what ended by t; ok is false when nothing is open.
+// enclosing returns the slice of thread itid that an event at t binds to:
+// the deepest slice that ends exactly at t, if one does (slices are closed
+// intervals here, as in catapult's findSliceAtTs), else the top of the
+// thread's stack after closing what ended by t; ok is false when there is
+// neither.
 func (s *Slices) enclosing(itid int, t, off int64) (int64, bool) {
 	s.closeAt(itid, t, off)
+	if m, ok := s.ended[itid]; ok && s.markTS == t {
+		return int64(m.slice), true
+	}
 	st := s.stack(itid)
 	if len(st) == 0 {
 		return 0, false
@@ -319,6 +355,7 @@ func (s *Slices) end(key int, ev *event.Event, matchCat bool) *Slice {
 		s.setDur(row, ev.TS.NS-row.TS)
 		s.pending--
 		if i == len(st)-1 {
+			s.markEnd(key, st[i].slice, i, ev.TS.NS)
 			s.setStack(key, st[:i])
 		} else {
 			st[i].pending, st[i].end = false, ev.TS.NS
