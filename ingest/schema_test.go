@@ -14,16 +14,18 @@ import (
 )
 
 // referenceSchema returns the statements of trace_streamer 4.3.7's exported
-// schema (testdata/golden/reference-schema.sql, a copy of the project's
-// shared/spec/reference-schema.sql): each CREATE statement as sqlite_master
-// holds it, without the comments the sqlite3 shell adds.
+// schema (testdata/golden/reference-schema.sql, docs/format/README.md#tables):
+// each CREATE statement as sqlite_master holds it, without the comments the
+// sqlite3 shell adds.
 func referenceSchema(t *testing.T) []string {
 	t.Helper()
 	b := testutil.Fixture(t, "golden/reference-schema.sql")
-	// The spec beside the repository is the source; the copy must not drift.
+	// The copy is of the specification the project was built from; where that
+	// sits beside the repository (its developers' machines), the copy must
+	// not drift from it.
 	if spec, err := os.ReadFile(filepath.Join(testutil.Root(), "..", "shared", "spec", "reference-schema.sql")); err == nil &&
 		!bytes.Equal(spec, b) {
-		t.Errorf("testdata/golden/reference-schema.sql differs from shared/spec/reference-schema.sql: copy it again")
+		t.Errorf("testdata/golden/reference-schema.sql differs from the specification's reference-schema.sql beside the repository: copy it again")
 	}
 	var lines []string
 	for _, l := range strings.Split(string(b), "\n") {

@@ -1,5 +1,5 @@
 // Package schema defines the output tables: names, column order and SQLite types,
-// exactly as the reference trace_streamer exports them (shared/spec/tables.md), plus the
+// exactly as the reference trace_streamer exports them (docs/format/README.md#tables), plus the
 // few tables tracestreamer adds.
 //
 // Tables are plain rowid tables without primary keys; rows are appended in the

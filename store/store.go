@@ -18,23 +18,15 @@
 // trees' pages are copied after them instead; bulk.go's settle does the same
 // mid-run).
 //
-// Measured on the 5.1 M-node heap snapshot (5 M js_heap_nodes, 17 M
-// js_heap_edges rows; 2 cores, alternating runs): --no-analysis took
-// 9.1-10.0 s through SQLite's INSERT and 2.8-3.4 s with b-trees, for the
-// same .dump; with the trees' pages written once instead of copied after
-// SQLite's at Commit, 2.47-2.86 s against 4.35-4.62 s in a slower window. A
-// .dump-identical database is checked for every kind of value
-// (TestTreesSameAsSQL, against CreateSQL) and by scripts/samedump.
+// Packing the trees this way writes the 5.1 M-node heap snapshot's 22 M rows
+// about three times faster than SQLite's INSERT, and a .dump-identical
+// database is checked for every kind of value (TestTreesSameAsSQL, against a
+// database written through SQLite only) and by scripts/samedump.
 //
-// Rows that do go through SQLite are bound through modernc.org/sqlite's C-level
-// API directly (sqlite.go) rather than a library, measured in
-// internal/cmd/storebench on the heap snapshot's shape: database/sql with the
-// modernc driver took 20.7-24.8 s of CPU against 7.0-7.7 s here (3x, with 2-9
-// allocations per row against none). zombiezen.com/go/sqlite v1.4.2 took
-// 7.6-8.2 s: no clear win, and it calls modernc's generated API and libc
-// internals (each modernc upgrade would have to keep it compiling) and
-// disables double-quoted string literals. Reproduce: cd internal/cmd/storebench &&
-// go test -bench . && ./volume.sh.
+// Rows that do go through SQLite are bound through modernc.org/sqlite's
+// C-level API directly (sqlite.go): a third of database/sql's CPU time and no
+// allocation per row. The measurements behind both choices are in
+// docs/performance.md.
 //
 // It must not know any format or table beyond what schema declares.
 package store
@@ -91,7 +83,7 @@ type DB struct {
 	// values need SQLite's conversions (or the DB is sqlOnly), or their rows
 	// were placed in the file before it was reopened (settle).
 	bySQL map[*schema.Table]bool
-	// sqlOnly makes every row go through SQLite (CreateSQL).
+	// sqlOnly makes every row go through SQLite (createSQLOnly, in the tests).
 	sqlOnly bool
 }
 
@@ -108,11 +100,6 @@ type inserter struct {
 // Create starts a database that Commit will place at dest, running the
 // statements of ddl (schema.Tables.DDL) in order to create its tables and views.
 func Create(dest string, ddl []string) (*DB, error) { return create(dest, ddl, false) }
-
-// CreateSQL is Create for a database whose rows all go through SQLite's
-// INSERT, the way every row went before tables were built as b-trees: tests
-// compare the two.
-func CreateSQL(dest string, ddl []string) (*DB, error) { return create(dest, ddl, true) }
 
 // scratchBeside makes a scratch file in dest's folder, named after it: the
 // output's temporary file, the trees' page file and the late rows' files,

@@ -1,10 +1,20 @@
-// Command tracestreamer converts OpenHarmony hiprofiler .htrace files (ArkTS JS
-// heap snapshots, heap timelines and CPU profiles) into a SQLite database with
-// the tables of OpenHarmony's trace_streamer.
+// Command tracestreamer converts profiling and trace data into a SQLite
+// database with the tables of OpenHarmony's trace_streamer: OpenHarmony
+// hiprofiler .htrace files (the ArkTS plugin's JS heap snapshots, heap
+// timelines and CPU profiles), standalone .heapsnapshot, .heaptimeline and
+// .cpuprofile files, ArkTS .rawheap heap dumps and Chrome Trace Event JSON,
+// recognised by content, several into one database. Its subcommands read
+// such databases back: export (pprof, a Parquet dataset, DevTools files),
+// query and info.
 //
 // Usage:
 //
 //	tracestreamer [flags] INPUT... -o OUT.db
+//	tracestreamer export -pprof OUT.pb.gz [-profile N] DB
+//	tracestreamer export -parquet DIR DB...
+//	tracestreamer export -devtools DIR DB
+//	tracestreamer query [--format F] DB|TRACE [SQL... | -f FILE...]
+//	tracestreamer info IN_OR_DB...
 //
 // Exit status: 0 on success (warnings go to stderr and are counted in the stat
 // table), 1 when the conversion failed or no input held usable data (no output

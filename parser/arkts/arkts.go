@@ -2,27 +2,14 @@
 // js_* tables: "arkts-plugin_config" records (ArkTSConfig) and "arkts-plugin"
 // records, each one DevTools-protocol message (ArkTSResult). Heap snapshot and
 // timeline chunks are streamed into a heap snapshot decoder as they arrive; CPU
-// profiles are decoded when their message arrives (shared/spec/arkts.md).
+// profiles are decoded when their message arrives (docs/format/arkts.md).
 //
 // # Decoder
 //
 // Message heads are routed with jsonscan (message.go), which unescapes a
-// chunk's text straight into a reused buffer. github.com/bytedance/sonic was
-// measured doing the same job on real messages (sonic_bench_test.go), 2
-// shared cores, ranges of 3 runs:
-//
-//	message                 jsonscan                      sonic typed (Std / Fastest)        sonic ast.Searcher
-//	64 KiB snapshot chunk   126–181 µs, 381–549 MB/s, 7   131–218 µs, 316–524 MB/s, 150 KB   67–98 µs, 703–1035 MB/s, 74 KB
-//	progress event (87 B)   0.74–1.5 µs                   0.71–1.2 µs                        0.35–0.43 µs
-//	marker (21 B)           0.89–1.4 µs                   0.67–1.1 µs                        0.44–0.53 µs
-//	profile response 7 KB   11.8–12.9 µs, 136 B           8.7–54 µs, 17 KB                   24–33 µs, 8 KB
-//
-// The typed decoder is no faster on chunks, which are nearly all the bytes,
-// and allocates twice a chunk's size per message. The searcher is faster on
-// chunks and heads, but unescapes each chunk into a new string (as much
-// garbage as the snapshot), replaces invalid UTF-8, and reads non-string
-// chunks and malformed messages its own way; adopting it needs a fallback to
-// jsonscan for those and a differential fuzz test, which is not done.
+// chunk's text straight into a reused buffer: 381–549 MB/s on 64 KiB snapshot
+// chunks with 7 allocated bytes a message (sonic_bench_test.go; why not sonic:
+// docs/performance.md).
 package arkts
 
 import (

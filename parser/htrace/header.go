@@ -1,6 +1,6 @@
 // Package htrace reads OpenHarmony hiprofiler .htrace files: 1024-byte section
 // headers followed by little-endian u32 length-prefixed ProfilerPluginData records
-// (shared/spec/htrace-format.md). The Reader streams: it holds one record at a time.
+// (docs/format/htrace.md). The Reader streams: it holds one record at a time.
 package htrace
 
 import (

@@ -59,7 +59,7 @@ const (
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
 const DefaultSortBudget = 64 << 20
 
-// Importer maps Trace Event files to tables (shared/spec/trace-event.md). One
+// Importer maps Trace Event files to tables (docs/format/traceevent.md). One
 // Importer serves a whole run: files read with Read share processes,
 // threads and every id space; Finish writes what is kept until the end.
 type Importer struct {
