@@ -180,6 +180,9 @@ type staticReader struct {
 // prob and the complete items before it are kept; the error is set only when
 // the header is not a static dump's.
 func readStatic(r io.Reader, prob func(Problem)) (*staticDump, error) {
+	if prob == nil {
+		prob = func(Problem) {}
+	}
 	sr := &staticReader{r: bufio.NewReaderSize(r, 64<<10), prob: prob,
 		d: &staticDump{strs: map[uint32]string{}, classes: map[uint32]*staticClass{}}}
 	if err := sr.header(); err != nil {

@@ -3,8 +3,11 @@ package rawheap
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
+
+	"tracestreamer/internal/testutil"
 )
 
 // staticRecord is where a record of a static dump is.
@@ -232,8 +235,41 @@ func TestStaticHeaderErrors(t *testing.T) {
 	}
 }
 
-// FuzzStatic feeds the static decoder damaged dumps: it must neither panic
-// nor take time or memory out of proportion to the input.
+// checkedGraph checks what a decoder hands a Graph: strings before the
+// nodes and edges that use them, edge counts that add up, targets and names
+// in range.
+type checkedGraph struct {
+	t                     *testing.T
+	strings, nodes, edges int64
+	edgeSum, maxName      int64
+}
+
+func (g *checkedGraph) String(string) { g.strings++ }
+
+func (g *checkedGraph) Node(typ, name, id, self, edgeCount, native int64) {
+	if g.edges > 0 || name >= g.strings || typ < 0 || int(typ) >= len(NodeTypes) {
+		g.t.Fatalf("node %d: type %d, name %d of %d strings, after %d edges", g.nodes, typ, name, g.strings, g.edges)
+	}
+	g.nodes++
+	g.edgeSum += edgeCount
+}
+
+func (g *checkedGraph) Edge(typ, nameOrIndex, to int64) {
+	if to < 0 || to >= g.nodes || typ < 0 || int(typ) >= len(EdgeTypes) || typ != int64(etElement) && nameOrIndex >= g.strings {
+		g.t.Fatalf("edge %d: type %d, name %d, to %d of %d nodes", g.edges, typ, nameOrIndex, to, g.nodes)
+	}
+	g.edges++
+}
+
+func (g *checkedGraph) done() {
+	if g.edgeSum != g.edges {
+		g.t.Fatalf("edge counts add up to %d, %d edges", g.edgeSum, g.edges)
+	}
+}
+
+// FuzzStatic feeds the static decoder, alone and as the static half of a
+// pair, damaged dumps: it must neither panic nor hand a Graph anything
+// inconsistent, nor take time or memory out of proportion to the input.
 func FuzzStatic(f *testing.F) {
 	good := readGz(f, "../../testdata/rawheap/static-node.rawheap.gz")
 	recs := staticRecords(f, good)
@@ -251,25 +287,37 @@ func FuzzStatic(f *testing.F) {
 	f.Add(small)
 	f.Add(good[:100])
 	f.Add(good[:33])
+	sta := readGz(f, "../../testdata/rawheap/hybrid.sta.rawheap.gz")
+	f.Add(sta[:min(len(sta), 4096)])
+	// The pair's dynamic half, decoded once (DecodeHybrid's join, without
+	// decoding it again for each input).
+	dynBytes := readGz(f, "../../testdata/rawheap/hybrid.dyn.rawheap.gz")
+	df, err := Open(bytes.NewReader(dynBytes), int64(len(dynBytes)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	dyn := &collector{}
+	if _, err := Decode(df, dyn, nil); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := readStatic(bytes.NewReader(b), func(Problem) {})
+		testutil.CountExec("FuzzStatic")
+		g := &checkedGraph{t: t}
+		if _, _, err := DecodeStatic(bytes.NewReader(b), g, nil); err == nil {
+			g.done()
+		}
+		d, err := readStatic(bytes.NewReader(b), nil)
 		if err != nil {
 			return
 		}
-		g, byID := buildStatic(d, true, func(Problem) {})
-		if len(g.edges) > 0 && int(g.edges[len(g.edges)-1].to) >= len(g.nodes) {
-			t.Fatal("edge past the nodes")
+		joined := transGraph{nodes: slices.Clone(dyn.g.nodes), edges: slices.Clone(dyn.g.edges)}
+		for _, s := range dyn.g.strs.list {
+			joined.strs.id(s)
 		}
-		var sum uint32
-		for _, n := range g.nodes {
-			sum += n.edgeCount
-		}
-		if int(sum) != len(g.edges) {
-			t.Fatalf("edge counts %d, %d edges", sum, len(g.edges))
-		}
-		dyn := &transGraph{nodes: []transNode{{typ: ntSynthetic}}}
-		sg, sb := buildStatic(d, false, func(Problem) {})
-		_ = byID
-		mergeHybrid(dyn, sg, d, sb, func(Problem) {})
+		sg, byID := buildStatic(d, false, nil)
+		mergeHybrid(&joined, sg, d, byID, nil)
+		g = &checkedGraph{t: t}
+		joined.emit(g, &Summary{})
+		g.done()
 	})
 }
