@@ -31,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -78,6 +79,9 @@ flags:
                     events of further ones are dropped and counted
   --max-pending N   B/b slices waiting for their end kept (default 500000);
                     further ones are dropped and counted
+  --threads N, -tn N
+                    cores used at once (default: every core): caps the
+                    workers of every stage (GOMAXPROCS)
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)
@@ -107,6 +111,7 @@ type config struct {
 	inputs     []string
 	opts       ingest.Options
 	quiet      bool
+	threads    int    // cores used at once (GOMAXPROCS); 0: every core
 	cpuProfile string // write a Go CPU profile of the run here
 	memProfile string // write a Go heap profile at the end of the run here
 }
@@ -180,6 +185,16 @@ func parseArgs(args []string) (*config, error) {
 			} else {
 				c.opts.MaxPending = n
 			}
+		case "--threads", "-tn":
+			if i+1 >= len(args) {
+				return nil, usageError{a + " needs a number of threads"}
+			}
+			i++
+			n, err := strconv.Atoi(args[i])
+			if err != nil || n < 1 {
+				return nil, usageError{a + " needs a positive number, not " + args[i]}
+			}
+			c.threads = n
 		case "-q", "--quiet":
 			c.quiet = true
 		case "--cpuprofile", "--memprofile":
@@ -282,6 +297,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		fmt.Fprintf(stderr, "tracestreamer: %v\n%s", err, usage)
 		return 2
+	}
+	if c.threads > 0 {
+		// Every stage sizes its workers by GOMAXPROCS, so this caps them all.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.threads))
 	}
 	c.opts.Warnings = stderr
 	c.opts.Stdin = os.Stdin

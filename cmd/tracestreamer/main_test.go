@@ -37,6 +37,8 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"t.json", "-o", "x.db", "--max-event"}, "", "", "--max-event needs a size in MB"},
 		{[]string{"t.json", "-o", "x.db", "--max-threads", "0"}, "", "", "--max-threads needs a positive number, not 0"},
 		{[]string{"t.json", "-o", "x.db", "--max-pending"}, "", "", "--max-pending needs a number"},
+		{[]string{"t.json", "-o", "x.db", "--threads", "0"}, "", "", "--threads needs a positive number, not 0"},
+		{[]string{"t.json", "-o", "x.db", "-tn"}, "", "", "-tn needs a number of threads"},
 		{[]string{"-", "-o", "x.db"}, "-", "x.db", ""},
 		{[]string{"--", "-o", "x.db"}, "", "", "unknown flag --"},
 		{[]string{"a", "-o", "x.db", "--leaks"}, "", "", "--leaks needs three heap file ids B,T,F or none"},
@@ -55,6 +57,9 @@ func TestParseArgs(t *testing.T) {
 		if err != nil || strings.Join(c.inputs, ",") != tt.inputs || c.opts.Output != tt.out {
 			t.Errorf("%v: %+v, %v", tt.args, c, err)
 		}
+	}
+	if c, _ := parseArgs([]string{"t.json", "-o", "x.db", "-tn", "3"}); c.threads != 3 {
+		t.Errorf("-tn 3: threads %d", c.threads)
 	}
 	c, _ := parseArgs([]string{"-e", "out.db", "a.htrace", "-nm", "--compat-timing", "-q"})
 	if !c.opts.NoMeta || !c.opts.CompatTiming || !c.quiet {

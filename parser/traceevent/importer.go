@@ -189,9 +189,10 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	sorter := extsort.NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
 	order := event.NewOrderer()
-	p := newPipe()
+	workers := decodeWorkers()
+	p := newPipe(workers)
 	go readElements(rd, p)
-	err = p.decoded(2, elements, im.decodeBatch).consume(func(b *batch) error {
+	err = p.decoded(workers, elements, im.decodeBatch).consume(func(b *batch) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -233,9 +234,9 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.readerProblems(rd)
 	im.topLevelFirst(rd)
-	p = newPipe()
+	p = newPipe(workers)
 	go readSorted(sorter, p)
-	err = p.decoded(2, records, im.decodeBatch).consume(func(b *batch) error {
+	err = p.decoded(workers, records, im.decodeBatch).consume(func(b *batch) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

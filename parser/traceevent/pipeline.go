@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/extsort"
 	"tracestreamer/parser/traceevent/tokenizer"
@@ -155,9 +156,19 @@ type pipe struct {
 	stop       chan struct{}
 }
 
-func newPipe() *pipe {
-	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, 8), stop: make(chan struct{})}
-	for range 8 {
+// decodeWorkers returns how many goroutines decode batches: one per core
+// the run may use (GOMAXPROCS, which --threads sets), at most
+// maxDecodeWorkers, since reading and the trackers run on one goroutine each.
+func decodeWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), maxDecodeWorkers) }
+
+const maxDecodeWorkers = 8
+
+// newPipe returns a pipe with batches enough for workers decoding at once
+// and the stages on either side of them.
+func newPipe(workers int) *pipe {
+	n := workers + 6
+	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, n), stop: make(chan struct{})}
+	for range n {
 		p.free <- &batch{buf: make([]byte, 0, batchBytes)}
 	}
 	return p
@@ -168,8 +179,8 @@ func newPipe() *pipe {
 // the pipes share their batches and their stop signal.
 func (p *pipe) decoded(workers int, st stage, decode func(*batch, *event.Decoder, stage)) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
-	order := make(chan *batch, 8)
-	work := make(chan *batch, 8)
+	order := make(chan *batch, cap(p.free))
+	work := make(chan *batch, cap(p.free))
 	go func() { // distribute, remembering the order
 		defer close(order)
 		defer close(work)
@@ -341,3 +352,4 @@ func (p *pipe) consume(fn func(*batch) error) error {
 	}()
 	return err
 }
+
