@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -237,6 +236,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 		for _, c := range kept {
 			if c != nil {
 				c.o.close()
+				c.hash.close()
 			}
 		}
 	}()
@@ -312,14 +312,14 @@ func reopenable(path string) bool {
 // counted is an opened input whose bytes are hashed and counted as they are read.
 type counted struct {
 	o    *opened
-	hash hash.Hash
+	hash *asyncHash
 	n    int64
 }
 
 // open opens an input; with convert unset it is only being recognised and
 // will be opened again, so its bytes are neither hashed nor counted as read.
 func (r *run) open(ctx context.Context, path string, convert bool) (*counted, error) {
-	c := &counted{hash: sha256.New()}
+	c := &counted{hash: &asyncHash{}}
 	o, err := open(path, r.opts.Stdin, func(f io.Reader) io.Reader {
 		if !convert {
 			return ctxReader{ctx, f}
@@ -333,6 +333,7 @@ func (r *run) open(ctx context.Context, path string, convert bool) (*counted, er
 // input converts one opened input.
 func (r *run) input(ctx context.Context, path string, c *counted) error {
 	o, h := c.o, c.hash
+	defer h.close()
 	src := source{path: path, format: string(o.format), compression: o.compression}
 	if r.opts.BeforeInput != nil {
 		r.opts.BeforeInput(string(o.format))
@@ -370,7 +371,7 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 		}
 	} else {
 		io.Copy(io.Discard, o.r) // hash what the parser left unread
-		src.sha256 = hex.EncodeToString(h.Sum(nil))
+		src.sha256 = hex.EncodeToString(h.Sum())
 	}
 	src.bytes = c.n
 	r.bytes += c.n
