@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -43,18 +44,37 @@ type opened struct {
 // open opens path ("-": stdin), unwraps gzip, zlib or a single-entry zip
 // archive, and detects the format of the content. Bytes read from the file
 // itself are counted by count.
-func open(path string, stdin io.Reader, count func(io.Reader) io.Reader) (*opened, error) {
+//
+// A stream that is not a regular file (standard input, a pipe, a device) is
+// read on a goroutine of its own, so that cancelling ctx interrupts even a read
+// that waits for a writer that never writes (the readers made by count stop at
+// the next read).
+func open(ctx context.Context, path string, stdin io.Reader, count func(io.Reader) io.Reader) (*opened, error) {
 	if path == "-" {
 		if stdin == nil {
 			return nil, errors.New("open input: no standard input")
 		}
-		return openReader(io.NopCloser(stdin), nil, path, count)
+		return openReader(newPipeReader(ctx, stdin), nil, path, count)
 	}
-	f, err := os.Open(path)
+	f, err := openCtx(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open input: %w", err)
 	}
+	if !isRegular(f) {
+		return openReader(pipeFile{newPipeReader(ctx, f), f}, f, path, count)
+	}
 	return openReader(f, f, path, count)
+}
+
+// pipeFile is a file read through a pipeReader.
+type pipeFile struct {
+	*pipeReader
+	f *os.File
+}
+
+func (p pipeFile) Close() error {
+	p.pipeReader.Close()
+	return p.f.Close()
 }
 
 // openReader is open on an opened stream; file, if not nil, allows random

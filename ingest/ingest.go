@@ -320,7 +320,7 @@ type counted struct {
 // will be opened again, so its bytes are neither hashed nor counted as read.
 func (r *run) open(ctx context.Context, path string, convert bool) (*counted, error) {
 	c := &counted{hash: &asyncHash{}}
-	o, err := open(path, r.opts.Stdin, func(f io.Reader) io.Reader {
+	o, err := open(ctx, path, r.opts.Stdin, func(f io.Reader) io.Reader {
 		if !convert {
 			return ctxReader{ctx, f}
 		}
@@ -346,7 +346,7 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 		case formatHTrace:
 			return r.htrace(ctx, o.r, path, id)
 		case formatHeapSnapshot:
-			return r.heapFile(o.r, path)
+			return r.heapFile(ctx, o.r, path)
 		case formatRawheap:
 			return r.rawheapFile(o, path)
 		case formatCPUProfile:

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -130,5 +131,67 @@ func TestPipesAndStdin(t *testing.T) {
 	}
 	if got := testutil.Query(t, db, "SELECT (SELECT count(*) FROM callstack), (SELECT count(*) FROM js_cpu_profiler_sample)"); got[0] != "59|333" {
 		t.Errorf("rows %v", got)
+	}
+}
+
+// TestCancelWhilePipeWaits: a run reading a named pipe that has no writer, a
+// pipe whose writer stalls after part of its input, or a standard input that
+// never delivers, stops with the context's error when the context is
+// cancelled, and leaves no file behind.
+func TestCancelWhilePipeWaits(t *testing.T) {
+	trace := testutil.Fixture(t, "node/trace.json")
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string) (input string, stdin io.Reader)
+	}{
+		{"fifo without a writer", func(t *testing.T, dir string) (string, io.Reader) {
+			fifo := filepath.Join(dir, "in.fifo")
+			must(t, syscall.Mkfifo(fifo, 0o644))
+			return fifo, nil
+		}},
+		{"fifo with a stalled writer", func(t *testing.T, dir string) (string, io.Reader) {
+			fifo := filepath.Join(dir, "in.fifo")
+			must(t, syscall.Mkfifo(fifo, 0o644))
+			go func() {
+				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+					f.Write(trace[:len(trace)/2])
+					t.Cleanup(func() { f.Close() }) // open, silent, until the test ends
+				}
+			}()
+			return fifo, nil
+		}},
+		{"stdin that never delivers", func(t *testing.T, dir string) (string, io.Reader) {
+			r, w := io.Pipe()
+			t.Cleanup(func() { w.Close() })
+			return "-", r
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, stdin := tt.setup(t, dir)
+			outDir := filepath.Join(dir, "out")
+			must(t, os.Mkdir(outDir, 0o755))
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				_, err := Run(ctx, []string{in}, Options{Output: filepath.Join(outDir, "out.db"), Warnings: io.Discard,
+					Stdin: stdin})
+				done <- err
+			}()
+			time.Sleep(200 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("error %v, want context.Canceled", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the run went on reading after it was cancelled")
+			}
+			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
+				t.Errorf("files left: %v", entries)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"io"
 
 	"tracestreamer/heapfile"
@@ -71,7 +72,7 @@ func (r *run) rawheapStatic(o *opened, path string) error {
 func (r *run) rawheapPair(f *rawheap.File, path, staPath string) error {
 	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
 	r.log.Add(stat.Rawheap, stat.Received, 2)
-	so, err := open(staPath, nil, func(f io.Reader) io.Reader { return f })
+	so, err := open(context.TODO(), staPath, nil, func(f io.Reader) io.Reader { return f })
 	if err != nil {
 		warnf("hybrid pair: its static half %s: %v; the dynamic dump is read alone", staPath, err)
 		so = &opened{r: eofReader{}, close: func() {}}

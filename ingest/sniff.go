@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"io"
 )
 
@@ -24,7 +25,7 @@ func Sniff(path string, stdin io.Reader, count func(io.Reader) io.Reader) (*Snif
 	if count == nil {
 		count = func(r io.Reader) io.Reader { return r }
 	}
-	o, err := open(path, stdin, count)
+	o, err := open(context.Background(), path, stdin, count)
 	if err != nil {
 		return nil, err
 	}

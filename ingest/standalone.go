@@ -27,7 +27,7 @@ func modTime(path string) int64 {
 // since the Unix epoch) ending at the file's modification time: a timeline
 // lasts as long as its samples say, a snapshot 1 ns, the least that
 // SmartPerf-Host draws (it skips heap files whose start and end are equal).
-func (r *run) heapFile(in io.Reader, path string) error {
+func (r *run) heapFile(ctx context.Context, in io.Reader, path string) error {
 	end := modTime(path)
 	var start int64
 	_, err := r.heap.Read(heapsnapshot.Decoder(in), func(format string, args ...any) {
@@ -43,6 +43,9 @@ func (r *run) heapFile(in io.Reader, path string) error {
 		return heapfile.SnapshotName(id), start, end
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err() // interrupted, not damaged
+		}
 		r.log.Warn(stat.JSMemory, stat.InvalidData, path, "heap snapshot dropped: %v", err)
 		return nil
 	}
