@@ -327,6 +327,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		*p = target
 	}
+	if c.cpuProfile != "" && sameFile(c.cpuProfile, c.memProfile) {
+		fmt.Fprintf(stderr, "tracestreamer: --cpuprofile and --memprofile name the same file %s; one profile would replace the other\n%s",
+			c.cpuProfile, usage)
+		return 2
+	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err != nil {
@@ -361,6 +366,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, summaryLine(sum))
 	}
 	return 0
+}
+
+// sameFile reports whether the resolved paths a and b name one file.
+func sameFile(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	if ia, err := os.Stat(a); err == nil {
+		if ib, err := os.Stat(b); err == nil {
+			return os.SameFile(ia, ib)
+		}
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // summaryTables are the tables the summary line counts: the ArkTS tables

@@ -131,6 +131,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--cpuprofile", in}, 1, "is the input " + in},
 		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--memprofile", filepath.Join(dir, "x.db")}, 1,
 			"is the output database; refusing to overwrite it"},
+		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--cpuprofile", filepath.Join(dir, "p.prof"), "--memprofile",
+			filepath.Join(dir, ".", "p.prof")}, 2, "--cpuprofile and --memprofile name the same file " + filepath.Join(dir, "p.prof")},
 		{[]string{"export", "-pprof", out, out}, 1, "export: output " + out + " is the input " + out},
 	} {
 		stdout.Reset()
@@ -139,8 +141,10 @@ func TestRunExitCodes(t *testing.T) {
 			t.Errorf("%v: exit %d stderr %q, want %d %q", tt.args, code, stderr.String(), tt.code, tt.err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "x.db")); !os.IsNotExist(err) {
-		t.Errorf("failed run left an output: %v", err)
+	for _, name := range []string{"x.db", "p.prof"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("failed run left %s: %v", name, err)
+		}
 	}
 	// Neither the input nor the database was touched by the refused runs.
 	if b, err := os.ReadFile(in); err != nil || !bytes.HasPrefix(b, []byte("OHOSPROF")) {

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // maxLinks bounds the symbolic links followed from an output path (as the
@@ -43,12 +44,26 @@ func Target(path string, inputs ...string) (string, error) {
 		if hops == maxLinks {
 			return "", fmt.Errorf("output %s: more than %d symbolic links", path, maxLinks)
 		}
-		link, err := os.Readlink(target)
+		text, err := os.Readlink(target)
 		if err != nil {
 			return "", fmt.Errorf("output %s: %w", path, err)
 		}
+		link := text
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(target), link)
+		}
+		// A "magic" link of /proc (/dev/stdout → /proc/self/fd/1 →
+		// "pipe:[N]") names no path, but the kernel follows it to what it
+		// stands for: a pipe, a socket, a terminal.
+		if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
+			if info, err := os.Stat(target); err == nil && !info.Mode().IsRegular() {
+				what := kind(info.Mode())
+				if strings.HasPrefix(text, "pipe:") {
+					what = "a pipe"
+				}
+				return "", fmt.Errorf("output %s: %s is %s (%s), not a regular file; refusing to replace it",
+					path, target, what, text)
+			}
 		}
 		target = link
 	}
@@ -85,7 +100,7 @@ func kind(m fs.FileMode) string {
 	case m&fs.ModeDevice != 0:
 		return "a block device"
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
+		return "a named pipe" // an anonymous one too: the kernel makes no difference
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	}

@@ -3,6 +3,7 @@
 package outfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,23 @@ func TestTarget(t *testing.T) {
 			t.Errorf("Target(%s) = %q, %v; want %q", tt.out, got, err, tt.want)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("Target(%s) error %v, want %q", tt.out, err, tt.err)
+		}
+	}
+	// An output that is, or links to, standard output connected to a pipe
+	// (/dev/stdout → /proc/self/fd/N → "pipe:[…]", a link that names no
+	// path) is refused as what it is.
+	if _, err := os.Stat("/proc/self/fd"); err == nil {
+		r, w, err := os.Pipe()
+		must(err)
+		defer r.Close()
+		defer w.Close()
+		fd := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+		must(os.Symlink(fd, path("to-pipe.db")))
+		for _, out := range []string{fd, path("to-pipe.db")} {
+			_, err := Target(out)
+			if want := fd + " is a pipe (pipe:["; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Target(%s) error %v, want %q", out, err, want)
+			}
 		}
 	}
 	if info, err := os.Lstat(path("fifo")); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
