@@ -12,21 +12,7 @@ import (
 	"io"
 	"os"
 
-	"tracestreamer/parser/htrace"
 	"tracestreamer/parser/jsonscan"
-	"tracestreamer/parser/rawheap"
-)
-
-// format is an input format recognised by content.
-type format string
-
-const (
-	formatUnknown      format = ""
-	formatHTrace       format = "htrace"
-	formatHeapSnapshot format = "heapsnapshot" // also .heaptimeline
-	formatCPUProfile   format = "cpuprofile"
-	formatTraceEvent   format = "traceevent" // Chrome JSON trace
-	formatRawheap      format = "rawheap"    // ArkTS heap dump
 )
 
 // sniffSize is how much of the (decompressed) start of an input detection reads.
@@ -159,17 +145,6 @@ func openZip(f *os.File, path string) (io.Reader, error) {
 		return nil, fmt.Errorf("%s: zip archive holds %d files; tracestreamer reads archives of exactly one", path, len(files))
 	}
 	return files[0].Open()
-}
-
-// detect recognises an input from its first bytes.
-func detect(head []byte) format {
-	if htrace.IsHTrace(head) {
-		return formatHTrace
-	}
-	if rawheap.Sniff(head) != rawheap.NotRawheap {
-		return formatRawheap
-	}
-	return detectJSON(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
 }
 
 // detectJSON recognises the JSON inputs. An array, or an object with a

@@ -198,8 +198,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 			err = fmt.Errorf("linking the slices of flows: %w", err)
 		}
 	}
-	if err == nil && r.heap.NextID() == 0 && r.cpu.NextID() == 0 && r.db.Count(r.tables.JSConfig) == 0 &&
-		r.trace == nil {
+	if err == nil && !r.usable() {
 		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile, trace or ArkTS config record could be read",
 			strings.Join(inputs, ", "), ErrNothingUsable)
 	}
@@ -283,8 +282,7 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 // in stat under the format's event; the rows written before it are kept and
 // the run goes on with the next input.
 func (r *run) guard(path string, f format, read *int64, parse func() error) (err error) {
-	event := map[format]stat.Event{formatHTrace: stat.HTraceRecord, formatHeapSnapshot: stat.JSMemory, formatRawheap: stat.JSMemory,
-		formatCPUProfile: stat.JSCPUProfiler, formatTraceEvent: stat.JSONFile}[f]
+	event := formatNamed(f).event
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Warn(event, stat.InvalidData, path,
@@ -342,19 +340,7 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
 	r.heap.BeginInput()
 	err := r.guard(path, o.format, &c.n, func() error {
-		switch o.format {
-		case formatHTrace:
-			return r.htrace(ctx, o.r, path, id)
-		case formatHeapSnapshot:
-			return r.heapFile(ctx, o.r, path)
-		case formatRawheap:
-			return r.rawheapFile(o, path)
-		case formatCPUProfile:
-			return r.cpuFile(ctx, o.r, path, id)
-		case formatTraceEvent:
-			return r.traceFile(ctx, o.r, path, o.compression)
-		}
-		return nil
+		return formatNamed(o.format).read(r, ctx, inputFile{path: path, o: o, source: id})
 	})
 	if err != nil {
 		return err

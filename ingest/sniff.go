@@ -8,7 +8,7 @@ import (
 // Sniffed is an input opened as a conversion opens it: decompressed, with the
 // format its content was recognised as.
 type Sniffed struct {
-	Format      string    // htrace, heapsnapshot, cpuprofile, traceevent; "" when not recognised
+	Format      string    // the name of one of inputFormats (htrace, heapsnapshot, rawheap, …); "" when not recognised
 	Compression string    // none, gzip, zlib, zip
 	Content     io.Reader // the decompressed content, from its start
 	Head        []byte    // the first bytes of Content (up to 64 KiB)
