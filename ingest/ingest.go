@@ -52,9 +52,10 @@ type Options struct {
 	// MaxEvent is the largest Trace Event element kept, in bytes; strings
 	// are cut at half of it (0: the tokenizer's defaults).
 	MaxEvent int
-	// MaxThreads and MaxPending bound the Trace Event state kept per
-	// thread and per slice waiting for its end (0: the importer's defaults).
-	MaxThreads, MaxPending int
+	// MaxThreads, MaxPending and MaxCounters bound the Trace Event state
+	// kept per thread, per slice waiting for its end and per counter series
+	// (0: the importer's defaults).
+	MaxThreads, MaxPending, MaxCounters int
 	// BeforeInput, if set, is called with the format of each input
 	// ("htrace", "heapsnapshot", "cpuprofile", "traceevent") before it is
 	// read (the command sets the garbage collector's pace with it).

@@ -96,7 +96,7 @@ func (r *run) traceFile(ctx context.Context, in io.Reader, path, compression str
 	if r.trace == nil {
 		r.trace = traceevent.New(traceevent.Env{Sink: r.sink, Tables: r.tables, Dict: r.dict, Range: &r.rng, Log: r.log},
 			traceevent.Options{SortBudget: r.opts.SortBudget, MaxEvent: r.opts.MaxEvent,
-				MaxThreads: r.opts.MaxThreads, MaxPending: r.opts.MaxPending})
+				MaxThreads: r.opts.MaxThreads, MaxPending: r.opts.MaxPending, MaxCounters: r.opts.MaxCounters})
 	}
 	return r.trace.Read(ctx, in, traceevent.Input{Path: path, Compression: compression})
 }

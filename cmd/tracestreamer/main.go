@@ -79,6 +79,8 @@ flags:
                     events of further ones are dropped and counted
   --max-pending N   B/b slices waiting for their end kept (default 500000);
                     further ones are dropped and counted
+  --max-counters N  counter series of a Trace Event file kept (default
+                    1000000); samples of further ones are dropped and counted
   --threads N, -tn N
                     cores used at once (default: every core): caps the
                     workers of every stage (GOMAXPROCS)
@@ -171,7 +173,7 @@ func parseArgs(args []string) (*config, error) {
 				return nil, usageError{"--max-event needs a number of MB from 1 to 1024, not " + args[i]}
 			}
 			c.opts.MaxEvent = int(mb << 20)
-		case "--max-threads", "--max-pending":
+		case "--max-threads", "--max-pending", "--max-counters":
 			if i+1 >= len(args) {
 				return nil, usageError{a + " needs a number"}
 			}
@@ -180,10 +182,13 @@ func parseArgs(args []string) (*config, error) {
 			if err != nil || n < 1 {
 				return nil, usageError{a + " needs a positive number, not " + args[i]}
 			}
-			if a == "--max-threads" {
+			switch a {
+			case "--max-threads":
 				c.opts.MaxThreads = n
-			} else {
+			case "--max-pending":
 				c.opts.MaxPending = n
+			default:
+				c.opts.MaxCounters = n
 			}
 		case "--threads", "-tn":
 			if i+1 >= len(args) {

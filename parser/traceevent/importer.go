@@ -46,6 +46,9 @@ type Options struct {
 	// DefaultMaxPending); further ones are dropped and counted
 	// (json_max_depth data_lost).
 	MaxPending int
+	// MaxCounters bounds the counter series (0: DefaultMaxCounters); samples
+	// of further series are dropped and counted (json_counter data_lost).
+	MaxCounters int
 }
 
 // Default limits of the state kept per thread and per open slice: each costs
@@ -54,6 +57,9 @@ type Options struct {
 const (
 	DefaultMaxThreads = 2_000_000
 	DefaultMaxPending = 500_000
+	// DefaultMaxCounters bounds the counter series: each keeps its name,
+	// key and last sample until the end of the run.
+	DefaultMaxCounters = 1_000_000
 )
 
 // DefaultSortBudget is the in-memory sort budget when Options leave it 0.
@@ -127,6 +133,7 @@ func New(env Env, opts Options) *Importer {
 	}
 	opts.MaxThreads = cmp.Or(opts.MaxThreads, DefaultMaxThreads)
 	opts.MaxPending = cmp.Or(opts.MaxPending, DefaultMaxPending)
+	opts.MaxCounters = cmp.Or(opts.MaxCounters, DefaultMaxCounters)
 	t := env.Tables
 	im := &Importer{env: env, opts: opts, t: t, tracks: tracker.NewTracks(), frames: tracker.NewFrames(),
 		legacyStart: map[int]int64{}}
@@ -134,7 +141,7 @@ func New(env Env, opts Options) *Importer {
 	st := &im.stats // the trackers count into the current input's problems
 	im.threads = tracker.NewThreads(st, opts.MaxThreads)
 	im.slices = tracker.NewSlices(st, opts.MaxPending)
-	im.counters = tracker.NewCounters(st)
+	im.counters = tracker.NewCounters(st, opts.MaxCounters)
 	im.objects = tracker.NewObjects(st)
 	im.markers = tracker.NewMarkers(st)
 	im.meta = tracker.NewMetadata(st)
@@ -260,6 +267,8 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		im.opts.MaxThreads))
 	im.stats.note(stat.JSONMaxDepth, stat.DataLost, fmt.Sprintf("slices dropped on a %d-deep stack, or B/b beyond %d "+
 		"waiting for their end (--max-pending)", tracker.MaxDepth, im.opts.MaxPending))
+	im.stats.note(stat.JSONCounter, stat.DataLost, fmt.Sprintf("samples of counter series beyond the first %d dropped "+
+		"(--max-counters)", im.opts.MaxCounters))
 	im.stats.flush(im.env.Log, in.Path)
 	if internal != nil {
 		return fmt.Errorf("%s: %w", in.Path, internal)

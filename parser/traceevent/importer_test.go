@@ -663,3 +663,37 @@ func TestPanicOnPipelineGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// TestCounterSeriesLimit: counter series are bounded like threads: with
+// --max-counters series made, samples of new series are dropped and counted
+// (json_counter data_lost), with a warning naming the flag; the series kept
+// go on and their samples are all there.
+func TestCounterSeriesLimit(t *testing.T) {
+	var events []string
+	for i := range 1000 {
+		events = append(events, fmt.Sprintf(`{"ph":"C","pid":1,"ts":%d,"name":"c","args":{"s%d":%d,"all":%d}}`, i, i, i, i))
+	}
+	mem := rows.NewMemory()
+	ts := schema.New()
+	var warn strings.Builder
+	log := stat.NewLog(&warn)
+	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{}, Log: log},
+		Options{MaxCounters: 10})
+	if err := im.Read(context.Background(), strings.NewReader(lines(events...)), Input{Path: "many.json"}); err != nil {
+		t.Fatal(err)
+	}
+	im.Finish()
+	if n := len(mem.Rows["process_measure_filter"]); n != 10 {
+		t.Errorf("%d series kept, want 10", n)
+	}
+	if n := len(mem.Rows["process_measure"]); n != 1000+9 { // "all" in every event, s0 to s8
+		t.Errorf("%d samples, want 1009", n)
+	}
+	if n := log.Count(stat.JSONCounter, stat.DataLost); n != 991 {
+		t.Errorf("json_counter data_lost %d, want 991", n)
+	}
+	if !strings.Contains(warn.String(), "many.json: json_counter data_lost: 991") ||
+		!strings.Contains(warn.String(), "(--max-counters)") {
+		t.Errorf("warnings %q", warn.String())
+	}
+}

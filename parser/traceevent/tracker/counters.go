@@ -75,8 +75,9 @@ type Counters struct {
 	Samples []CounterSample
 
 	stats Stats
+	max   int // the most series kept (0: no bound); see Add
 	byKey map[counterKey]int
-	last  map[int]int // filter → index of its last sample
+	last  []int // by filter: index of its last sample
 }
 
 type counterKey struct {
@@ -84,14 +85,16 @@ type counterKey struct {
 	name string
 }
 
-// NewCounters returns an empty tracker.
-func NewCounters(st Stats) *Counters {
-	return &Counters{stats: st, byKey: map[counterKey]int{}, last: map[int]int{}}
+// NewCounters returns an empty tracker that keeps at most maxSeries series
+// (0: no bound).
+func NewCounters(st Stats, maxSeries int) *Counters {
+	return &Counters{stats: st, max: maxSeries, byKey: map[counterKey]int{}}
 }
 
 // Add handles a C event of process ipid: json_counter not_supported for each
 // member that is not a number, invalid_data for an event without (usable)
-// args.
+// args, data_lost for each sample of a new series beyond the bound, which is
+// dropped (the series it would start is not made).
 func (c *Counters) Add(ipid int, ev *event.Event) {
 	if ev.Args == nil {
 		c.stats.Add(stat.JSONCounter, stat.InvalidData, 1, ev.Offset)
@@ -119,15 +122,21 @@ func (c *Counters) Add(ipid int, ev *event.Event) {
 		}
 		key := counterKey{ipid, prefix + " " + string(k)}
 		f, ok := c.byKey[key]
-		if !ok {
+		switch {
+		case ok:
+			prev := c.last[f]
+			c.Samples[prev].Dur, c.Samples[prev].HasDur = ev.TS.NS-c.Samples[prev].TS, true
+			c.last[f] = len(c.Samples)
+		case c.max > 0 && len(c.Filters) >= c.max:
+			// Each series costs memory until the end of the run.
+			c.stats.Add(stat.JSONCounter, stat.DataLost, 1, ev.Offset)
+			return nil
+		default:
 			f = len(c.Filters)
 			c.Filters = append(c.Filters, CounterFilter{Name: key.name, Ipid: ipid})
 			c.byKey[key] = f
+			c.last = append(c.last, len(c.Samples))
 		}
-		if prev, ok := c.last[f]; ok {
-			c.Samples[prev].Dur, c.Samples[prev].HasDur = ev.TS.NS-c.Samples[prev].TS, true
-		}
-		c.last[f] = len(c.Samples)
 		c.Samples = append(c.Samples, CounterSample{TS: ev.TS.NS, Value: cloneBytes(val), Filter: f})
 		return nil
 	})

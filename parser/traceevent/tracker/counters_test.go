@@ -28,7 +28,7 @@ func TestNormaliseID(t *testing.T) {
 
 func TestCounters(t *testing.T) {
 	st := cells{}
-	c := NewCounters(st)
+	c := NewCounters(st, 0)
 	for i, e := range []string{
 		`{"ph":"C","ts":1,"name":"mem","args":{"heap":10,"ext":"2.5"}}`,
 		`{"ph":"C","ts":3,"name":"mem","args":{"heap":12,"bad":true}}`,
@@ -60,6 +60,35 @@ func TestCounters(t *testing.T) {
 		t.Errorf("samples %q, want %q", samples, want)
 	}
 	if want := (cells{"json_counter/not_supported": 1, "json_counter/invalid_data": 2}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
+	}
+}
+
+// TestCounterLimit: with the bound reached, samples of new series are dropped
+// and counted, one per member; the series kept go on.
+func TestCounterLimit(t *testing.T) {
+	st := cells{}
+	c := NewCounters(st, 3)
+	for i := 1; i <= 10; i++ {
+		raw := fmt.Sprintf(`{"ph":"C","ts":%d,"name":"c","args":{"s%d":%d,"s0":1}}`, i, i, i)
+		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte(raw)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(1, ev)
+	}
+	var filters []string
+	for _, f := range c.Filters {
+		filters = append(filters, f.Name)
+	}
+	if want := []string{"c s1", "c s0", "c s2"}; !reflect.DeepEqual(filters, want) {
+		t.Errorf("filters %q, want %q", filters, want)
+	}
+	// s0 once per event, s1 and s2 once each; s3 to s10 dropped.
+	if n := len(c.Samples); n != 10+2 {
+		t.Errorf("%d samples, want 12", n)
+	}
+	if want := (cells{"json_counter/data_lost": 8}); !st.equal(want) {
 		t.Errorf("counts %v, want %v", st, want)
 	}
 }
