@@ -24,7 +24,8 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run 'Oversized|Hostile' ./ingest
+	$(GO) test -count=1 -run 'Oversized|Hostile|WritersAgree' ./ingest
+	$(GO) test -count=1 -run 'Large' ./store
 
 # Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
 proto:

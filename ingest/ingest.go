@@ -60,7 +60,10 @@ type Options struct {
 	// ("htrace", "heapsnapshot", "cpuprofile", "traceevent") before it is
 	// read (the command sets the garbage collector's pace with it).
 	BeforeInput func(format string)
-	Warnings    io.Writer
+	// InsertOnly writes every row through SQLite's INSERT instead of building
+	// the tables' b-trees (store.CreateInsertOnly): tests compare the two writers.
+	InsertOnly bool
+	Warnings   io.Writer
 	// Progress, if set, is updated as the inputs are read.
 	Progress *Progress
 }
@@ -156,7 +159,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if opts.NoMeta {
 		omit = append(omit, r.tables.Meta)
 	}
-	db, err := store.Create(dest, r.tables.DDL(omit...))
+	create := store.Create
+	if opts.InsertOnly {
+		create = store.CreateInsertOnly
+	}
+	db, err := create(dest, r.tables.DDL(omit...))
 	if err != nil {
 		return nil, err
 	}

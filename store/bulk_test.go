@@ -147,7 +147,7 @@ func treesSameAsSQL(t *testing.T, sqlRows int) {
 		}
 		return db, err
 	})
-	sqlOnly := dump(createSQLOnly)
+	sqlOnly := dump(CreateInsertOnly)
 	if canWriteBehind && treesDB.writeBehinds == 0 {
 		t.Error("no write-behind requests")
 	}
@@ -206,8 +206,3 @@ func readAll(t *testing.T, r *sql.DB, tb *schema.Table) []string {
 	}
 	return out
 }
-
-// createSQLOnly is Create for a database whose rows all go through SQLite's
-// INSERT, the way every row went before tables were built as b-trees: the
-// tests compare the two.
-func createSQLOnly(dest string, ddl []string) (*DB, error) { return create(dest, ddl, true) }

@@ -83,7 +83,7 @@ type DB struct {
 	// values need SQLite's conversions (or the DB is sqlOnly), or their rows
 	// were placed in the file before it was reopened (settle).
 	bySQL map[*schema.Table]bool
-	// sqlOnly makes every row go through SQLite (createSQLOnly, in the tests).
+	// sqlOnly makes every row go through SQLite (CreateInsertOnly).
 	sqlOnly bool
 }
 
@@ -100,6 +100,11 @@ type inserter struct {
 // Create starts a database that Commit will place at dest, running the
 // statements of ddl (schema.Tables.DDL) in order to create its tables and views.
 func Create(dest string, ddl []string) (*DB, error) { return create(dest, ddl, false) }
+
+// CreateInsertOnly is Create for a database whose rows all go through
+// SQLite's INSERT, not the b-tree writer: the tests (ingest's InsertOnly)
+// compare the two.
+func CreateInsertOnly(dest string, ddl []string) (*DB, error) { return create(dest, ddl, true) }
 
 // scratchBeside makes a scratch file in dest's folder, named after it: the
 // output's temporary file, the trees' page file and the late rows' files,

@@ -2,6 +2,7 @@ package sqlitefile
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -53,11 +54,11 @@ type spliced struct {
 // copied there and the page file is renamed
 // to path: the trees' pages stay where they were written. Otherwise the
 // trees' pages are copied after SQLite's, and the numbers written into them
-// changed. Either way interior pages are built above the leaves (in free
-// pages first), the top page is written over the table's root page, and the
-// pages left unused (the rest of the gap, pages of truncated rows) go to the
-// freelist, or are cut off the end; the header's page count and change
-// counter are updated last. pages may be nil when no tree wrote a page.
+// changed. Either way the pages left unused (the rest of the gap, pages of
+// truncated rows) are filled with the trees' highest pages and cut off the
+// end (compact), interior pages are built above the leaves, the top page is
+// written over the table's root page, and what is still free goes to the
+// freelist; the header's page count and change counter are updated last. pages may be nil when no tree wrote a page.
 //
 // The file is not synced, and the page file is closed. On error the files
 // are left in an undefined state: the caller removes both.
@@ -130,6 +131,11 @@ func spliceFiles(path string, pages *Pages, tables []Table, lockByte int64) erro
 		}
 	}
 	s.trim()
+	if pages != nil {
+		if err := s.compact(pages, tables); err != nil {
+			return err
+		}
+	}
 	for _, t := range tables {
 		if err := s.table(t); err != nil {
 			return fmt.Errorf("table at page %d: %w", t.Root, err)
@@ -229,6 +235,74 @@ func (s *spliced) trim() {
 		}
 	}
 	slices.Reverse(s.free)
+}
+
+// compact moves the trees' highest pages down into the free pages below them,
+// highest first into lowest, until no free page lies below a page in use,
+// and cuts the pages so emptied off the end: the pages of rows rolled back
+// (an input dropped before a good one) and the gap's leftovers take pages
+// that would otherwise follow them, and the file holds only what was kept
+// (plus the pages on SQLite's own freelist). A moved page keeps its bytes;
+// the page numbers written into the trees' pages that name a moved page are
+// changed (the leaves' numbers go into the interior pages table builds).
+func (s *spliced) compact(pf *Pages, tables []Table) error {
+	if len(s.free) == 0 {
+		return nil
+	}
+	if s.moved == nil {
+		s.moved = make([]uint32, pf.last+1)
+		for no := range s.moved {
+			s.moved[no] = uint32(no)
+		}
+	}
+	// The trees' pages, by the page file's numbers, highest place first.
+	var used []uint32
+	for _, t := range tables {
+		for _, p := range t.Tree.pages {
+			used = append(used, p.no)
+		}
+	}
+	slices.SortFunc(used, func(a, b uint32) int { return cmp.Compare(s.moved[b], s.moved[a]) })
+	relocated := map[uint32]bool{} // by the page file's number
+	var emptied []uint32
+	buf := make([]byte, s.size)
+	// s.free is in descending order (trim): the lowest is last. The pages
+	// emptied are all above the page being moved, so never a place for it.
+	for _, no := range used {
+		from := s.moved[no]
+		if len(s.free) == 0 || s.free[len(s.free)-1] > from {
+			break
+		}
+		to := s.free[len(s.free)-1]
+		s.free = s.free[:len(s.free)-1]
+		if _, err := s.f.ReadAt(buf, s.offset(from)); err != nil {
+			return fmt.Errorf("move page %d: %w", from, err)
+		}
+		if _, err := s.f.WriteAt(buf, s.offset(to)); err != nil {
+			return fmt.Errorf("move page %d: %w", from, err)
+		}
+		s.moved[no] = to
+		relocated[no] = true
+		emptied = append(emptied, from)
+	}
+	if len(relocated) == 0 {
+		return nil
+	}
+	var num [4]byte
+	for _, t := range tables {
+		for _, fx := range t.Tree.fixes {
+			if relocated[fx.to] {
+				binary.BigEndian.PutUint32(num[:], s.moved[fx.to])
+				if _, err := s.f.WriteAt(num[:], s.offset(s.moved[fx.page])+int64(fx.off)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	// The free pages are now all above the pages in use: cut them off.
+	s.free = append(s.free, emptied...)
+	s.trim()
+	return nil
 }
 
 // number is where page no of the page file is in the file being made.
@@ -399,9 +473,12 @@ func (s *spliced) interior(children []entry) []byte {
 
 // freelist puts the unused pages on the file's freelist: trunk pages (free
 // pages themselves), each listing leaf pages, chained before the trunks the
-// file has.
+// file has. A trunk lists at most usable size/4 − 8 leaves, as SQLite's
+// allocator does: the file format leaves room for 6 more, but SQLite before
+// 3.6.0 calls a file with them corrupt, and SQLite since does not use them
+// (fileformat2.html, "The Freelist").
 func (s *spliced) freelist(h []byte) error {
-	per := s.size/4 - 2
+	per := s.size/4 - 8
 	next := be32(h[hdrFreeTrunk:])
 	count := be32(h[hdrFreeCount:])
 	for len(s.free) > 0 {

@@ -2,6 +2,7 @@ package sqlitefile
 
 import (
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -464,11 +465,12 @@ func TestTruncateFrees(t *testing.T) {
 				return pages, free
 			}
 			pages, free := run(false, false)
+			t.Logf("%d pages, %d free", pages, free)
 			// 20003 bytes of record less the 3635 kept in the cell, 4092 a page.
 			const overflow = 4
-			// Dropped: the pages are free (or taken by the pages Splice
-			// writes), not cut off the end, as the other tree's come after.
-			if p, f := run(true, false); p-f != pages-free-overflow || p > pages {
+			// Dropped: the other tree's pages that came after them move
+			// down into them, and the file is shorter by as many pages.
+			if p, f := run(true, false); p != pages-overflow || f != free {
 				t.Errorf("long row dropped: %d pages, %d free; kept: %d pages, %d free", p, f, pages, free)
 			}
 			// Dropped and another added: it takes the freed pages.
@@ -739,4 +741,45 @@ func FuzzTree(f *testing.F) {
 			t.Fatalf("%d rows read (%v), want %d", i, err, len(want))
 		}
 	})
+}
+
+// TestFreelistTrunks: a trunk page lists at most usable size/4 − 8 leaves
+// (120 for 512-byte pages, 16 376 for 64 KiB), chained to the trunk the file
+// had, and the header counts every page on the list.
+func TestFreelistTrunks(t *testing.T) {
+	for _, size := range []int{512, 65536} {
+		per := size/4 - 8
+		f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		const oldTrunk = 2
+		s := &spliced{f: f, size: size}
+		n := 2*per + 5 // two full trunks, a third with 2 leaves
+		for no := uint32(n + 2); no > 2; no-- {
+			s.free = append(s.free, no) // descending, as trim leaves them
+		}
+		h := make([]byte, headerSize)
+		binary.BigEndian.PutUint32(h[hdrFreeTrunk:], oldTrunk)
+		binary.BigEndian.PutUint32(h[hdrFreeCount:], 1)
+		if err := s.freelist(h); err != nil {
+			t.Fatal(err)
+		}
+		var counts []int
+		total, page := 1, make([]byte, size)
+		for trunk := be32(h[hdrFreeTrunk:]); trunk != oldTrunk; trunk = be32(page) {
+			if _, err := f.ReadAt(page, s.offset(trunk)); err != nil {
+				t.Fatal(err)
+			}
+			counts = append(counts, int(be32(page[4:])))
+			total += 1 + counts[len(counts)-1]
+		}
+		if want := []int{2, per, per}; !slices.Equal(counts, want) {
+			t.Errorf("%d-byte pages: trunks list %v leaves, want %v", size, counts, want)
+		}
+		if c := be32(h[hdrFreeCount:]); int(c) != total || total != n+1 {
+			t.Errorf("%d-byte pages: header counts %d free pages, the list has %d, want %d", size, c, total, n+1)
+		}
+	}
 }
