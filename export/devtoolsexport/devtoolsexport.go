@@ -8,7 +8,8 @@
 //
 // It streams: rows are read in rowid order and written as they come, so a heap
 // file of any size is written in the memory of a buffer (plus the depth of
-// its allocation tree); only a CPU profile's per-node counts are held.
+// its allocation tree). A CPU profile's runs and per-node counts are held
+// while it is written (profiles are small next to heap files).
 //
 // It must not change the database, and must not write any file but the ones
 // it names: they are written under temporary names and put in place together
