@@ -184,6 +184,10 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "\n")
 	tw.Flush()
+	if len(t.Holds) == 0 {
+		_, err := fmt.Fprintf(w, "\nholds        (not counted by info for this format yet)\n")
+		return err
+	}
 	fmt.Fprintf(w, "\nholds\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, it := range t.Holds {

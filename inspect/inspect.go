@@ -93,8 +93,11 @@ func ReadTrace(ctx context.Context, path string, stdin io.Reader) (*Trace, error
 		err = t.cpuProfile(ctx, content)
 	case "traceevent":
 		err = t.traceEvent(content)
-	default:
+	case "":
 		return nil, fmt.Errorf("%s: %w", path, ErrUnknown)
+	default:
+		// A format read by the conversion that info does not count yet
+		// (.rawheap dumps): its format and size.
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -182,4 +182,9 @@ func TestReadTraceUnknown(t *testing.T) {
 	if inspect.IsDatabase(path) {
 		t.Error("a text file taken for a database")
 	}
+	// A format the conversion reads but info does not count: format and size.
+	tr, err := inspect.ReadTrace(context.Background(), fixture("rawheap", "static-leak-final.rawheap.gz"), nil)
+	if err != nil || tr.Format != "rawheap" || tr.Compression != "gzip" || tr.Content != 546206 || len(tr.Holds) != 0 {
+		t.Errorf("rawheap: %+v, %v", tr, err)
+	}
 }
