@@ -7,6 +7,7 @@
 package schema
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -43,12 +44,13 @@ type Column struct {
 	Name string
 	Type Type
 	// Null tells that tracestreamer's writers may store NULL here, or a REAL
-	// in an INT column (nullable.go); the generated row field is then a
-	// rows.Int or rows.Text instead of an int64 or string. It changes no DDL.
+	// in an INT column (declared with the table, see Tables); the generated
+	// row field is then a rows.Int or rows.Text instead of an int64 or
+	// string. It changes no DDL.
 	Null bool
 	// MayHoldReal tells that an INT column's writers store a REAL where the
-	// value is not a whole number (nullable.go); readers that need one type
-	// a column look at its values.
+	// value is not a whole number (argument values, counter values, sample
+	// weights); readers that need one type a column look at its values.
 	MayHoldReal bool
 }
 
@@ -113,73 +115,138 @@ func newTable(name string, cols ...Column) *Table {
 	return t
 }
 
-func ints(names ...string) []Column {
-	cols := make([]Column, len(names))
-	for i, n := range names {
-		cols[i] = Column{Name: n, Type: Int}
-	}
-	return cols
-}
-
-func col(name string, t Type) Column { return Column{Name: name, Type: t} }
-
-// table declares a table from its columns written as in SQL ("id INT, name TEXT").
-// It panics on a type other than INT, TEXT or REAL: the declarations are constant,
-// and every test builds them.
+// table declares a table from its columns written as in SQL ("id INT, name
+// TEXT"), each optionally followed by NULL (writers may leave it NULL) and
+// then REAL (an INT column whose writers may store a REAL); INTTEXT is a
+// column declared INT that holds text. It panics on anything else: the
+// declarations are constant, and every test builds them.
 func table(name, columns string) *Table {
 	var cols []Column
 	for _, c := range strings.Split(columns, ",") {
-		n, typ, ok := strings.Cut(strings.TrimSpace(c), " ")
-		if !ok {
+		words := strings.Fields(c)
+		if len(words) < 2 {
 			panic("schema: column without a type in table " + name + ": " + c)
 		}
-		switch typ {
+		col := Column{Name: words[0]}
+		switch words[1] {
 		case "INT":
-			cols = append(cols, Column{Name: n, Type: Int})
+			col.Type = Int
 		case "TEXT":
-			cols = append(cols, Column{Name: n, Type: Text})
+			col.Type = Text
 		case "REAL":
-			cols = append(cols, Column{Name: n, Type: Real})
+			col.Type = Real
+		case "INTTEXT":
+			col.Type = IntText
 		default:
-			panic("schema: unknown type " + typ + " in table " + name)
+			panic("schema: unknown type " + words[1] + " in table " + name)
 		}
+		switch strings.Join(words[2:], " ") {
+		case "":
+		case "NULL":
+			col.Null = true
+		case "NULL REAL":
+			if col.Type != Int {
+				panic("schema: column " + col.Name + " of " + name + " may hold a REAL but is not an INT column")
+			}
+			col.Null, col.MayHoldReal = true, true
+		default:
+			panic("schema: unknown column modifiers in table " + name + ": " + c)
+		}
+		cols = append(cols, col)
 	}
 	return newTable(name, cols...)
 }
 
 // Tables is the set of output tables of one database, in creation order.
 // A new value is made per database so that nothing is shared between runs.
+//
+// Each table tracestreamer fills is declared once, here: a field whose tag
+// gives the table's name and its columns in export order, each a name, a
+// declared type (INT, TEXT, REAL, or INTTEXT: declared INT, values text) and,
+// when tracestreamer's writers may leave it NULL, NULL; an INT column whose
+// writers store a REAL where a value is not a whole number adds REAL after
+// NULL. New makes the tables from the tags, the generator of package tables
+// (internal/cmd/gentables) reads them through New, and referenceTables places
+// the reference's own among its tables. Every other table of ours is created
+// after the reference's, in field order.
 type Tables struct {
-	Process, Thread, TraceRange, DataType, Stat, Args, Meta, TraceConfig,
-	DataDict, DatasourceClockID, ClockSnapshot *Table
+	// The reference's tables (reference.go places them), filled by every input.
+	Process           *Table `table:"process(id INT, ipid INT, pid INT, name TEXT NULL, start_ts INT NULL, switch_count INT, thread_count INT, slice_count INT, mem_count INT)"`
+	Thread            *Table `table:"thread(id INT, itid INT, tid INT, name TEXT NULL, start_ts INT NULL, end_ts INT NULL, ipid INT, is_main_thread INT, switch_count INT)"`
+	TraceRange        *Table `table:"trace_range(start_ts INT, end_ts INT)"`
+	DataType          *Table `table:"data_type(id INT, typeId INT, desc TEXT)"`
+	Stat              *Table `table:"stat(event_name TEXT, stat_type TEXT, count INT, serverity TEXT, source TEXT)"`
+	Args              *Table `table:"args(id INT, key INT, datatype INT, value INT NULL REAL, argset INT)"`
+	Meta              *Table `table:"meta(name TEXT, value TEXT)"`
+	TraceConfig       *Table `table:"trace_config(id INT, trace_source TEXT, key TEXT, value TEXT)"`
+	DataDict          *Table `table:"data_dict(id INT, data TEXT)"`
+	DatasourceClockID *Table `table:"datasource_clockid(id INT, data_source_name TEXT, clock_id INT)"`
+	ClockSnapshot     *Table `table:"clock_snapshot(id INT, clock_id INT, ts INT, clock_name TEXT)"`
 
-	JSHeapFiles, JSHeapEdges, JSHeapInfo, JSHeapLocation, JSHeapNodes, JSHeapSample,
-	JSHeapString, JSHeapTraceFunctionInfo, JSHeapTraceNode, JSCPUProfilerNode,
-	JSCPUProfilerSample, JSConfig *Table
+	// The reference's heap, CPU profile and ArkTS config tables.
+	JSHeapFiles             *Table `table:"js_heap_files(id INT, file_name TEXT, start_time INT, end_time INT, self_size INT)"`
+	JSHeapEdges             *Table `table:"js_heap_edges(file_id INT, edge_index INT, type INT, name_or_index INT, to_node INT, from_node_id INT NULL, to_node_id INT NULL)"`
+	JSHeapInfo              *Table `table:"js_heap_info(file_id INT, key TEXT, type INT, int_value INT, str_value TEXT)"`
+	JSHeapLocation          *Table `table:"js_heap_location(file_id INT, object_index INT, script_id INT, line INT, column INT)"`
+	JSHeapNodes             *Table `table:"js_heap_nodes(file_id INT, node_index INT, type INT, name INT, id INT, self_size INT, edge_count INT, trace_node_id INT, detachedness INT)"`
+	JSHeapSample            *Table `table:"js_heap_sample(file_id INT, timestamp_us INT, last_assigned_id INT)"`
+	JSHeapString            *Table `table:"js_heap_string(file_id INT, file_index INT, string TEXT)"`
+	JSHeapTraceFunctionInfo *Table `table:"js_heap_trace_function_info(file_id INT, function_index INT, function_id INT, name INT, script_name INT, script_id INT, line INT, column INT)"`
+	JSHeapTraceNode         *Table `table:"js_heap_trace_node(file_id INT, id INT, function_info_index INT, count INT, size INT, parent_id INT)"`
+	JSCPUProfilerNode       *Table `table:"js_cpu_profiler_node(function_id INT, function_index INT, script_id TEXT, url_index INT, line_number INT, column_number INT, hit_count INT, children INTTEXT, parent_id INT)"`
+	JSCPUProfilerSample     *Table `table:"js_cpu_profiler_sample(id INT, function_id INT, start_time INT, end_time INT, dur INT)"`
+	JSConfig                *Table `table:"js_config(pid INT, type INT, interval INT NULL, capture_numeric_value INT NULL, trace_allocation INT, enable_cpu_profiler INT, cpu_profiler_interval INT NULL)"`
 
 	// Source has one row per input file of the run, and JSCPUProfile one row per
 	// CPU profile (tracestreamer's own tables).
-	Source, JSCPUProfile *Table
+	Source       *Table `table:"source(id INT, path TEXT, format TEXT, compression TEXT, bytes INT, sha256 TEXT, heap_file_ids TEXT, cpu_profile_ids TEXT)"`
+	JSCPUProfile *Table `table:"js_cpu_profile(id INT, source_id INT, first_node_rowid INT, node_count INT, first_sample_id INT, sample_count INT, start_time INT, end_time INT)"`
 
-	// Heap analysis (tracestreamer's own): per node, per class, and the
-	// comparison of consecutive snapshots of one input.
-	JSHeapNodeStats, JSHeapClass, JSHeapClassDiff *Table
-
-	// Leaks found by comparing three heap files the way memlab does: the
-	// leaked objects, their traces from the roots and their clusters.
-	JSHeapLeak, JSHeapLeakPath, JSHeapLeakCluster *Table
+	// Heap analysis: per node (the root and the nodes no path reaches have no
+	// retainer), per class, and the comparison of consecutive snapshots of
+	// one input.
+	JSHeapNodeStats *Table `table:"js_heap_node_stats(file_id INT, node_index INT, id INT, dominator_id INT, retained_size INT, distance INT, shallow_size INT, class_id INT, retainer_id INT NULL, retainer_edge INT NULL, retainer_edge_type INT NULL, retainer_edge_name INT NULL)"`
+	JSHeapClass     *Table `table:"js_heap_class(file_id INT, class_id INT, name TEXT, count INT, shallow_size INT, retained_size INT, min_distance INT)"`
+	JSHeapClassDiff *Table `table:"js_heap_class_diff(base_file_id INT, file_id INT, name TEXT, added_count INT, removed_count INT, count_delta INT, added_size INT, removed_size INT, size_delta INT)"`
 
 	// JSCPUProfilerNodeTime has each CPU node's self and total time.
-	JSCPUProfilerNodeTime *Table
+	JSCPUProfilerNodeTime *Table `table:"js_cpu_profiler_node_time(profile_id INT, node_rowid INT, function_id INT, self_time INT, total_time INT, self_samples INT, outermost INT)"`
+
+	// Leaks found by comparing three heap files the way memlab does: the
+	// leaked objects, their traces from the roots (a trace starts at a root,
+	// which no edge reaches) and their clusters.
+	JSHeapLeak        *Table `table:"js_heap_leak(file_id INT, node_index INT, id INT, type TEXT, name TEXT, self_size INT, retained_size INT, cluster_id INT, path_length INT, baseline_file_id INT, target_file_id INT)"`
+	JSHeapLeakPath    *Table `table:"js_heap_leak_path(file_id INT, leak_id INT, depth INT, node_id INT, type TEXT, name TEXT, class TEXT, edge_type TEXT NULL, edge_name TEXT NULL)"`
+	JSHeapLeakCluster *Table `table:"js_heap_leak_cluster(file_id INT, cluster_id INT, leak_count INT, retained_size INT, leak_id INT, path TEXT)"`
 
 	// Reference tables filled by the Trace Event (Chrome JSON) importer
 	// (docs/format/traceevent.md#tables).
-	Callstack, Instant, Measure, ProcessMeasure, MeasureFilter, ProcessMeasureFilter *Table
+	Callstack            *Table `table:"callstack(id INT, ts INT, dur INT NULL, callid INT, cat TEXT NULL, name TEXT NULL, depth INT, cookie INT NULL, parent_id INT NULL, argsetid INT NULL, chainId TEXT NULL, spanId TEXT NULL, parentSpanId TEXT NULL, flag TEXT NULL, trace_level TEXT NULL, trace_tag TEXT NULL, custom_category TEXT NULL, custom_args TEXT NULL, child_callid INT)"`
+	Instant              *Table `table:"instant(ts INT, name TEXT NULL, ref INT NULL, wakeup_from INT NULL, ref_type TEXT, value REAL)"`
+	Measure              *Table `table:"measure(type TEXT, ts INT, dur INT, value INT, filter_id INT)"`
+	ProcessMeasure       *Table `table:"process_measure(type TEXT, ts INT, dur INT NULL, value INT NULL REAL, filter_id INT)"`
+	MeasureFilter        *Table `table:"measure_filter(id INT, type TEXT, name TEXT, source_arg_set_id INT)"`
+	ProcessMeasureFilter *Table `table:"process_measure_filter(id INT, name TEXT, ipid INT)"`
 
-	// The importer's own tables (docs/format/traceevent.md#tables).
-	CallstackExtra, AsyncTrack, InstantExtra, Flow, FlowEvent, ObjectInstance, ObjectSnapshot,
-	MemoryDump, MemoryDumpValue, MemoryDumpEdge, ClockSyncMarker, ContextEvent, LinkedID,
-	StackFrame, CPUProfile, StackSample, MetadataEvent, SystemTraceEvents *Table
+	// The Trace Event importer's own tables (docs/format/traceevent.md#tables).
+	CallstackExtra    *Table `table:"callstack_extra(callstack_id INT, thread_ts INT NULL, thread_dur INT NULL, async_track_id INT NULL, async_parent_id INT NULL, end_itid INT NULL, stack_frame_id INT NULL, end_stack_frame_id INT NULL, cname TEXT NULL, overlap INT NULL)"`
+	AsyncTrack        *Table `table:"async_track(id INT, kind TEXT, cat TEXT NULL, name TEXT NULL, scope TEXT NULL, id_kind TEXT, raw_id TEXT, ipid INT NULL)"`
+	InstantExtra      *Table `table:"instant_extra(instant_rowid INT, scope TEXT, cat TEXT NULL, itid INT, argsetid INT NULL, stack_frame_id INT NULL)"`
+	Flow              *Table `table:"flow(id INT, version INT, slice_out INT, slice_in INT, cat TEXT NULL, name TEXT NULL, flow_key TEXT, argsetid INT NULL)"`
+	FlowEvent         *Table `table:"flow_event(id INT, ts INT, itid INT, phase TEXT, cat TEXT NULL, name TEXT NULL, flow_key TEXT NULL, bp TEXT NULL, slice_id INT NULL, flow_id INT NULL, argsetid INT NULL)"`
+	ObjectInstance    *Table `table:"object_instance(id INT, ipid INT, scope TEXT NULL, id_kind TEXT, raw_id TEXT, cat TEXT NULL, name TEXT NULL, create_ts INT, create_itid INT, delete_ts INT NULL, delete_itid INT NULL, explicit_create INT)"`
+	ObjectSnapshot    *Table `table:"object_snapshot(id INT, object_id INT, ts INT, itid INT, cat TEXT NULL, name TEXT NULL, base_type TEXT NULL, argsetid INT NULL)"`
+	MemoryDump        *Table `table:"memory_dump(id INT, dump_id TEXT NULL, kind TEXT, ts INT, ipid INT, itid INT, level_of_detail TEXT NULL, extra_json TEXT NULL, argsetid INT NULL)"`
+	MemoryDumpValue   *Table `table:"memory_dump_value(id INT, memory_dump_id INT, source TEXT, path TEXT NULL, guid TEXT NULL, attr TEXT, type TEXT NULL, units TEXT NULL, int_value INT NULL, str_value TEXT NULL)"`
+	MemoryDumpEdge    *Table `table:"memory_dump_edge(id INT, memory_dump_id INT, source_guid TEXT, target_guid TEXT, importance INT, type TEXT NULL)"`
+	ClockSyncMarker   *Table `table:"clock_sync_marker(id INT, sync_id TEXT, ts INT, issue_ts INT NULL, itid INT, source TEXT)"`
+	ContextEvent      *Table `table:"context_event(id INT, ts INT, itid INT, phase TEXT, cat TEXT NULL, name TEXT NULL, scope TEXT NULL, id_kind TEXT, raw_id TEXT)"`
+	LinkedID          *Table `table:"linked_id(id INT, ts INT, itid INT, cat TEXT NULL, name TEXT NULL, scope TEXT NULL, id_kind TEXT, raw_id TEXT, linked_raw_id TEXT)"`
+	StackFrame        *Table `table:"stack_frame(id INT, source TEXT, ipid INT NULL, cpu_profile_id INT NULL, frame_key TEXT, parent_id INT NULL, name TEXT NULL, category TEXT NULL, url TEXT NULL, script_id TEXT NULL, line INT NULL, column INT NULL)"`
+	CPUProfile        *Table `table:"cpu_profile(id INT, ipid INT, itid INT, profile_key TEXT, start_ts INT)"`
+	StackSample       *Table `table:"stack_sample(id INT, source TEXT, cpu_profile_id INT NULL, ts INT, itid INT, cpu INT NULL, name TEXT NULL, frame_id INT NULL, weight INT NULL REAL, argsetid INT NULL)"`
+	MetadataEvent     *Table `table:"metadata_event(id INT, ts INT NULL, ipid INT, itid INT, name TEXT NULL, argsetid INT NULL)"`
+	SystemTraceEvents *Table `table:"system_trace_events(id INT, kind TEXT, seq INT, data TEXT)"`
 
 	// reference is every table of trace_streamer 4.3.7's export in its order
 	// (the named ones above among them; the rest stay empty), own are
@@ -189,150 +256,28 @@ type Tables struct {
 
 // New returns the table definitions.
 func New() *Tables {
-	ts := &Tables{
-		Process: newTable("process", col("id", Int), col("ipid", Int), col("pid", Int),
-			col("name", Text), col("start_ts", Int), col("switch_count", Int),
-			col("thread_count", Int), col("slice_count", Int), col("mem_count", Int)),
-		Thread: newTable("thread", col("id", Int), col("itid", Int), col("tid", Int),
-			col("name", Text), col("start_ts", Int), col("end_ts", Int), col("ipid", Int),
-			col("is_main_thread", Int), col("switch_count", Int)),
-		TraceRange: newTable("trace_range", ints("start_ts", "end_ts")...),
-		DataType:   newTable("data_type", col("id", Int), col("typeId", Int), col("desc", Text)),
-		Stat: newTable("stat", col("event_name", Text), col("stat_type", Text), col("count", Int),
-			col("serverity", Text), col("source", Text)),
-		Args:        newTable("args", ints("id", "key", "datatype", "value", "argset")...),
-		Meta:        newTable("meta", col("name", Text), col("value", Text)),
-		TraceConfig: newTable("trace_config", col("id", Int), col("trace_source", Text), col("key", Text), col("value", Text)),
-		DataDict:    newTable("data_dict", col("id", Int), col("data", Text)),
-		DatasourceClockID: newTable("datasource_clockid", col("id", Int),
-			col("data_source_name", Text), col("clock_id", Int)),
-		ClockSnapshot: newTable("clock_snapshot", col("id", Int), col("clock_id", Int),
-			col("ts", Int), col("clock_name", Text)),
-
-		JSHeapFiles: newTable("js_heap_files", col("id", Int), col("file_name", Text),
-			col("start_time", Int), col("end_time", Int), col("self_size", Int)),
-		JSHeapEdges: newTable("js_heap_edges", ints("file_id", "edge_index", "type",
-			"name_or_index", "to_node", "from_node_id", "to_node_id")...),
-		JSHeapInfo: newTable("js_heap_info", col("file_id", Int), col("key", Text),
-			col("type", Int), col("int_value", Int), col("str_value", Text)),
-		JSHeapLocation: newTable("js_heap_location", ints("file_id", "object_index",
-			"script_id", "line", "column")...),
-		JSHeapNodes: newTable("js_heap_nodes", ints("file_id", "node_index", "type", "name",
-			"id", "self_size", "edge_count", "trace_node_id", "detachedness")...),
-		JSHeapSample: newTable("js_heap_sample", ints("file_id", "timestamp_us", "last_assigned_id")...),
-		JSHeapString: newTable("js_heap_string", col("file_id", Int), col("file_index", Int),
-			col("string", Text)),
-		JSHeapTraceFunctionInfo: newTable("js_heap_trace_function_info", ints("file_id",
-			"function_index", "function_id", "name", "script_name", "script_id", "line", "column")...),
-		JSHeapTraceNode: newTable("js_heap_trace_node", ints("file_id", "id",
-			"function_info_index", "count", "size", "parent_id")...),
-		JSCPUProfilerNode: newTable("js_cpu_profiler_node", col("function_id", Int),
-			col("function_index", Int), col("script_id", Text), col("url_index", Int),
-			col("line_number", Int), col("column_number", Int), col("hit_count", Int),
-			col("children", IntText), col("parent_id", Int)),
-		JSCPUProfilerSample: newTable("js_cpu_profiler_sample", ints("id", "function_id",
-			"start_time", "end_time", "dur")...),
-		JSConfig: newTable("js_config", ints("pid", "type", "interval", "capture_numeric_value",
-			"trace_allocation", "enable_cpu_profiler", "cpu_profiler_interval")...),
-
-		Source: newTable("source", col("id", Int), col("path", Text), col("format", Text),
-			col("compression", Text), col("bytes", Int), col("sha256", Text),
-			col("heap_file_ids", Text), col("cpu_profile_ids", Text)),
-		JSCPUProfile: newTable("js_cpu_profile", ints("id", "source_id", "first_node_rowid",
-			"node_count", "first_sample_id", "sample_count", "start_time", "end_time")...),
-		JSHeapNodeStats: newTable("js_heap_node_stats", ints("file_id", "node_index", "id",
-			"dominator_id", "retained_size", "distance", "shallow_size", "class_id", "retainer_id",
-			"retainer_edge", "retainer_edge_type", "retainer_edge_name")...),
-		JSHeapClass: newTable("js_heap_class", col("file_id", Int), col("class_id", Int),
-			col("name", Text), col("count", Int), col("shallow_size", Int), col("retained_size", Int),
-			col("min_distance", Int)),
-		JSCPUProfilerNodeTime: newTable("js_cpu_profiler_node_time", ints("profile_id", "node_rowid",
-			"function_id", "self_time", "total_time", "self_samples", "outermost")...),
-		Callstack: newTable("callstack", col("id", Int), col("ts", Int), col("dur", Int),
-			col("callid", Int), col("cat", Text), col("name", Text), col("depth", Int),
-			col("cookie", Int), col("parent_id", Int), col("argsetid", Int), col("chainId", Text),
-			col("spanId", Text), col("parentSpanId", Text), col("flag", Text), col("trace_level", Text),
-			col("trace_tag", Text), col("custom_category", Text), col("custom_args", Text),
-			col("child_callid", Int)),
-		Instant: newTable("instant", col("ts", Int), col("name", Text), col("ref", Int),
-			col("wakeup_from", Int), col("ref_type", Text), col("value", Real)),
-		Measure: newTable("measure", col("type", Text), col("ts", Int), col("dur", Int),
-			col("value", Int), col("filter_id", Int)),
-		ProcessMeasure: newTable("process_measure", col("type", Text), col("ts", Int), col("dur", Int),
-			col("value", Int), col("filter_id", Int)),
-		MeasureFilter: newTable("measure_filter", col("id", Int), col("type", Text), col("name", Text),
-			col("source_arg_set_id", Int)),
-		ProcessMeasureFilter: newTable("process_measure_filter", col("id", Int), col("name", Text),
-			col("ipid", Int)),
-
-		CallstackExtra: newTable("callstack_extra", col("callstack_id", Int), col("thread_ts", Int),
-			col("thread_dur", Int), col("async_track_id", Int), col("async_parent_id", Int),
-			col("end_itid", Int), col("stack_frame_id", Int), col("end_stack_frame_id", Int),
-			col("cname", Text), col("overlap", Int)),
-		AsyncTrack: newTable("async_track", col("id", Int), col("kind", Text), col("cat", Text),
-			col("name", Text), col("scope", Text), col("id_kind", Text), col("raw_id", Text), col("ipid", Int)),
-		InstantExtra: newTable("instant_extra", col("instant_rowid", Int), col("scope", Text),
-			col("cat", Text), col("itid", Int), col("argsetid", Int), col("stack_frame_id", Int)),
-		Flow: newTable("flow", col("id", Int), col("version", Int), col("slice_out", Int),
-			col("slice_in", Int), col("cat", Text), col("name", Text), col("flow_key", Text),
-			col("argsetid", Int)),
-		FlowEvent: newTable("flow_event", col("id", Int), col("ts", Int), col("itid", Int), col("phase", Text),
-			col("cat", Text), col("name", Text), col("flow_key", Text), col("bp", Text), col("slice_id", Int),
-			col("flow_id", Int), col("argsetid", Int)),
-		ObjectInstance: newTable("object_instance", col("id", Int), col("ipid", Int), col("scope", Text),
-			col("id_kind", Text), col("raw_id", Text), col("cat", Text), col("name", Text),
-			col("create_ts", Int), col("create_itid", Int), col("delete_ts", Int), col("delete_itid", Int),
-			col("explicit_create", Int)),
-		ObjectSnapshot: newTable("object_snapshot", col("id", Int), col("object_id", Int), col("ts", Int),
-			col("itid", Int), col("cat", Text), col("name", Text), col("base_type", Text), col("argsetid", Int)),
-		MemoryDump: newTable("memory_dump", col("id", Int), col("dump_id", Text), col("kind", Text),
-			col("ts", Int), col("ipid", Int), col("itid", Int), col("level_of_detail", Text),
-			col("extra_json", Text), col("argsetid", Int)),
-		MemoryDumpValue: newTable("memory_dump_value", col("id", Int), col("memory_dump_id", Int),
-			col("source", Text), col("path", Text), col("guid", Text), col("attr", Text), col("type", Text),
-			col("units", Text), col("int_value", Int), col("str_value", Text)),
-		MemoryDumpEdge: newTable("memory_dump_edge", col("id", Int), col("memory_dump_id", Int),
-			col("source_guid", Text), col("target_guid", Text), col("importance", Int), col("type", Text)),
-		ClockSyncMarker: newTable("clock_sync_marker", col("id", Int), col("sync_id", Text), col("ts", Int),
-			col("issue_ts", Int), col("itid", Int), col("source", Text)),
-		ContextEvent: newTable("context_event", col("id", Int), col("ts", Int), col("itid", Int),
-			col("phase", Text), col("cat", Text), col("name", Text), col("scope", Text), col("id_kind", Text),
-			col("raw_id", Text)),
-		LinkedID: newTable("linked_id", col("id", Int), col("ts", Int), col("itid", Int), col("cat", Text),
-			col("name", Text), col("scope", Text), col("id_kind", Text), col("raw_id", Text),
-			col("linked_raw_id", Text)),
-		StackFrame: newTable("stack_frame", col("id", Int), col("source", Text), col("ipid", Int),
-			col("cpu_profile_id", Int), col("frame_key", Text), col("parent_id", Int), col("name", Text),
-			col("category", Text), col("url", Text), col("script_id", Text), col("line", Int), col("column", Int)),
-		CPUProfile: newTable("cpu_profile", col("id", Int), col("ipid", Int), col("itid", Int),
-			col("profile_key", Text), col("start_ts", Int)),
-		StackSample: newTable("stack_sample", col("id", Int), col("source", Text), col("cpu_profile_id", Int),
-			col("ts", Int), col("itid", Int), col("cpu", Int), col("name", Text), col("frame_id", Int),
-			col("weight", Int), col("argsetid", Int)),
-		MetadataEvent: newTable("metadata_event", col("id", Int), col("ts", Int), col("ipid", Int),
-			col("itid", Int), col("name", Text), col("argsetid", Int)),
-		SystemTraceEvents: newTable("system_trace_events", col("id", Int), col("kind", Text), col("seq", Int),
-			col("data", Text)),
-
-		JSHeapLeak: table("js_heap_leak", "file_id INT, node_index INT, id INT, type TEXT, name TEXT, "+
-			"self_size INT, retained_size INT, cluster_id INT, path_length INT, baseline_file_id INT, target_file_id INT"),
-		JSHeapLeakPath: table("js_heap_leak_path", "file_id INT, leak_id INT, depth INT, node_id INT, type TEXT, "+
-			"name TEXT, class TEXT, edge_type TEXT, edge_name TEXT"),
-		JSHeapLeakCluster: table("js_heap_leak_cluster", "file_id INT, cluster_id INT, leak_count INT, "+
-			"retained_size INT, leak_id INT, path TEXT"),
-
-		JSHeapClassDiff: newTable("js_heap_class_diff", col("base_file_id", Int), col("file_id", Int),
-			col("name", Text), col("added_count", Int), col("removed_count", Int), col("count_delta", Int),
-			col("added_size", Int), col("removed_size", Int), col("size_delta", Int)),
+	ts := &Tables{}
+	v := reflect.ValueOf(ts).Elem()
+	var named []*Table
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		decl, ok := f.Tag.Lookup("table")
+		if !ok {
+			continue
+		}
+		name, columns, ok := strings.Cut(strings.TrimSuffix(decl, ")"), "(")
+		if !ok {
+			panic("schema: the tag of Tables." + f.Name + " is not name(columns)")
+		}
+		t := table(name, columns)
+		v.Field(i).Set(reflect.ValueOf(t))
+		named = append(named, t)
 	}
-	ts.markNullable()
 	ts.reference = ts.referenceTables()
-	ts.own = []*Table{
-		ts.Source, ts.JSCPUProfile, ts.JSHeapNodeStats, ts.JSHeapClass, ts.JSHeapClassDiff,
-		ts.JSCPUProfilerNodeTime, ts.JSHeapLeak, ts.JSHeapLeakPath, ts.JSHeapLeakCluster,
-		ts.CallstackExtra, ts.AsyncTrack, ts.InstantExtra, ts.Flow, ts.FlowEvent, ts.ObjectInstance,
-		ts.ObjectSnapshot, ts.MemoryDump, ts.MemoryDumpValue, ts.MemoryDumpEdge, ts.ClockSyncMarker, ts.ContextEvent,
-		ts.LinkedID, ts.StackFrame, ts.CPUProfile, ts.StackSample, ts.MetadataEvent, ts.SystemTraceEvents,
+	for _, t := range named {
+		if !slices.Contains(ts.reference, t) {
+			ts.own = append(ts.own, t)
+		}
 	}
 	return ts
 }

@@ -1093,6 +1093,43 @@ func (w JSHeapClassDiffWriter) Flush() { w.a.Flush() }
 // Appender returns the underlying appender (row counts, Discard).
 func (w JSHeapClassDiffWriter) Appender() *rows.Appender { return w.a }
 
+// JSCPUProfilerNodeTime is a row of table js_cpu_profiler_node_time.
+type JSCPUProfilerNodeTime struct {
+	ProfileID   int64 // profile_id
+	NodeRowid   int64 // node_rowid
+	FunctionID  int64 // function_id
+	SelfTime    int64 // self_time
+	TotalTime   int64 // total_time
+	SelfSamples int64 // self_samples
+	Outermost   int64 // outermost
+}
+
+// JSCPUProfilerNodeTimeWriter appends rows of table js_cpu_profiler_node_time.
+type JSCPUProfilerNodeTimeWriter struct{ a *rows.Appender }
+
+// NewJSCPUProfilerNodeTime returns a writer of js_cpu_profiler_node_time rows to sink.
+func NewJSCPUProfilerNodeTime(sink rows.Sink, t *schema.Tables) JSCPUProfilerNodeTimeWriter {
+	return JSCPUProfilerNodeTimeWriter{rows.NewAppender(sink, t.JSCPUProfilerNodeTime)}
+}
+
+// Append appends r.
+func (w JSCPUProfilerNodeTimeWriter) Append(r *JSCPUProfilerNodeTime) {
+	w.a.Ints(r.ProfileID, r.NodeRowid, r.FunctionID, r.SelfTime, r.TotalTime, r.SelfSamples, r.Outermost)
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w JSCPUProfilerNodeTimeWriter) AppendAt(rowid int64, r *JSCPUProfilerNodeTime) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w JSCPUProfilerNodeTimeWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w JSCPUProfilerNodeTimeWriter) Appender() *rows.Appender { return w.a }
+
 // JSHeapLeak is a row of table js_heap_leak.
 type JSHeapLeak struct {
 	FileID         int64  // file_id
@@ -1220,43 +1257,6 @@ func (w JSHeapLeakClusterWriter) Flush() { w.a.Flush() }
 
 // Appender returns the underlying appender (row counts, Discard).
 func (w JSHeapLeakClusterWriter) Appender() *rows.Appender { return w.a }
-
-// JSCPUProfilerNodeTime is a row of table js_cpu_profiler_node_time.
-type JSCPUProfilerNodeTime struct {
-	ProfileID   int64 // profile_id
-	NodeRowid   int64 // node_rowid
-	FunctionID  int64 // function_id
-	SelfTime    int64 // self_time
-	TotalTime   int64 // total_time
-	SelfSamples int64 // self_samples
-	Outermost   int64 // outermost
-}
-
-// JSCPUProfilerNodeTimeWriter appends rows of table js_cpu_profiler_node_time.
-type JSCPUProfilerNodeTimeWriter struct{ a *rows.Appender }
-
-// NewJSCPUProfilerNodeTime returns a writer of js_cpu_profiler_node_time rows to sink.
-func NewJSCPUProfilerNodeTime(sink rows.Sink, t *schema.Tables) JSCPUProfilerNodeTimeWriter {
-	return JSCPUProfilerNodeTimeWriter{rows.NewAppender(sink, t.JSCPUProfilerNodeTime)}
-}
-
-// Append appends r.
-func (w JSCPUProfilerNodeTimeWriter) Append(r *JSCPUProfilerNodeTime) {
-	w.a.Ints(r.ProfileID, r.NodeRowid, r.FunctionID, r.SelfTime, r.TotalTime, r.SelfSamples, r.Outermost)
-}
-
-// AppendAt appends r with an explicit rowid; use it for every row of the
-// table or for none.
-func (w JSCPUProfilerNodeTimeWriter) AppendAt(rowid int64, r *JSCPUProfilerNodeTime) {
-	w.a.RowID(rowid)
-	w.Append(r)
-}
-
-// Flush hands the pending rows to the sink.
-func (w JSCPUProfilerNodeTimeWriter) Flush() { w.a.Flush() }
-
-// Appender returns the underlying appender (row counts, Discard).
-func (w JSCPUProfilerNodeTimeWriter) Appender() *rows.Appender { return w.a }
 
 // Callstack is a row of table callstack.
 type Callstack struct {
