@@ -100,4 +100,5 @@ func (g graphOf) Node(typ, name, id, self, ec, native int64) {
 func (g graphOf) Edge(typ, name, to int64) {
 	g.w.Edge(heapfile.Edge{Type: typ, NameOrIndex: name, ToNode: to * int64(len(rawheap.NodeFields))})
 }
-func (g graphOf) String(s string) { g.w.String(s) }
+func (g graphOf) String(s string)            { g.w.String(s) }
+func (g graphOf) Reserve(nodes, edges int64) { g.w.Reserve(nodes, edges) }

@@ -26,6 +26,7 @@ func main() {
 	hash := flag.Bool("hash", false, "put JS objects' hashes in their ids' high bits (JsLeakWatcher)")
 	sections := flag.Int("sections", 2, "object sections of a 2024 dump")
 	maxObjects := flag.Int("max", 0, "keep this many of the V8 heap's objects (0: all), those a breadth-first walk from the root reaches first")
+	copies := flag.Int("copies", 1, "write the heap this many times, at addresses and ids of their own (a big dump)")
 	focus := flag.String("focus", "", "comma-separated names of objects kept first, with their path from the root")
 	flag.Parse()
 	if flag.NArg() != 2 || *meta == "" {
@@ -38,7 +39,7 @@ func main() {
 		sub.Focus = strings.Split(*focus, ",")
 	}
 	if err := run(*meta, flag.Arg(0), flag.Arg(1), sub, rawheaptest.Options{Version: *version, Timestamp: *ts,
-		HeaderFields: *header, RootGroups: *roots, Hash: *hash, Sections: *sections}); err != nil {
+		HeaderFields: *header, RootGroups: *roots, Hash: *hash, Sections: *sections, Copies: *copies}); err != nil {
 		fmt.Fprintln(os.Stderr, "mkrawheap:", err)
 		os.Exit(1)
 	}

@@ -21,7 +21,7 @@ type Summary struct {
 // graph to g. An error means the file gave nothing usable; whatever was
 // handed to g before it is to be dropped. Problems that leave the rest
 // usable go to warn.
-func Decode(f *File, g Graph, warn Warner) (Summary, error) {
+func Decode(f *File, g Graph, warn Warner) (_ Summary, err error) {
 	if warn == nil {
 		warn = func(int64, string, ...any) {}
 	}
@@ -31,7 +31,11 @@ func Decode(f *File, g Graph, warn Warner) (Summary, error) {
 		warn(off, format, args...)
 	}
 	d.str = newStrtab(func(s string) { g.String(s); d.sum.Strings++ })
-	var err error
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error after %d nodes and %d edges (please report it): %v", d.sum.Nodes, d.sum.Edges, p)
+		}
+	}()
 	switch f.Kind {
 	case DynamicV2:
 		err = d.v2()
@@ -50,14 +54,15 @@ type dyn struct {
 	str  *strtab
 	sum  Summary
 
-	roots rootSet
-	// edges already reserved: the index the next node gets
-	nodes int64
+	roots   rootSet
+	nodes   int64 // the index the next node gets
+	edgeSum int64 // the edge counts of the nodes handed over
 }
 
 func (d *dyn) node(typ uint8, name uint32, id uint64, self, ec, native uint32) {
 	d.g.Node(int64(typ), int64(name), int64(id), int64(self), int64(ec), int64(native))
 	d.nodes++
+	d.edgeSum += int64(ec)
 	d.sum.Nodes++
 }
 

@@ -117,6 +117,10 @@ func VersionString(v []byte) string {
 // "GC roots", as in the translator's output), at any time, each before the
 // first node or edge that uses it.
 type Graph interface {
+	// Reserve says how many nodes and edges are coming, to size arrays:
+	// before the first node a guess of the nodes, before the first edge the
+	// exact counts.
+	Reserve(nodes, edges int64)
 	// Node adds the next node: type (an index into NodeTypes), name (a
 	// string index), id, self size, edge count and native size.
 	Node(typ, name, id, self, edgeCount, native int64)

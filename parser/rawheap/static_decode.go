@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // StaticInfo is what a static dump's header says.
@@ -135,6 +136,12 @@ type collector struct {
 func (c *collector) Node(typ, name, id, self, edgeCount, native int64) {
 	c.g.nodes = append(c.g.nodes, transNode{typ: uint8(typ), name: uint32(name), id: uint64(id), size: uint32(self),
 		edgeCount: uint32(edgeCount), native: uint32(native)})
+}
+
+// Reserve sizes the graph's arrays for what is coming.
+func (c *collector) Reserve(nodes, edges int64) {
+	c.g.nodes = slices.Grow(c.g.nodes, int(max(0, min(nodes, 1<<24))))
+	c.g.edges = slices.Grow(c.g.edges, int(max(0, min(edges, 1<<26))))
 }
 
 func (c *collector) Edge(typ, nameOrIndex, to int64) {

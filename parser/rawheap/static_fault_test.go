@@ -244,7 +244,8 @@ type checkedGraph struct {
 	edgeSum, maxName      int64
 }
 
-func (g *checkedGraph) String(string) { g.strings++ }
+func (g *checkedGraph) String(string)              { g.strings++ }
+func (g *checkedGraph) Reserve(nodes, edges int64) {}
 
 func (g *checkedGraph) Node(typ, name, id, self, edgeCount, native int64) {
 	if g.edges > 0 || name >= g.strings || typ < 0 || int(typ) >= len(NodeTypes) {

@@ -36,7 +36,6 @@ type v1Nodes struct {
 	id     []uint64
 	size   []uint32
 	off    []int64 // file offset of the memory, -1 without
-	memEnd []int64 // end of the object section's memory it is in
 	str    []uint32
 	typ    []uint8
 	jsType []uint8
@@ -65,17 +64,24 @@ type v1 struct {
 	global   map[uint32]bool // names containing "_GLOBAL"
 	objStr   uint32
 	inline   uint32
-	main     window
-	aux      window
-	dangling int64
-	firstDng int64
-	emit     func(typ uint8, name uint32, to int64)
+	main     window // the objects in node order
+	aux      window // objects they refer to
+	tiny     window // hidden classes' type fields
+	hclasses map[int64]hclassInfo
+	// memStarts and memEnds bound the object sections' memory, in order.
+	memStarts, memEnds []int64
+	layouts            map[int64][]layoutEntry
+	dangling           int64
+	firstDng           int64
+	emit               func(typ uint8, name uint32, to int64)
 }
 
 func (d *dyn) v1() error {
 	v := &v1{dyn: d, global: map[uint32]bool{}, prims: map[uint64]int64{}, firstDng: -1}
 	v.main = window{f: d.f, size: 1 << 20}
-	v.aux = window{f: d.f, size: 64 << 10}
+	v.aux = window{f: d.f, size: 16 << 10}
+	v.tiny = window{f: d.f, size: 512}
+	v.hclasses, v.layouts = map[int64]hclassInfo{}, map[int64][]layoutEntry{}
 	return v.run()
 }
 
@@ -192,7 +198,7 @@ func (v *v1) run() error {
 	cand, firsts = nil, nil
 	v.count = v.fixed + int64(len(v.addrs)) + nvirt
 	N := v.count
-	v.n = v1Nodes{id: make([]uint64, N), size: make([]uint32, N), off: make([]int64, N), memEnd: make([]int64, N),
+	v.n = v1Nodes{id: make([]uint64, N), size: make([]uint32, N), off: make([]int64, N),
 		str: make([]uint32, N), typ: make([]uint8, N), jsType: make([]uint8, N), hclass: make([]int32, N), done: make([]bool, N)}
 	n := &v.n
 	for i := range N {
@@ -208,6 +214,10 @@ func (v *v1) run() error {
 	// and, for hidden classes, their type field.
 	typeField := make(map[int32]uint8)
 	tf := int64(m.objectType.Offset)
+	for _, s := range secs {
+		v.memStarts = append(v.memStarts, s.memStart)
+		v.memEnds = append(v.memEnds, s.memEnd)
+	}
 	for _, s := range secs {
 		r := f.seq(s.tableStart, s.memStart, 256<<10)
 		var b [24]byte
@@ -227,7 +237,7 @@ func (v *v1) run() error {
 				n.off[i] = -1
 				continue
 			}
-			n.off[i], n.memEnd[i] = s.memStart+int64(memOff), s.memEnd
+			n.off[i] = s.memStart + int64(memOff)
 		}
 	}
 	// hclass of every object, and the type field of the hidden classes.
@@ -235,14 +245,14 @@ func (v *v1) run() error {
 		if n.off[i] < 0 {
 			continue
 		}
-		if h, ok := v.find(v.main.u64(n.off[i], n.memEnd[i])); ok {
+		if h, ok := v.find(v.main.u64(n.off[i], v.memEnd(n.off[i]))); ok {
 			n.hclass[i] = int32(h)
 		}
 	}
 	for i := range N {
 		if h := n.hclass[i]; h >= 0 && n.off[h] >= 0 {
 			if _, ok := typeField[h]; !ok {
-				t := uint8(v.aux.u32(n.off[h]+tf, n.memEnd[h]))
+				t := uint8(v.tiny.u32(n.off[h]+tf, v.memEnd(n.off[h])))
 				if int(t) >= len(m.Types) {
 					t = 0
 				}
@@ -274,6 +284,7 @@ func (v *v1) run() error {
 	v.objStr = d.str.id("JSObject")
 
 	// Pass 1: nodes.
+	d.g.Reserve(N, 0)
 	synthEC := uint32(len(rs.roots)) + 4
 	if rs.metadataExists {
 		synthEC++
@@ -304,7 +315,7 @@ func (v *v1) run() error {
 		}
 		var native uint32
 		if n.off[i] >= 0 && n.jsType[i] == m.nativePointer && m.nativePointer != 0 {
-			native = v.aux.u32(n.off[i]+int64(m.nativeBindingSize.Offset), n.memEnd[i])
+			native = v.main.u32(n.off[i]+int64(m.nativeBindingSize.Offset), v.memEnd(n.off[i]))
 		}
 		d.node(n.typ[i], n.str[i], id, n.size[i], ec, native)
 	}
@@ -327,6 +338,7 @@ func (v *v1) run() error {
 	}
 
 	// Pass 2: edges.
+	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
 	for k := int64(1); k <= 4; k++ {
 		d.edge(edgeShortcut, rn.subroot, k)
@@ -441,7 +453,7 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 	if m.isString(jt) {
 		return ec
 	}
-	o := obj{v: v, i: i, off: n.off[i], end: n.memEnd[i], size: n.size[i]}
+	o := obj{w: &v.main, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]}
 	switch {
 	case jt == m.globalEnv && m.globalEnv != 0:
 		idx := uint32(0)
@@ -586,7 +598,7 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 	if !ok {
 		return
 	}
-	props := obj{v: v, i: p, off: n.off[p], end: n.memEnd[p], size: n.size[p]}
+	props := v.obj(p)
 	if n.jsType[p] == m.dictionary && m.dictionary != 0 {
 		if props.off < 0 {
 			return
@@ -613,15 +625,11 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 		}
 		return
 	}
-	hc := obj{v: v, i: h, off: n.off[h], end: n.memEnd[h], size: n.size[h]}
-	if hc.off < 0 {
+	hi := v.hclassInfo(h)
+	if hi.layout < 0 {
 		return
 	}
-	l, ok := v.find(hc.u64(m.hclassLayout.Offset))
-	if !ok || n.off[l] < 0 {
-		return
-	}
-	layout := obj{v: v, i: l, off: n.off[l], end: n.memEnd[l], size: n.size[l]}
+	entries := v.layoutEntries(hi.layout)
 	tm := m.meta(jt)
 	if tm == nil {
 		return
@@ -629,17 +637,21 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 	if !v.str.frozen || v.inline == 0 {
 		v.inline = v.str.id("InlineProperty")
 	}
-	bits := hc.u32(m.bitField1.Offset)
+	bits := hi.bits
 	nprops := bits & 0x3FF
 	inlined := (bits>>15)&0x7FFF - (bits>>10)&0x1F
 	data := m.arrayData.Offset
 	for k := uint32(0); k < nprops; k++ {
-		eo := data + 16*k
-		key, ok := v.find(layout.u64(eo))
-		if !ok {
+		e := layoutEntry{key: -1}
+		if int(k) < len(entries) {
+			e = entries[k]
+		} else {
+			e = v.layoutEntry(hi.layout, k)
+		}
+		key, attr := e.key, e.attr
+		if key < 0 {
 			continue
 		}
-		attr := layout.u64(eo + 8)
 		var val uint64
 		if attr&(1<<4) != 0 {
 			val = o.u64(tm.EndOffset + 8*k)
@@ -672,7 +684,7 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	if !ok || n.off[ai] < 0 {
 		return
 	}
-	arr := obj{v: v, i: ai, off: n.off[ai], end: n.memEnd[ai], size: n.size[ai]}
+	arr := v.obj(ai)
 	lenOff, data := m.arrayLength.Offset, m.arrayData.Offset
 	if arr.size < lenOff+4 {
 		return
@@ -699,7 +711,7 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 		if !ok || n.off[p] < 0 {
 			continue
 		}
-		ptr := obj{v: v, i: p, off: n.off[p], end: n.memEnd[p], size: n.size[p]}
+		ptr := v.obj(p)
 		a := ptr.u64(ext)
 		if a == 0 {
 			continue
@@ -709,11 +721,79 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	}
 }
 
+type hclassInfo struct {
+	bits   uint32
+	layout int64 // node index of the layout, -1 if none or without memory
+}
+
+type layoutEntry struct {
+	key  int64 // node index of the key, -1 if none
+	attr uint64
+}
+
+// obj returns the reader of node i's memory, for objects another refers to.
+func (v *v1) obj(i int64) obj {
+	n := &v.n
+	return obj{w: &v.aux, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]}
+}
+
+// memEnd is the end of the memory of the object section holding off.
+func (v *v1) memEnd(off int64) int64 {
+	k, _ := slices.BinarySearch(v.memStarts, off+1)
+	if k == 0 {
+		return 0
+	}
+	return v.memEnds[k-1]
+}
+
+// hclassInfo reads what objects need of their hidden class, once each.
+func (v *v1) hclassInfo(h int64) hclassInfo {
+	if hi, ok := v.hclasses[h]; ok {
+		return hi
+	}
+	hc := v.obj(h)
+	hi := hclassInfo{layout: -1}
+	if hc.off >= 0 {
+		hi.bits = hc.u32(v.m.bitField1.Offset)
+		if l, ok := v.find(hc.u64(v.m.hclassLayout.Offset)); ok && v.n.off[l] >= 0 {
+			hi.layout = l
+		}
+	}
+	v.hclasses[h] = hi
+	return hi
+}
+
+// layoutEntries reads a layout's key and attribute pairs, once each; up
+// to its length (an object may ask for more: layoutEntry reads those).
+func (v *v1) layoutEntries(l int64) []layoutEntry {
+	if es, ok := v.layouts[l]; ok {
+		return es
+	}
+	lo := v.obj(l)
+	n := min(lo.u32(v.m.arrayLength.Offset)/2, 1<<16)
+	es := make([]layoutEntry, n)
+	for k := uint32(0); k < n; k++ {
+		es[k] = v.layoutEntry(l, k)
+	}
+	v.layouts[l] = es
+	return es
+}
+
+func (v *v1) layoutEntry(l int64, k uint32) layoutEntry {
+	lo := v.obj(l)
+	eo := v.m.arrayData.Offset + 16*k
+	e := layoutEntry{key: -1, attr: lo.u64(eo + 8)}
+	if key, ok := v.find(lo.u64(eo)); ok {
+		e.key = key
+	}
+	return e
+}
+
 // obj reads an object's memory. Like the translator, a read past the
 // object's size reads the memory that follows it in its section; past the
 // section, zeros.
 type obj struct {
-	v    *v1
+	w    *window
 	i    int64
 	off  int64
 	end  int64
@@ -724,24 +804,29 @@ func (o obj) u64(at uint32) uint64 {
 	if o.off < 0 {
 		return 0
 	}
-	return o.v.main.u64(o.off+int64(at), o.end)
+	return o.w.u64(o.off+int64(at), o.end)
 }
 
 func (o obj) u32(at uint32) uint32 {
 	if o.off < 0 {
 		return 0
 	}
-	return o.v.main.u32(o.off+int64(at), o.end)
+	return o.w.u32(o.off+int64(at), o.end)
 }
 
 // window reads small values at offsets of the file through a buffer that
-// holds a window of it, moved when a read falls outside.
+// holds a window of it, moved when a read falls outside. A read just past
+// the window doubles the next window (up to size): a sequential walk reads
+// large blocks, scattered reads small ones.
 type window struct {
 	f     *File
 	size  int64
 	start int64
+	next  int64 // size of the next window read
 	buf   []byte
 }
+
+const minWindow = 4 << 10
 
 func (w *window) bytes(off, n, end int64) []byte {
 	if off < 0 || off+n > end {
@@ -751,8 +836,17 @@ func (w *window) bytes(off, n, end int64) []byte {
 		if w.buf == nil {
 			w.buf = make([]byte, w.size)
 		}
+		least := min(minWindow, w.size)
+		if off >= w.start && off < w.start+int64(len(w.buf))+least {
+			w.next = min(2*max(w.next, least), w.size)
+		} else {
+			w.next = least
+		}
 		w.start = off
-		k, _ := w.f.ra.ReadAt(w.buf[:cap(w.buf)], off)
+		if int64(cap(w.buf)) < n {
+			w.buf = make([]byte, n)
+		}
+		k, _ := w.f.ra.ReadAt(w.buf[:max(min(w.next, int64(cap(w.buf))), n)], off)
 		w.buf = w.buf[:k]
 		if int64(k) < n {
 			return nil

@@ -156,6 +156,7 @@ func (d *dyn) v2() error {
 	}
 
 	// Pass 1: the nodes.
+	d.g.Reserve(hashBase, 0)
 	rs := &d.roots
 	synthEC := uint32(len(rs.roots)) + 4
 	if rs.metadataExists {
@@ -213,6 +214,7 @@ func (d *dyn) v2() error {
 	}
 
 	// Pass 2: the edges, in the translator's order.
+	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
 	for i := int64(1); i <= 4; i++ {
 		d.edge(edgeShortcut, rn.subroot, i)

@@ -24,6 +24,9 @@ type Options struct {
 	// Hash puts a JS object's hash in the high 32 bits of its id, as
 	// JsLeakWatcher's dumps do.
 	Hash bool
+	// Copies writes the heap that many times (0 or 1: once), each copy at
+	// addresses and ids of its own: a big dump from a small heap.
+	Copies int
 }
 
 type writer struct {
@@ -53,6 +56,22 @@ func (w *writer) u64(v uint64) {
 // Write writes the heap as a .rawheap with its metadata appended.
 func (h *Heap) Write(out io.Writer, opt Options) error {
 	w := &writer{w: bufio.NewWriterSize(out, 1<<20)}
+	copies := max(1, opt.Copies)
+	base := uint64(0x1000_0000)
+	span := (h.next - base + 1<<20) &^ (1<<20 - 1)
+	shift := func(v uint64, c int) uint64 {
+		if a := v &^ weakTag; c > 0 && v != 0 && v&(0xFFFF<<48|0x06) == 0 && a >= base && a < h.next {
+			return v + uint64(c)*span
+		}
+		return v
+	}
+	each := func(list []uint64, fn func(uint64)) {
+		for c := range copies {
+			for _, a := range list {
+				fn(shift(a, c))
+			}
+		}
+	}
 	v2 := opt.Version == "2.0.0"
 	var ver [8]byte
 	copy(ver[:], opt.Version)
@@ -93,18 +112,14 @@ func (h *Heap) Write(out io.Writer, opt Options) error {
 	var sections []uint32
 	// Root section: the root set, then the groups.
 	sections = append(sections, uint32(w.off))
-	w.u32(uint32(len(h.Roots)))
+	w.u32(uint32(len(h.Roots) * copies))
 	w.u32(unit)
-	for _, a := range h.Roots {
-		addr(a)
-	}
+	each(h.Roots, addr)
 	sections = append(sections, uint32(w.off)-sections[0])
 	if opt.RootGroups {
 		for _, g := range [][]uint64{h.Local, h.Global, h.VM, h.Frame} {
-			w.u32(uint32(len(g)))
-			for _, a := range g {
-				addr(a)
-			}
+			w.u32(uint32(len(g) * copies))
+			each(g, addr)
 		}
 		w.u32(0xFFFFFFFF) // global-ref tracking off
 	}
@@ -126,10 +141,8 @@ func (h *Heap) Write(out io.Writer, opt Options) error {
 	w.u32(0)
 	for _, s := range order {
 		w.u32(uint32(len(s)))
-		w.u32(uint32(len(named[s])))
-		for _, a := range named[s] {
-			addr(a)
-		}
+		w.u32(uint32(len(named[s]) * copies))
+		each(named[s], addr)
 		w.bytes(append([]byte(s), 0))
 	}
 	if pad := (8 - w.off%8) % 8; pad > 0 {
@@ -145,12 +158,22 @@ func (h *Heap) Write(out io.Writer, opt Options) error {
 		return o.ID
 	}
 	// Object sections.
-	parts := [][]*Object{h.Objects}
+	type ref struct {
+		o *Object
+		c int
+	}
+	all := make([]ref, 0, len(h.Objects)*copies)
+	for c := range copies {
+		for _, o := range h.Objects {
+			all = append(all, ref{o, c})
+		}
+	}
+	parts := [][]ref{all}
 	if !v2 && opt.Sections > 1 {
 		parts = nil
-		per := (len(h.Objects) + opt.Sections - 1) / opt.Sections
-		for i := 0; i < len(h.Objects); i += per {
-			parts = append(parts, h.Objects[i:min(i+per, len(h.Objects))])
+		per := (len(all) + opt.Sections - 1) / opt.Sections
+		for i := 0; i < len(all); i += per {
+			parts = append(parts, all[i:min(i+per, len(all))])
 		}
 	}
 	for _, objs := range parts {
@@ -159,26 +182,29 @@ func (h *Heap) Write(out io.Writer, opt Options) error {
 		w.u32(uint32(len(objs)))
 		w.u32(24)
 		isStr := func(o *Object) bool { return o.JSType == h.stringT }
+		idOf := func(r ref) uint64 { return id(r.o) ^ uint64(r.c)<<24 } // below 2^32: a hash lives above
 		if v2 {
-			for _, o := range objs {
+			for _, r := range objs {
+				o := r.o
 				size := o.Size
 				if isStr(o) {
 					size = o.Len
 				}
-				w.u32(synth(o.Addr))
+				w.u32(synth(shift(o.Addr, r.c)))
 				w.u32(size)
-				w.u64(id(o))
+				w.u64(idOf(r))
 				w.u32(o.Native)
 				w.u32(uint32(o.JSType))
 			}
-			for _, o := range objs {
-				w.u32(synth(o.HClass))
+			for _, r := range objs {
+				o := r.o
+				w.u32(synth(shift(o.HClass, r.c)))
 				if isStr(o) {
 					continue
 				}
 				for _, v := range o.Words {
 					if v != 0 && v&(0xFFFF<<48|0x06) == 0 && v&weakTag == 0 {
-						w.u32(synth(v))
+						w.u32(synth(shift(v, r.c)))
 					} else {
 						w.u8(0x02)
 					}
@@ -186,24 +212,26 @@ func (h *Heap) Write(out io.Writer, opt Options) error {
 			}
 		} else {
 			mem := uint32(24 * len(objs))
-			for _, o := range objs {
+			for _, r := range objs {
+				o := r.o
 				size, n := o.Size, o.Size
 				if isStr(o) {
 					size, n = o.Len, 8
 				}
-				w.u64(o.Addr)
-				w.u64(id(o))
+				w.u64(shift(o.Addr, r.c))
+				w.u64(idOf(r))
 				w.u32(size)
 				w.u32(mem)
 				mem += n
 			}
-			for _, o := range objs {
-				w.u64(o.HClass)
+			for _, r := range objs {
+				o := r.o
+				w.u64(shift(o.HClass, r.c))
 				if isStr(o) {
 					continue
 				}
 				for _, v := range o.Words {
-					w.u64(v)
+					w.u64(shift(v, r.c))
 				}
 			}
 		}

@@ -1,0 +1,24 @@
+package heapfile
+
+import "slices"
+
+// Reserve sizes the arrays for the nodes and edges to come, for a decoder
+// that learns its counts as it goes (a .rawheap): call it before the first
+// node with a guess of the nodes, and before the first edge with the count
+// of edges.
+func (w *Writer) Reserve(nodes, edges int64) {
+	g := w.graph
+	switch {
+	case len(w.ids) == 0 && g == nil:
+		w.nodeCap = nodes
+		n := max(0, min(nodes, 1<<23))
+		w.ids, w.ecs = make([]int64, 0, n), make([]uint32, 0, n)
+	case g == nil:
+	case len(g.ID) == 0:
+		w.nodeCap = nodes
+		g.Reserve(nodes, 0)
+	case len(g.To) == 0 && edges > 0:
+		e := int(min(edges, 1<<32-2))
+		g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, e), slices.Grow(g.EdgeName, e), slices.Grow(g.To, e)
+	}
+}
