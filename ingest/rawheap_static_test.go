@@ -37,6 +37,17 @@ func TestStaticRawheapRowsEqualTranslation(t *testing.T) {
 			if files := testutil.Query(t, a, "SELECT count(*) FROM js_heap_files"); files[0] != fmt.Sprint(len(c.want)) {
 				t.Errorf("%s heap files, want %d", files[0], len(c.want))
 			}
+			if len(c.raw) == 2 {
+				// Each file of the pair has its source row; the heap file is
+				// listed under the dynamic one.
+				got := testutil.Query(t, a, "SELECT format, heap_file_ids FROM source ORDER BY id")
+				if fmt.Sprint(got) != "[rawheap|0 rawheap|]" {
+					t.Errorf("source rows %q", got)
+				}
+				if n := testutil.Query(t, a, "SELECT count FROM stat WHERE event_name = 'rawheap' AND stat_type = 'received'"); fmt.Sprint(n) != "[2]" {
+					t.Errorf("rawheap received %v", n)
+				}
+			}
 			compared, diffs := compareHeapTables(t, a, b, len(c.want) == 3)
 			t.Logf("%d rows compared, %d differences", compared, diffs)
 		})
