@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -729,23 +730,22 @@ func (g *staticGen) classOf(n int) *genClass {
 }
 
 // instanceKey is the class key and name of an object dumped as an instance:
-// its V8 name, and for a V8 object its map.
+// its V8 name and its named fields (a V8 object's shape; a V8 context's
+// variables, which share one map).
 func (g *staticGen) instanceKey(n int) (key, name string) {
 	name = g.h.name(n)
 	if name == "" {
 		name = "(" + g.h.nodeType(n) + ")"
 	}
-	key = name
-	if g.h.nodeType(n) != "object" {
-		return key, name
-	}
+	var b strings.Builder
+	b.WriteString(name)
 	for _, e := range g.h.edges(n) {
-		if e.typ == "internal" && e.name == "map" {
-			key = name + "\x00" + strconv.FormatUint(g.h.ID(e.to), 10)
-			break
+		if e.typ != "element" && e.typ != "hidden" {
+			b.WriteString("\x00")
+			b.WriteString(e.name)
 		}
 	}
-	return key, name
+	return b.String(), name
 }
 
 // classDump writes a CLASS_DUMP item: the static fields (one of each value
