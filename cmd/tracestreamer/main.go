@@ -67,6 +67,9 @@ flags:
                     (ignores timeDeltas[0]; the last run ends at the last sample)
   --no-analysis     skip the heap analysis tables (dominators, retained sizes,
                     class summary, comparisons, leaks): faster, less memory
+  --index           build indexes for the usual lookups (heap nodes, node stats
+                    and strings by file and id, edges by from node, callstack by
+                    thread and time, args by set): larger database, fast lookups
   --leaks B,T,F     heap files (js_heap_files ids) compared for leaks as memlab
                     does: baseline, target, final (default 0,1,2: the first
                     three heap files of the run); none: no comparison
@@ -139,6 +142,8 @@ func parseArgs(args []string) (*config, error) {
 			c.opts.CompatTiming = true
 		case "--no-analysis":
 			c.opts.NoAnalysis = true
+		case "--index":
+			c.opts.Index = true
 		case "--leaks":
 			if i+1 >= len(args) {
 				return nil, usageError{a + " needs three heap file ids B,T,F or none"}
