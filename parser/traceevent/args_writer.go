@@ -29,6 +29,8 @@ type argSets struct {
 	maxShared     int // 0: defaultMaxShared; < 0: no sharing (tests)
 	enc           []byte
 	vals          []argVal
+	dec           event.Decoder // flattens what was not flattened ahead of time
+	list          []event.Arg   // what dec flattened last
 }
 
 // argVal is one argument's row values, found while encoding its list.
@@ -105,6 +107,17 @@ func (a *argSets) room(n int) bool {
 	return true
 }
 
+// of returns the set of ev's arguments (none when it has none), flattening
+// them only when their JSON text was not seen before and they were not
+// flattened ahead of time.
+func (a *argSets) of(ev *event.Event) int64 {
+	list, ok := ev.Flattened()
+	if !ok {
+		list = nil
+	}
+	return a.add(ev.Args, list)
+}
+
 // add returns the set of raw args (none when there are no arguments or they
 // do not flatten: not an object); list, when not nil, is raw flattened.
 func (a *argSets) add(raw []byte, list []event.Arg) int64 {
@@ -115,7 +128,11 @@ func (a *argSets) add(raw []byte, list []event.Arg) int64 {
 		return id
 	}
 	if list == nil {
-		list = event.FlattenOrNil(raw)
+		var err error
+		if a.list, err = event.AppendArgs(a.list[:0], raw, &a.dec); err != nil {
+			a.list = a.list[:0]
+		}
+		list = a.list
 	}
 	id := a.set(list)
 	if a.room(len(raw)) {

@@ -432,13 +432,13 @@ func (im *Importer) readerProblems(rd *tokenizer.Reader) {
 // arguments, thread time, frames, colour, and v2 flows. pending tells that
 // an end event may still bring arguments.
 func (im *Importer) sliceMade(row *tracker.Slice, ev *event.Event, pending bool) {
-	if list := ev.FlatArgs(); len(list) > 0 {
-		row.HasArgSet = true
-		if pending {
+	if pending {
+		if list := ev.FlatArgs(); len(list) > 0 {
+			row.HasArgSet = true
 			row.PendArgs = slices.Clone(list) // list lives in a reused batch; the set is found at the end
-		} else {
-			row.ArgSet = im.args.add(ev.Args, list)
 		}
+	} else if set := im.args.of(ev); set != none {
+		row.ArgSet, row.HasArgSet = set, true
 	}
 	if row.Cookie < 0 {
 		// tts is not defined for async slices.
@@ -498,13 +498,13 @@ func (im *Importer) legacyEvent(track, ipid, itid int, ev *event.Event) bool {
 	row, finished, accepted := im.legacy.Add(track, im.threads.MainThread(ipid), itid, ev)
 	if row != nil {
 		// S and p/T rows: the event's own arguments (an S may still get F's).
-		if list := ev.FlatArgs(); len(list) > 0 {
-			row.HasArgSet = true
-			if ev.Ph == 'S' {
-				row.PendArgs = slices.Clone(list) // list lives in a reused batch; the set is found at the end
-			} else {
-				row.ArgSet = im.args.add(ev.Args, list)
+		if ev.Ph != 'S' {
+			if set := im.args.of(ev); set != none {
+				row.ArgSet, row.HasArgSet = set, true
 			}
+		} else if list := ev.FlatArgs(); len(list) > 0 {
+			row.HasArgSet = true
+			row.PendArgs = slices.Clone(list) // list lives in a reused batch; the set is found at the end
 		}
 	}
 	const clockPrefix = "ClockSyncEvent."

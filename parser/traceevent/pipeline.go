@@ -134,9 +134,11 @@ func (b *batch) decode(d *event.Decoder, st stage) {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
-		} else if ev.Args != nil {
+		} else if ev.Args != nil && mayMerge(ev.Ph) {
 			// The arguments of a batch share one slice; the importer copies
-			// what it keeps beyond the event.
+			// what it keeps beyond the event. Those of other events are
+			// flattened by the importer, and only when it has not seen
+			// their text before (argSets.of).
 			n := len(b.args)
 			list, err := event.AppendArgs(b.args, ev.Args, d)
 			if err != nil {
@@ -353,3 +355,14 @@ func (p *pipe) consume(fn func(*batch) error) error {
 	return err
 }
 
+
+// mayMerge reports whether the arguments of an event of phase ph may be
+// merged with another event's (the start and end of a B/E, b/e or S/F
+// slice): the importer needs them as a list, not only as a set.
+func mayMerge(ph byte) bool {
+	switch ph {
+	case 'B', 'E', 'b', 'e', 'S', 'F':
+		return true
+	}
+	return false
+}

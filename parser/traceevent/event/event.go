@@ -77,6 +77,10 @@ func (ev *Event) FlatArgs() []Arg {
 	return FlattenOrNil(ev.Args)
 }
 
+// Flattened returns the arguments flattened ahead of time (SetFlatArgs),
+// and whether they were.
+func (ev *Event) Flattened() ([]Arg, bool) { return ev.flat, ev.hasFlat }
+
 // SetFlatArgs records the event's arguments flattened ahead of time (nil:
 // none), so that FlatArgs does not flatten them again.
 func (ev *Event) SetFlatArgs(list []Arg) { ev.flat, ev.hasFlat = list, true }
