@@ -7,7 +7,11 @@
 // Heap inputs run twice, with the default heap analysis and with
 // --no-analysis, side by side. Then the scaling table: snapshots of 1×, 2× and
 // 4× the benchmark snapshot's size (generated once), default and
-// --no-analysis, wall and peak RSS.
+// --no-analysis, wall and peak RSS. Last, the cores table: the real-mix
+// trace, a 29 MB one and the snapshot htrace with --threads 1, 2 and every
+// core, wall, CPU, peak RSS and database size, beside Perfetto's
+// trace_processor_shell -e and the reference trace_streamer when their
+// bundles are unpacked under -peers.
 package main
 
 import (
@@ -55,6 +59,7 @@ func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
 	cache := flag.String("cache", ".cache/bench", "directory for generated inputs")
 	only := flag.String("only", "", "run only the cases whose name contains this")
+	peers := flag.String("peers", ".cache/peers", "directory where the peers' bundles are unpacked (shared/tools/README.md)")
 	genOnly := flag.String("gentrace", "", "only write the generated Chrome trace to this file (size: -trace-mb)")
 	traceMB := flag.Int("trace-mb", 500, "size of the generated Chrome trace in MB")
 	genReal := flag.String("gentrace-real", "", "only write the realistic Chrome trace (real captures of testdata tiled) to this file (size: -trace-mb)")
@@ -73,13 +78,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*bin, *cache, *only); err != nil {
+	if err := run(*bin, *cache, *peers, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, cache, only string) error {
+func run(bin, cache, peers, only string) error {
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}
@@ -146,9 +151,11 @@ func run(bin, cache, only string) error {
 		os.Remove(out)
 	}
 	if only == "" || strings.Contains("scaling", only) {
-		return scaling(bin, cache)
+		if err := scaling(bin, cache); err != nil {
+			return err
+		}
 	}
-	return nil
+	return cores(bin, cache, peers, only)
 }
 
 // convert runs one conversion and returns its wall time and peak RSS.

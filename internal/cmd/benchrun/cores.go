@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// figures are one run's wall time, CPU time (user + system), peak RSS and
+// database size.
+type figures struct {
+	wall, cpu time.Duration
+	rss, db   int64
+}
+
+// measure runs cmd and reads its figures; out is the database it writes.
+func measure(cmd *exec.Cmd, out string) (figures, error) {
+	os.Remove(out) // as convert does
+	syscall.Sync()
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return figures{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	f := figures{wall: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		f.rss = ru.Maxrss * 1024
+		f.cpu = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+	}
+	if info, err := os.Stat(out); err == nil {
+		f.db = info.Size()
+	}
+	return f, nil
+}
+
+// Peers' bundles as ../shared/tools/README.md unpacks them under peers.
+const (
+	perfettoDir  = "trace_processor_shell-v58.2"
+	referenceDir = "trace_streamer-4.3.7"
+)
+
+// cores converts each input with 1, 2 and every core (--threads), then
+// with Perfetto's trace_processor_shell -e (Trace Event JSON) and the
+// reference trace_streamer (htrace) where their bundles are unpacked under
+// peers: the same inputs in the same minutes, so that the figures compare.
+func cores(bin, cache, peers, only string) error {
+	procs := slices.Compact([]int{1, 2, runtime.NumCPU()})
+	if runtime.NumCPU() < 2 {
+		procs = []int{1}
+	}
+	small := filepath.Join(cache, "trace-real-29mb.json")
+	if _, err := os.Stat(small); err != nil {
+		fmt.Fprintf(os.Stderr, "generating %s…\n", small)
+		if err := genRealTrace(small, ".", 29e6); err != nil {
+			return err
+		}
+	}
+	inputs := []struct{ name, path string }{
+		{"trace-real", filepath.Join(cache, "trace-real.json")},
+		{"trace-29mb", small},
+		{"snapshot", filepath.Join(cache, "snapshot.htrace")},
+	}
+	fmt.Printf("\ncores and peers (%d cores here; CPU = user + system; the same inputs in the same run)\n", runtime.NumCPU())
+	fmt.Printf("%-11s %-22s %8s %8s %8s %8s\n", "input", "run", "wall s", "CPU s", "peak MB", "db MB")
+	line := func(input, run string, f figures) {
+		fmt.Printf("%-11s %-22s %8.2f %8.2f %8.0f %8.1f\n", input, run, f.wall.Seconds(), f.cpu.Seconds(),
+			float64(f.rss)/1e6, float64(f.db)/1e6)
+	}
+	out, err := filepath.Abs(filepath.Join(cache, "cores.db"))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(out)
+	for _, in := range inputs {
+		if only != "" && !strings.Contains(in.name, only) && !strings.Contains("cores", only) {
+			continue
+		}
+		abs, err := filepath.Abs(in.path)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			fmt.Printf("%-11s (no input: run make bench for %s first)\n", in.name, in.name)
+			continue
+		}
+		for _, p := range procs {
+			cmd := exec.Command(filepath.Join(bin, "tracestreamer"), "-q", "--threads", fmt.Sprint(p), abs, "-o", out)
+			cmd.Stderr = os.Stderr
+			f, err := measure(cmd, out)
+			if err != nil {
+				return err
+			}
+			line(in.name, fmt.Sprintf("tracestreamer -tn %d", p), f)
+		}
+		htrace := strings.HasSuffix(abs, ".htrace")
+		peer, name := filepath.Join(peers, perfettoDir), "perfetto -e"
+		if htrace {
+			peer, name = filepath.Join(peers, referenceDir), "reference"
+		}
+		run := filepath.Join(peer, "run.sh")
+		if _, err := os.Stat(run); err != nil {
+			fmt.Printf("%-11s %-22s (not unpacked under %s)\n", in.name, name, peers)
+			continue
+		}
+		var cmd *exec.Cmd
+		if htrace {
+			// It reads config/config.json from the current folder and writes
+			// OUT.ohos.ts beside the output.
+			cmd = exec.Command("./run.sh", abs, "-e", out)
+			cmd.Dir = peer
+			defer os.Remove(out + ".ohos.ts")
+		} else {
+			cmd = exec.Command(run, "-e", out, abs)
+		}
+		f, err := measure(cmd, out)
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			fmt.Printf("%-11s %-22s failed: %v\n", in.name, name, err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		line(in.name, name, f)
+	}
+	return nil
+}
