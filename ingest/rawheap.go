@@ -53,14 +53,15 @@ func (r *run) rawheapFile(o *opened, path string) error {
 	}
 	f, err := rawheap.Open(ra, size)
 	if err != nil {
-		warnf("rawheap dropped: %v", err)
+		r.log.Warn(stat.Rawheap, stat.InvalidData, path, "rawheap dropped: %v", err)
 		return nil
 	}
 	if sta, ok := r.pairs[path]; ok {
 		return r.rawheapPair(f, path, sta)
 	}
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, warn rawheap.Warner) (uint64, error) {
-		_, err := rawheap.Decode(f, g, warn)
+	r.log.Add(stat.Rawheap, stat.Received, 1)
+	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+		_, err := rawheap.DecodeProblems(f, g, r.problems(path))
 		return f.Timestamp, err
 	})
 }

@@ -48,6 +48,7 @@ var problemTypes = map[rawheap.ProblemKind]stat.Type{
 	rawheap.ProblemDangling:   stat.NotMatch,
 	rawheap.ProblemXRef:       stat.NotMatch,
 	rawheap.ProblemDynamic:    stat.InvalidData,
+	rawheap.ProblemOutside:    stat.DataLost,
 }
 
 // problems reports a static dump's problems under stat's rawheap event.

@@ -21,14 +21,24 @@ type Summary struct {
 // graph to g. An error means the file gave nothing usable; whatever was
 // handed to g before it is to be dropped. Problems that leave the rest
 // usable go to warn.
-func Decode(f *File, g Graph, warn Warner) (_ Summary, err error) {
+func Decode(f *File, g Graph, warn Warner) (Summary, error) {
 	if warn == nil {
 		warn = func(int64, string, ...any) {}
 	}
+	return DecodeProblems(f, g, func(p Problem) { warn(p.Offset, "%s", p.Msg) })
+}
+
+// DecodeProblems is Decode reporting each problem with its kind.
+func DecodeProblems(f *File, g Graph, prob func(Problem)) (_ Summary, err error) {
 	d := &dyn{f: f, m: f.Meta, g: g}
-	d.warn = func(off int64, format string, args ...any) {
+	d.prob = func(p Problem) {
 		d.sum.Problems++
-		warn(off, format, args...)
+		if prob != nil {
+			prob(p)
+		}
+	}
+	for _, p := range f.Problems {
+		d.prob(p)
 	}
 	d.str = newStrtab(func(s string) { g.String(s); d.sum.Strings++ })
 	defer func() {
@@ -50,13 +60,17 @@ type dyn struct {
 	f    *File
 	m    *Metadata
 	g    Graph
-	warn Warner
+	prob func(Problem)
 	str  *strtab
 	sum  Summary
 
 	roots   rootSet
 	nodes   int64 // the index the next node gets
 	edgeSum int64 // the edge counts of the nodes handed over
+}
+
+func (d *dyn) problem(kind ProblemKind, off int64, format string, args ...any) {
+	d.prob(Problem{Kind: kind, Offset: off, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (d *dyn) node(typ uint8, name uint32, id uint64, self, ec, native uint32) {
@@ -133,6 +147,9 @@ type globalRef struct{ ref, obj uint64 }
 func (d *dyn) readRoots(w int64) error {
 	f := d.f
 	s0, s1, s2 := int64(f.Sections[0]), int64(f.Sections[1]), int64(f.Sections[2])
+	if f.Sections[3] == 0 && s2 == s0+s1 {
+		s2 = s0 + s1 // the string section lay outside: no room for root groups
+	}
 	r := f.seq(s0, f.DumpSize, 64<<10)
 	n, _ := r.u32()
 	unit, ok := r.u32()
@@ -165,14 +182,14 @@ func (d *dyn) readRoots(w int64) error {
 		g := f.seq(off, f.DumpSize, 64<<10)
 		c, ok := g.u32()
 		if _, ok2 := g.u32(); !ok || !ok2 {
-			d.warn(off, "root group header truncated")
+			d.problem(ProblemTruncated, off, "root group header truncated")
 			return nil
 		}
 		if c == 0 {
 			return nil
 		}
 		if int64(c)*w > gap-used-4 {
-			d.warn(off, "root group of %d addresses does not fit the root section; ignored", c)
+			d.problem(ProblemBadRecord, off, "root group of %d addresses does not fit the root section; ignored", c)
 			return nil
 		}
 		g = f.seq(off+4, f.DumpSize, 64<<10)
@@ -180,7 +197,7 @@ func (d *dyn) readRoots(w int64) error {
 		for range c {
 			a, ok := addr(g)
 			if !ok {
-				d.warn(g.off, "root group truncated")
+				d.problem(ProblemTruncated, g.off, "root group truncated")
 				return list
 			}
 			list = append(list, a)
@@ -211,7 +228,7 @@ func (d *dyn) readRoots(w int64) error {
 				ref, ok := g.u64()
 				obj, ok2 := addr(g)
 				if !ok || !ok2 {
-					d.warn(g.off, "global-ref group truncated")
+					d.problem(ProblemTruncated, g.off, "global-ref group truncated")
 					break
 				}
 				rs.refs = append(rs.refs, globalRef{ref, obj})

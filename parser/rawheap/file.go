@@ -27,8 +27,12 @@ type File struct {
 	DumpSize int64
 	Meta     *Metadata
 	// Sections is the section index: offset and size of the root section,
-	// the string section, then of each object section.
+	// the string section, then of each object section. A section that lay
+	// outside the dump has size 0 here (and a Problem says so).
 	Sections []uint32
+	// Problems are what Open found wrong but could read around; Decode
+	// reports them.
+	Problems []Problem
 }
 
 // Open reads the parts of a dynamic .rawheap that locate the rest: the
@@ -125,11 +129,39 @@ func (f *File) readSections() error {
 	for i := range f.Sections {
 		f.Sections[i] = le32(b[4*i:])
 	}
+	objects := 0
 	for i := 0; i < len(f.Sections); i += 2 {
 		off, size := int64(f.Sections[i]), int64(f.Sections[i+1])
-		if off < 8 || off+size > start {
-			return errAt(start+4*int64(i), "section %d (offset %d, size %d) lies outside the dump (%d bytes)", i/2, off, size, start)
+		if off >= 8 && off+size <= start {
+			if i >= 4 {
+				objects++
+			}
+			continue
 		}
+		what := [...]string{"root", "string"}[min(i/2, 1)] + " section"
+		if i >= 4 {
+			what = fmt.Sprintf("object section %d", i/2-2)
+		}
+		p := Problem{Kind: ProblemOutside, Offset: start + 4*int64(i)}
+		switch {
+		case i >= 4 && off >= 8 && off < start:
+			f.Sections[i+1] = uint32(start - off)
+			p.Msg = fmt.Sprintf("%s (offset %d, size %d) runs past the dump's %d bytes; read up to there", what, off, size, start)
+			objects++
+		case i == 0:
+			return errAt(p.Offset, "%s (offset %d, size %d) lies outside the dump (%d bytes)", what, off, size, start)
+		default:
+			f.Sections[i+1] = 0
+			if i == 2 {
+				f.Sections[i] = f.Sections[0] + f.Sections[1] // no room for root groups either
+			}
+			p.Msg = fmt.Sprintf("%s (offset %d, size %d) lies outside the dump (%d bytes); %s", what, off, size, start,
+				map[bool]string{true: "its objects are lost", false: "objects keep their default names"}[i >= 4])
+		}
+		f.Problems = append(f.Problems, p)
+	}
+	if objects == 0 {
+		return errAt(start, "no object section lies inside the dump")
 	}
 	if f.Kind == DynamicV2 && len(f.Sections) != 6 {
 		return errAt(start, "a V2 dump has 3 sections, not %d", len(f.Sections)/2)

@@ -154,6 +154,7 @@ const (
 	ProblemDangling                      // a reference to an object the dump does not hold
 	ProblemXRef                          // a cross-VM reference whose objects are not in the pair
 	ProblemDynamic                       // a problem of a pair's dynamic dump (its decoder's warning)
+	ProblemOutside                       // a section or object offset of a dynamic dump that lies outside it
 )
 
 // Problem is one problem found in a dump: what, where (byte offset from the

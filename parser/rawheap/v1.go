@@ -138,16 +138,19 @@ func (v *v1) run() error {
 	var secs []section
 	for i := 4; i+1 < len(f.Sections); i += 2 {
 		off, size := int64(f.Sections[i]), int64(f.Sections[i+1])
+		if size == 0 {
+			continue // outside the dump (Open said so)
+		}
 		r := f.seq(off, f.DumpSize, 16)
 		n, _ := r.u32()
 		item, ok := r.u32()
 		if !ok || item < 24 {
-			d.warn(off, "object section %d: table header of %d entries of %d bytes; section skipped", i/2-2, n, item)
+			d.problem(ProblemBadRecord, off, "object section %d: table header of %d entries of %d bytes; section skipped", i/2-2, n, item)
 			continue
 		}
 		s := section{tableStart: off + 8, n: int64(n), item: int64(item), memEnd: off + size}
 		if max := (size - 8) / s.item; s.n > max {
-			d.warn(off, "object table of %d entries does not fit its section of %d bytes; the %d that fit are read", s.n, size, max)
+			d.problem(ProblemBadRecord, off, "object table of %d entries does not fit its section of %d bytes; the %d that fit are read", s.n, size, max)
 			s.n = max
 		}
 		s.memStart = s.tableStart + s.n*s.item
@@ -155,7 +158,7 @@ func (v *v1) run() error {
 		var b [24]byte
 		for k := int64(0); k < s.n; k++ {
 			if !r.read(b[:]) || s.item > 24 && !r.skip(s.item-24) {
-				d.warn(r.off, "object table truncated after %d of %d entries", k, s.n)
+				d.problem(ProblemTruncated, r.off, "object table truncated after %d of %d entries", k, s.n)
 				s.n = k
 				break
 			}
@@ -232,7 +235,7 @@ func (v *v1) run() error {
 			n.id[i], n.size[i] = le64(b[8:]), le32(b[16:])
 			memOff := le32(b[20:]) - tableSize
 			if int64(memOff)+8 > memSize {
-				d.warn(s.tableStart+k*s.item, "object %d (id %d): memory offset %d lies past its section's memory (%d bytes); its data is lost",
+				d.problem(ProblemOutside, s.tableStart+k*s.item, "object %d (id %d): memory offset %d lies past its section's memory (%d bytes); its data is lost",
 					k, n.id[i], le32(b[20:]), memSize)
 				n.off[i] = -1
 				continue
@@ -285,7 +288,18 @@ func (v *v1) run() error {
 
 	// Pass 1: nodes.
 	d.g.Reserve(N, 0)
-	synthEC := uint32(len(rs.roots)) + 4
+	// The translator counts every root and handle in the edge counts but
+	// makes edges only to heap objects; here the counts are of the edges
+	// made (docs/compat.md).
+	found := func(list []uint64) (n uint32) {
+		for _, a := range list {
+			if isHeapObject(a) {
+				n++
+			}
+		}
+		return n
+	}
+	synthEC := found(rs.roots) + 4
 	if rs.metadataExists {
 		synthEC++
 	}
@@ -293,10 +307,10 @@ func (v *v1) run() error {
 		synthEC++
 	}
 	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
-	d.node(typeRoot, rn.local, 0, 1, uint32(len(rs.local)), 0)
-	d.node(typeRoot, rn.global, 0, 1, uint32(len(rs.global)), 0)
-	d.node(typeRoot, rn.vm, 0, 1, uint32(len(rs.vm)), 0)
-	d.node(typeRoot, rn.frame, 0, 1, uint32(len(rs.frame)), 0)
+	d.node(typeRoot, rn.local, 0, 1, found(rs.local), 0)
+	d.node(typeRoot, rn.global, 0, 1, found(rs.global), 0)
+	d.node(typeRoot, rn.vm, 0, 1, found(rs.vm), 0)
+	d.node(typeRoot, rn.frame, 0, 1, found(rs.frame), 0)
 	if rs.metadataExists {
 		d.node(typeDefault, rn.metadata, 0, 1, 3, 0)
 	}
@@ -305,7 +319,11 @@ func (v *v1) run() error {
 	}
 	for i := v.fixed; i < N; i++ {
 		if i >= v.virt && i < v.virt+nvirt {
-			d.node(typeObject, rn.refs[i-v.virt], 0, 0, 1, 0)
+			var ec uint32
+			if _, ok := v.find(rs.refs[i-v.virt].obj); ok {
+				ec = 1
+			}
+			d.node(typeObject, rn.refs[i-v.virt], 0, 0, ec, 0)
 			continue
 		}
 		ec := v.translate(i, false)
@@ -334,7 +352,7 @@ func (v *v1) run() error {
 		d.node(typeNumber, name, 0, 0, 0, 0)
 	}
 	if v.dangling > 0 {
-		d.warn(v.firstDng, "%d references to addresses that are not in the object tables (the first here) were dropped", v.dangling)
+		d.problem(ProblemDangling, v.firstDng, "%d references to addresses that are not in the object tables (the first here) were dropped", v.dangling)
 	}
 
 	// Pass 2: edges.
@@ -453,7 +471,7 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 	if m.isString(jt) {
 		return ec
 	}
-	o := obj{w: &v.main, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]}
+	o := clamp(obj{w: &v.main, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]})
 	switch {
 	case jt == m.globalEnv && m.globalEnv != 0:
 		idx := uint32(0)
@@ -734,7 +752,17 @@ type layoutEntry struct {
 // obj returns the reader of node i's memory, for objects another refers to.
 func (v *v1) obj(i int64) obj {
 	n := &v.n
-	return obj{w: &v.aux, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]}
+	return clamp(obj{w: &v.aux, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]})
+}
+
+// clamp limits the size an object's loops walk to the memory its section
+// has after it: the same for a sound dump, and no walk of 4 GiB of zeros for
+// a size the file cannot hold.
+func clamp(o obj) obj {
+	if o.off >= 0 {
+		o.size = uint32(min(int64(o.size), max(0, o.end-o.off)))
+	}
+	return o
 }
 
 // memEnd is the end of the memory of the object section holding off.

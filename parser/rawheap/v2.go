@@ -45,7 +45,7 @@ func (d *dyn) v2Layout() (v2Table, error) {
 	}
 	t := v2Table{n: int64(n), item: int64(item), tableStart: off + 8, memEnd: off + size}
 	if max := (size - 8) / t.item; t.n > max {
-		d.warn(off, "object table of %d entries does not fit its section of %d bytes; the %d that fit are read", t.n, size, max)
+		d.problem(ProblemBadRecord, off, "object table of %d entries does not fit its section of %d bytes; the %d that fit are read", t.n, size, max)
 		t.n = max
 	}
 	t.memStart = t.tableStart + t.n*t.item
@@ -111,7 +111,7 @@ func (d *dyn) v2() error {
 	for ; read < t.n; read++ {
 		e, ok := d.readV2Entry(r, t.item)
 		if !ok {
-			d.warn(r.off, "object table truncated after %d of %d entries", read, t.n)
+			d.problem(ProblemTruncated, r.off, "object table truncated after %d of %d entries", read, t.n)
 			break
 		}
 		idx = append(idx, uint64(e.addr)<<32|uint64(read))
@@ -158,7 +158,19 @@ func (d *dyn) v2() error {
 	// Pass 1: the nodes.
 	d.g.Reserve(hashBase, 0)
 	rs := &d.roots
-	synthEC := uint32(len(rs.roots)) + 4
+	// The translator counts every root and handle in the edge counts but
+	// makes edges only to those it finds; here the counts are of the edges
+	// made, so that a dump naming objects it does not hold still gives a
+	// consistent graph (docs/compat.md).
+	found := func(list []uint64) (n uint32) {
+		for _, a := range list {
+			if _, ok := find(a); ok {
+				n++
+			}
+		}
+		return n
+	}
+	synthEC := found(rs.roots) + 4
 	if rs.metadataExists {
 		synthEC++
 	}
@@ -166,10 +178,10 @@ func (d *dyn) v2() error {
 		synthEC++
 	}
 	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
-	d.node(typeRoot, rn.local, 0, 1, uint32(len(rs.local)), 0)
-	d.node(typeRoot, rn.global, 0, 1, uint32(len(rs.global)), 0)
-	d.node(typeRoot, rn.vm, 0, 1, uint32(len(rs.vm)), 0)
-	d.node(typeRoot, rn.frame, 0, 1, uint32(len(rs.frame)), 0)
+	d.node(typeRoot, rn.local, 0, 1, found(rs.local), 0)
+	d.node(typeRoot, rn.global, 0, 1, found(rs.global), 0)
+	d.node(typeRoot, rn.vm, 0, 1, found(rs.vm), 0)
+	d.node(typeRoot, rn.frame, 0, 1, found(rs.frame), 0)
 	if rs.metadataExists {
 		d.node(m.nodeType(0), rn.metadata, 0, 1, 3, 0)
 	} else {
@@ -201,8 +213,8 @@ func (d *dyn) v2() error {
 		d.node(typ, name, id, e.size, ec, e.native)
 	}, nil)
 	hashNames := ob.hashNames
-	for _, name := range rn.refs {
-		d.node(typeObject, name, 0, 0, 1, 0)
+	for k, name := range rn.refs {
+		d.node(typeObject, name, 0, 0, found([]uint64{rs.refs[k].obj}), 0)
 	}
 	if rs.metadataExists {
 		for i := 0; i < 3; i++ {
@@ -267,6 +279,7 @@ type v2Objects struct {
 	refs     []int64
 	hashStr  uint32
 	hashed   bool
+	tk       *seq
 	// hashNames are the names of the hash nodes, made in the first pass.
 	hashNames []uint32
 }
@@ -276,6 +289,7 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 	d, m, t := o.d, o.d.m, o.t
 	r := t.entries(d.f)
 	tk := d.f.seq(t.memStart, t.memEnd, 256<<10)
+	o.tk = tk
 	failed := false
 	dangling, firstDangling := int64(0), int64(-1)
 	var hashes int64
@@ -329,7 +343,7 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 			if hc < 0 {
 				failed = true
 				if node != nil {
-					d.warn(at, "object %d (id %d) has no hclass in the token stream; the edges of it and of the %d objects after it are lost",
+					d.problem(ProblemBadRecord, at, "object %d (id %d) has no hclass in the token stream; the edges of it and of the %d objects after it are lost",
 						i, e.id, t.n-i-1)
 				}
 			} else {
@@ -357,7 +371,7 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 		}
 	}
 	if node != nil && dangling > 0 {
-		d.warn(firstDangling, "%d references to addresses that are not in the object table (the first here) were dropped", dangling)
+		d.problem(ProblemDangling, firstDangling, "%d references to addresses that are not in the object table (the first here) were dropped", dangling)
 	}
 }
 
@@ -376,6 +390,9 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8
 	if e.size > 8 {
 		n = int((e.size - 8 + 7) / 8)
 	}
+	// Each token takes a byte at least: a size the stream cannot hold asks
+	// for no more tokens than the stream has left.
+	n = int(min(int64(n), o.t.memEnd-o.tk.off))
 	if m.isArray(e.jsType) {
 		k := uint32(0)
 		for range n {
@@ -418,10 +435,13 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8
 func (d *dyn) readStrings(w int64, fn func(addr uint64, id uint32, s string)) {
 	f := d.f
 	off := int64(f.Sections[2])
+	if f.Sections[3] == 0 {
+		return // outside the dump (Open said so)
+	}
 	r := f.seq(off, f.DumpSize, 256<<10)
 	n, _ := r.u32()
 	if _, ok := r.u32(); !ok {
-		d.warn(off, "string section header truncated; objects keep their default names")
+		d.problem(ProblemTruncated, off, "string section header truncated; objects keep their default names")
 		return
 	}
 	var addrs []uint64
@@ -431,7 +451,7 @@ func (d *dyn) readStrings(w int64, fn func(addr uint64, id uint32, s string)) {
 		l, _ := r.u32()
 		c, ok := r.u32()
 		if !ok || int64(c)*w > f.DumpSize-r.off || int64(l) > f.DumpSize-r.off {
-			d.warn(at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
+			d.problem(ProblemTruncated, at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
 			return
 		}
 		addrs = addrs[:0]
@@ -448,7 +468,7 @@ func (d *dyn) readStrings(w int64, fn func(addr uint64, id uint32, s string)) {
 		}
 		buf = slices.Grow(buf[:0], int(l)+1)[:l+1]
 		if !r.read(buf) {
-			d.warn(at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
+			d.problem(ProblemTruncated, at, "string section truncated after %d of %d strings; the other objects keep their default names", i, n)
 			return
 		}
 		s := cstr(buf)
