@@ -31,6 +31,11 @@ type argSets struct {
 	vals          []argVal
 	dec           event.Decoder // flattens what was not flattened ahead of time
 	list          []event.Arg   // what dec flattened last
+	// count receives what flattening tolerated (invalid UTF-8, repeated
+	// keys), each time an args object is stored; rawProblems keeps it for
+	// the texts of byRaw that had any.
+	count       func(event.ArgProblems)
+	rawProblems map[string]event.ArgProblems
 }
 
 // argVal is one argument's row values, found while encoding its list.
@@ -112,27 +117,36 @@ func (a *argSets) room(n int) bool {
 // flattened ahead of time.
 func (a *argSets) of(ev *event.Event) int64 {
 	list, ok := ev.Flattened()
-	if !ok {
-		list = nil
+	if ok && list == nil {
+		return none // did not flatten; its problems were counted with the event
 	}
 	return a.add(ev.Args, list)
 }
 
 // add returns the set of raw args (none when there are no arguments or they
-// do not flatten: not an object); list, when not nil, is raw flattened.
+// do not flatten: not an object); list, when not nil, is raw flattened (and
+// its problems counted with its event), else what flattening raw tolerates
+// is counted.
 func (a *argSets) add(raw []byte, list []event.Arg) int64 {
 	if raw == nil {
 		return none
 	}
 	if id, ok := a.byRaw[string(raw)]; ok {
+		if p, ok := a.rawProblems[string(raw)]; ok && list == nil && a.count != nil {
+			a.count(p)
+		}
 		return id
 	}
+	var probs event.ArgProblems
 	if list == nil {
 		var err error
-		if a.list, err = event.AppendArgs(a.list[:0], raw, &a.dec); err != nil {
+		if a.list, probs, err = event.AppendArgs(a.list[:0], raw, &a.dec); err != nil {
 			a.list = a.list[:0]
 		}
 		list = a.list
+		if probs != (event.ArgProblems{}) && a.count != nil {
+			a.count(probs)
+		}
 	}
 	id := a.set(list)
 	if a.room(len(raw)) {
@@ -140,6 +154,12 @@ func (a *argSets) add(raw []byte, list []event.Arg) int64 {
 			a.byRaw = map[string]int64{}
 		}
 		a.byRaw[string(raw)] = id
+		if probs != (event.ArgProblems{}) {
+			if a.rawProblems == nil {
+				a.rawProblems = map[string]event.ArgProblems{}
+			}
+			a.rawProblems[string(raw)] = probs
+		}
 	}
 	return id
 }

@@ -8,6 +8,8 @@ import (
 
 // process handles one event in processing order.
 func (im *Importer) process(ev *event.Event) {
+	im.offset = ev.Offset
+	im.argProblems(ev.ArgProblems()) // of arguments flattened ahead of time; the others' when stored
 	ipid, itid, ok := im.threads.Lookup(ev)
 	if !ok {
 		return // beyond Options.MaxThreads: counted by Lookup
@@ -18,6 +20,14 @@ func (im *Importer) process(ev *event.Event) {
 	}
 	im.drain()
 	im.slices.Take(im.closeSlice)
+}
+
+// argProblems counts what flattening an event's arguments tolerated
+// (docs/format/traceevent.md#arguments), at the offset of the event
+// processed now.
+func (im *Importer) argProblems(p event.ArgProblems) {
+	im.stats.Add(stat.JSONString, stat.InvalidData, int64(p.BadStrings), im.offset)
+	im.stats.Add(stat.JSONDuplicateKey, stat.Received, int64(p.DupKeys), im.offset)
 }
 
 // accept counts an event of phase stat name as received, or as invalid_data

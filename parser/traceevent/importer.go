@@ -99,6 +99,7 @@ type Importer struct {
 	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
+	offset       int64 // of the event processed now (-1: at the end)
 	system       systemText
 	sampleTIDs   map[event.Ident]int
 	// decodeBatch decodes a batch of the pipeline ((*batch).decode; tests
@@ -149,7 +150,7 @@ func New(env Env, opts Options) *Importer {
 	im.legacy = tracker.NewLegacy(im.slices, st)
 	im.samples = tracker.NewSamples(im.frames, st)
 	env.Log.UseJSON()
-	im.args = argSets{app: tables.NewArgs(env.Sink, t), dict: env.Dict}
+	im.args = argSets{app: tables.NewArgs(env.Sink, t), dict: env.Dict, count: im.argProblems}
 	a, sink := &im.app, env.Sink
 	a.callstack, a.extra = tables.NewCallstack(sink, t), tables.NewCallstackExtra(sink, t)
 	a.instant, a.instantExtra = tables.NewInstant(sink, t), tables.NewInstantExtra(sink, t)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/traceevent/event"
@@ -695,5 +696,34 @@ func TestCounterSeriesLimit(t *testing.T) {
 	if !strings.Contains(warn.String(), "many.json: json_counter data_lost: 991") ||
 		!strings.Contains(warn.String(), "(--max-counters)") {
 		t.Errorf("warnings %q", warn.String())
+	}
+}
+
+// TestArgsRepeatedKeysAndUTF8: inside args, a repeated key keeps its first
+// place with its last value (json_duplicate_key received), and invalid UTF-8
+// in keys and strings is replaced (json_string invalid_data), in every table
+// that stores arguments.
+func TestArgsRepeatedKeysAndUTF8(t *testing.T) {
+	r := importText(t, lines(
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"name\":\"a\",\"args\":{\"a\":1,\"b\":\"v\xff\",\"a\":2}}",
+		"{\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":2,\"name\":\"g\",\"args\":{\"k\xfe\":{\"x\":1,\"x\":3}}}",
+		// The same arguments again: one set, counted again.
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1,\"name\":\"a\",\"args\":{\"a\":1,\"b\":\"v\xff\",\"a\":2}}",
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":5,\"name\":\"b\",\"args\":{\"c\":1,\"c\":2}}",
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":6,\"args\":{\"d\\ud800\":1}}"), Options{})
+	if got, want := r.args(), []string{"0 a=2(0)", "0 b=\"v\uFFFD\"(1)", "1 k\uFFFD.x=3(0)",
+		"2 c=2(0)", "2 d\uFFFD=1(0)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("args %q, want %q", got, want)
+	}
+	stats := strings.Join(r.stats(), " ")
+	for _, want := range []string{"json_duplicate_key/received=4", "json_string/invalid_data=4"} {
+		if !strings.Contains(stats, want) {
+			t.Errorf("stats %s, want %s", stats, want)
+		}
+	}
+	for _, row := range r.mem.Rows["data_dict"] {
+		if !utf8.ValidString(row[1].Text) {
+			t.Errorf("data_dict %d: invalid UTF-8 %q", row[0].Int, row[1].Text)
+		}
 	}
 }

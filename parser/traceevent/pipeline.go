@@ -143,13 +143,13 @@ func (b *batch) decode(d *event.Decoder, st stage) {
 			// flattened by the importer, and only when it has not seen
 			// their text before (argSets.of).
 			n := len(b.args)
-			list, err := event.AppendArgs(b.args, ev.Args, d)
+			list, probs, err := event.AppendArgs(b.args, ev.Args, d)
 			if err != nil {
 				b.args = list[:n]
-				it.ev.SetFlatArgs(nil)
+				it.ev.SetFlatArgs(nil, probs)
 			} else {
 				b.args = list
-				it.ev.SetFlatArgs(list[n:len(list):len(list)])
+				it.ev.SetFlatArgs(list[n:len(list):len(list)], probs)
 			}
 		}
 	}

@@ -491,6 +491,7 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 // and only if some file was read.
 func (im *Importer) Finish() {
 	st := &im.stats
+	im.offset = -1 // what is found now is found at the end
 	im.slices.Finish()
 	var nestableOpen int64
 	im.slices.EachOpen(func(r *tracker.Slice) { // no order needed to count

@@ -2,6 +2,8 @@ package event
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"tracestreamer/parser/jsonscan"
 )
@@ -29,15 +31,28 @@ type Arg struct {
 }
 
 // FlattenArgs flattens a JSON object into arguments in JSON order: members
-// join with ".", array elements use "[i]" ({"a":{"b":[7]}} gives a.b[0]).
+// join with ".", array elements use "[i]" ({"a":{"b":[7]}} gives a.b[0]). A
+// member repeated in one object takes the place of its first occurrence with
+// the value of its last, as JSON.parse (catapult, DevTools) and Perfetto
+// read it; keys and strings with invalid UTF-8 have it replaced by U+FFFD
+// (docs/format/traceevent.md#arguments).
 func FlattenArgs(raw []byte) ([]Arg, error) { return flattenArgs(raw, nil) }
 
 // flattenArgs is FlattenArgs sharing repeated keys and string values through
 // d (nil: no sharing).
-func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) { return AppendArgs(nil, raw, d) }
+func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) {
+	list, _, err := AppendArgs(nil, raw, d)
+	return list, err
+}
 
-// AppendArgs is flattenArgs appending to dst.
-func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, error) {
+// ArgProblems counts what flattening an args object tolerated.
+type ArgProblems struct {
+	BadStrings int // keys and strings with invalid UTF-8 (or lone surrogates) replaced
+	DupKeys    int // members repeated in one object, the last value kept
+}
+
+// AppendArgs is flattenArgs appending to dst, with what it tolerated.
+func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, ArgProblems, error) {
 	var js *jsonscan.Decoder
 	if d != nil {
 		js = &d.args
@@ -46,28 +61,160 @@ func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, error) {
 		js = jsonscan.NewBytes(raw)
 	}
 	if c, err := js.Peek(); err != nil || c != '{' {
-		return dst, ErrNotObject
+		return dst, ArgProblems{}, ErrNotObject
 	}
 	f := flattener{js: js, raw: raw, out: &dst, dec: d}
+	if d != nil {
+		f.flattenBufs = d.flat
+	}
+	surrogates := js.LoneSurrogates
 	err := f.flatten("", 0)
-	return dst, err
+	f.problems.BadStrings += int(js.LoneSurrogates - surrogates)
+	if d != nil {
+		d.flat = f.flattenBufs.reset()
+	}
+	return dst, f.problems, err
+}
+
+// flattenBufs is the memory a flattener reuses from one call to the next.
+type flattenBufs struct {
+	// members are the members of the objects being flattened, innermost
+	// last; byKey finds those of objects with many members.
+	members []member
+	byKey   map[memberKey]int
+	tmp     []Arg
+}
+
+// reset empties the buffers for the next call, letting go of large ones
+// (the strings they still hold are the decoder's shared ones).
+func (b flattenBufs) reset() flattenBufs {
+	const large = 1 << 12
+	if len(b.byKey) > large {
+		b.byKey = nil
+	} else {
+		clear(b.byKey)
+	}
+	if cap(b.members) > large {
+		b.members = nil
+	}
+	if cap(b.tmp) > large {
+		b.tmp = nil
+	}
+	return flattenBufs{members: b.members[:0], byKey: b.byKey, tmp: b.tmp[:0]}
 }
 
 // flattener holds the state of one FlattenArgs call.
 type flattener struct {
-	js      *jsonscan.Decoder
-	raw     []byte
-	out     *[]Arg
-	dec     *Decoder
-	scratch []byte
+	js       *jsonscan.Decoder
+	raw      []byte
+	out      *[]Arg
+	dec      *Decoder
+	scratch  []byte
+	problems ArgProblems
+	flattenBufs
 }
 
-// str makes a string of b, shared through the decoder when there is one.
+// member is a member of an object being flattened: its full key and where
+// its arguments start in out.
+type member struct {
+	key   string
+	start int
+}
+
+// memberKey identifies a member among those of the objects being flattened:
+// base is where its object's members start in members.
+type memberKey struct {
+	base int
+	key  string
+}
+
+// linearMembers is the most members of an object searched one by one for a
+// repeated key; beyond, byKey finds them.
+const linearMembers = 8
+
+// str makes a string of b, shared through the decoder when there is one;
+// invalid UTF-8 is replaced (and counted).
 func (f *flattener) str(b []byte) string {
+	if !utf8.Valid(b) {
+		f.problems.BadStrings++
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
 	if f.dec != nil {
 		return f.dec.intern(b)
 	}
 	return string(b)
+}
+
+// text makes a string of JSON text b, invalid UTF-8 replaced (and counted).
+func (f *flattener) text(b []byte) string {
+	if !utf8.Valid(b) {
+		f.problems.BadStrings++
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	return string(b)
+}
+
+// find returns the position in members of the member of the object whose
+// members start at base with key key, -1 if there is none.
+func (f *flattener) find(base int, key string) int {
+	if len(f.members)-base <= linearMembers {
+		for i := base; i < len(f.members); i++ {
+			if f.members[i].key == key {
+				return i
+			}
+		}
+		return -1
+	}
+	if f.byKey == nil {
+		f.byKey = map[memberKey]int{}
+	}
+	if len(f.members)-base == linearMembers+1 { // the first search by key in this object
+		for i := base; i < len(f.members); i++ {
+			f.byKey[memberKey{base, f.members[i].key}] = i
+		}
+	}
+	i, ok := f.byKey[memberKey{base, key}]
+	if ok && i >= base && i < len(f.members) && f.members[i].key == key {
+		return i
+	}
+	return -1
+}
+
+// member flattens the value of member key of the object whose members start
+// at base. A repeated member's arguments replace those of its first
+// occurrence, in its place.
+func (f *flattener) member(base int, key string, depth int) error {
+	out := f.out
+	start := len(*out)
+	prev := f.find(base, key)
+	if prev < 0 {
+		f.members = append(f.members, member{key: key, start: start})
+		if f.byKey != nil && len(f.members)-base > linearMembers {
+			f.byKey[memberKey{base, key}] = len(f.members) - 1
+		}
+	}
+	if err := f.flatten(key, depth); err != nil {
+		return err
+	}
+	if prev < 0 {
+		return nil
+	}
+	f.problems.DupKeys++
+	// The first occurrence's arguments run up to the next member's (or to
+	// this value's start); the members after it move by the difference.
+	from, to := f.members[prev].start, start
+	if prev+1 < len(f.members) {
+		to = f.members[prev+1].start
+	}
+	f.tmp = append(f.tmp[:0], (*out)[start:]...)
+	delta := len(f.tmp) - (to - from)
+	copy((*out)[to+delta:], (*out)[to:start])
+	copy((*out)[from:], f.tmp)
+	*out = (*out)[:start+delta]
+	for i := prev + 1; i < len(f.members); i++ {
+		f.members[i].start += delta
+	}
+	return nil
 }
 
 func (f *flattener) flatten(key string, depth int) error {
@@ -81,12 +228,13 @@ func (f *flattener) flatten(key string, depth int) error {
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(TrimSpace(raw[start:js.Offset()]))})
+		*out = append(*out, Arg{Key: key, Type: ArgString, Str: f.text(TrimSpace(raw[start:js.Offset()]))})
 		return nil
 	}
 	switch c {
 	case '{':
 		n := 0
+		base := len(f.members)
 		err := js.Object(func(k []byte) error {
 			n++
 			f.scratch = f.scratch[:0]
@@ -94,8 +242,9 @@ func (f *flattener) flatten(key string, depth int) error {
 				f.scratch = append(append(f.scratch, key...), '.')
 			}
 			f.scratch = append(f.scratch, k...)
-			return f.flatten(f.str(f.scratch), depth+1)
+			return f.member(base, f.str(f.scratch), depth+1)
 		})
+		f.members = f.members[:base]
 		if err == nil && n == 0 && depth > 0 {
 			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "{}"})
 		}

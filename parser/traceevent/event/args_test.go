@@ -2,6 +2,7 @@ package event
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,51 @@ func TestFlattenArgs(t *testing.T) {
 	}
 	if _, err := FlattenArgs([]byte(`[1]`)); err == nil {
 		t.Error("non-object args accepted")
+	}
+}
+
+// TestFlattenArgsProblems: a member repeated in one object takes the place of
+// its first occurrence with its last value (JSON.parse and Perfetto), nested
+// or not, with few members or many; invalid UTF-8 in keys and strings is
+// replaced by U+FFFD. Both are counted.
+func TestFlattenArgsProblems(t *testing.T) {
+	many := `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":"x","k10":10,"k9":{"y":1}}`
+	for _, tc := range []struct {
+		name, raw string
+		want      []string
+		probs     ArgProblems
+	}{
+		{"top", `{"a":1,"b":2,"a":3}`, []string{"a=3", "b=2"}, ArgProblems{DupKeys: 1}},
+		{"nested", `{"o":{"x":1,"x":"y"},"z":0}`, []string{"o.x=y", "z=0"}, ArgProblems{DupKeys: 1}},
+		{"object by scalar", `{"a":{"p":1,"q":2},"b":0,"a":5}`, []string{"a=5", "b=0"}, ArgProblems{DupKeys: 1}},
+		{"scalar by object", `{"a":5,"b":0,"a":{"p":1,"q":[2,3]}}`, []string{"a.p=1", "a.q[0]=2", "a.q[1]=3", "b=0"},
+			ArgProblems{DupKeys: 1}},
+		{"three times", `{"a":1,"a":2,"b":0,"a":3}`, []string{"a=3", "b=0"}, ArgProblems{DupKeys: 2}},
+		{"same key, other object", `{"a.b":1,"a":{"b":2}}`, []string{"a.b=1", "a.b=2"}, ArgProblems{}},
+		{"many members", many, []string{"k0=0", "k1=1", "k2=2", "k3=x", "k4=4", "k5=5", "k6=6", "k7=7", "k8=8",
+			"k9.y=1", "k10=10"}, ArgProblems{DupKeys: 2}},
+		{"ninth repeated", `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k8":"x"}`,
+			[]string{"k0=0", "k1=1", "k2=2", "k3=3", "k4=4", "k5=5", "k6=6", "k7=7", "k8=x", "k9=9"},
+			ArgProblems{DupKeys: 1}},
+		{"utf-8", "{\"k\xffey\":\"v\xfe\xffz\",\"ok\":\"\\ud800\",\"x\":\"é\"}", []string{"k\uFFFDey=v\uFFFDz",
+			"ok=\uFFFD", "x=é"}, ArgProblems{BadStrings: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list, probs, err := AppendArgs(nil, []byte(tc.raw), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range list {
+				v := a.Str
+				if a.Type == ArgInt {
+					v = strconv.FormatInt(a.Int, 10)
+				}
+				got = append(got, a.Key+"="+v)
+			}
+			if !reflect.DeepEqual(got, tc.want) || probs != tc.probs {
+				t.Errorf("args %q, problems %+v; want %q, %+v", got, probs, tc.want, tc.probs)
+			}
+		})
 	}
 }

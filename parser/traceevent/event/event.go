@@ -65,8 +65,9 @@ type Event struct {
 
 	// flat holds Args flattened ahead of time (by the decoding goroutine),
 	// in memory its batch reuses; hasFlat tells that it is set.
-	flat    []Arg
-	hasFlat bool
+	flat     []Arg
+	hasFlat  bool
+	argProbs ArgProblems
 }
 
 // FlatArgs returns the event's flattened arguments (nil: none).
@@ -82,8 +83,15 @@ func (ev *Event) FlatArgs() []Arg {
 func (ev *Event) Flattened() ([]Arg, bool) { return ev.flat, ev.hasFlat }
 
 // SetFlatArgs records the event's arguments flattened ahead of time (nil:
-// none), so that FlatArgs does not flatten them again.
-func (ev *Event) SetFlatArgs(list []Arg) { ev.flat, ev.hasFlat = list, true }
+// none) and what flattening them tolerated, so that FlatArgs does not
+// flatten them again.
+func (ev *Event) SetFlatArgs(list []Arg, p ArgProblems) {
+	ev.flat, ev.hasFlat, ev.argProbs = list, true, p
+}
+
+// ArgProblems returns what flattening the arguments tolerated, when they
+// were flattened ahead of time (SetFlatArgs).
+func (ev *Event) ArgProblems() ArgProblems { return ev.argProbs }
 
 // ErrNotObject is returned by Decode for an element that is not an object.
 var ErrNotObject = errors.New("element is not an object")
@@ -116,6 +124,7 @@ type Decoder struct {
 	// general makes the decoder skip its fast path (tests compare the two).
 	general bool
 	args    jsonscan.Decoder // reused to flatten arguments
+	flat    flattenBufs      // reused to flatten arguments
 	last    [6]string        // DecodeRecord: the latest of each string field
 }
 
