@@ -55,6 +55,17 @@ func TestQueryCommand(t *testing.T) {
 				tc.code, tc.out, tc.errIn)
 		}
 	}
+	// A trace on standard input.
+	in, err := os.Open(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out.Reset()
+	errs.Reset()
+	if code := runQuery(context.Background(), []string{"-", "SELECT count(*) AS samples FROM js_cpu_profiler_sample"}, in, &out, &errs); code != 0 || out.String() != "samples\n333\n" {
+		t.Errorf("a trace on standard input: exit %d, %q, %q", code, out.String(), errs.String())
+	}
 	// The temporary databases of the trace inputs are gone.
 	tmpAfter, _ := filepath.Glob(mine)
 	if len(tmpAfter) > len(tmpBefore) {
