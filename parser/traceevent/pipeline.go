@@ -199,6 +199,9 @@ func (p *pipe) decoded(workers int, st stage, decode func(*batch, *event.Decoder
 		go func() {
 			var d event.Decoder
 			for b := range work {
+				// A first-pass event lives as long as its batch: its
+				// record copies its strings, the Orderer what it keeps.
+				d.BorrowStrings(st == elements)
 				if b.err == nil {
 					b.decodeSafely(&d, st, decode)
 				}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/tokenizer"
@@ -123,6 +124,7 @@ type Decoder struct {
 	keyEnd []uint32 // where each ends in keyBuf
 	// general makes the decoder skip its fast path (tests compare the two).
 	general bool
+	borrow  bool             // Decode's strings point into the element (BorrowStrings)
 	args    jsonscan.Decoder // reused to flatten arguments
 	flat    flattenBufs      // reused to flatten arguments
 	last    [6]string        // DecodeRecord: the latest of each string field
@@ -147,6 +149,14 @@ func (d *Decoder) Decode(el *tokenizer.Element) (*Event, error) {
 	d.ev.TrailingCommas = n
 	return &d.ev, nil
 }
+
+// BorrowStrings sets whether the string fields of the events Decode returns
+// point into the element's bytes (or a buffer of their own) instead of being
+// copied or shared with earlier ones: valid only as long as the element's
+// bytes are, for a caller that copies what it keeps (the first pass, which
+// encodes each event as a record). It spares a map lookup per string.
+// DecodeRecord and argument flattening always copy or share.
+func (d *Decoder) BorrowStrings(on bool) { d.borrow = on }
 
 // intern returns a string equal to b, shared with earlier equal strings.
 func (d *Decoder) intern(b []byte) string {
@@ -255,9 +265,12 @@ func (ev *Event) str(raw []byte) (string, bool) {
 		replaced = d.LoneSurrogates > 0
 	}
 	var s string
-	if ev.dec != nil {
+	switch {
+	case ev.dec != nil && ev.dec.borrow && len(b) > 0:
+		s = unsafe.String(&b[0], len(b))
+	case ev.dec != nil:
 		s = ev.dec.intern(b)
-	} else {
+	default:
 		s = string(b)
 	}
 	if !utf8.ValidString(s) {

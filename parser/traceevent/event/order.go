@@ -1,6 +1,10 @@
 package event
 
-import "tracestreamer/parser/traceevent/extsort"
+import (
+	"strings"
+
+	"tracestreamer/parser/traceevent/extsort"
+)
 
 type threadKey struct {
 	pid, tid       int64
@@ -49,12 +53,14 @@ func (o *Orderer) Key(ev *Event) extsort.Key {
 			st := o.threads[tk]
 			if st == nil {
 				st = &glueState{}
+				// The event's strings may be borrowed (Decoder.BorrowStrings).
+				tk.pidStr, tk.tidStr = strings.Clone(tk.pidStr), strings.Clone(tk.tidStr)
 				o.threads[tk] = st
 			}
 			if len(st.names) == 0 || st.ts != ev.TS.NS {
 				st.ts, st.names = ev.TS.NS, st.names[:0]
 			}
-			st.names = append(st.names, ev.Name)
+			st.names = append(st.names, strings.Clone(ev.Name))
 		}
 	case 'E':
 		k.Rank = 0

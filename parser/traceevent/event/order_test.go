@@ -64,3 +64,32 @@ func TestOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderBorrowedStrings decodes with BorrowStrings, as the first pass
+// does, and reuses the element's bytes between events: the Orderer must keep
+// its own copies of the B's name and string ids, so that the E at the same
+// time still glues to its B.
+func TestOrderBorrowedStrings(t *testing.T) {
+	var d Decoder
+	d.BorrowStrings(true)
+	o := NewOrderer()
+	buf := []byte(`{"ph":"B","pid":"p1","tid":"t1","ts":5,"name":"work"}`)
+	ev, err := d.Decode(&tokenizer.Element{Seq: 0, Raw: buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Name != "work" || ev.Pid.Str != "p1" {
+		t.Fatalf("decoded name %q pid %q", ev.Name, ev.Pid.Str)
+	}
+	o.Key(ev)
+	// The batch's buffer is reused: the B's bytes are gone.
+	copy(buf, []byte(`{"ph":"X","pid":"q2","tid":"u2","ts":9,"name":"wxyz","dur":1}`))
+	end := []byte(`{"ph":"E","pid":"p1","tid":"t1","ts":5,"name":"work"}`)
+	ev, err = d.Decode(&tokenizer.Element{Seq: 1, Raw: end})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := o.Key(ev); k.Rank != 2 {
+		t.Errorf("E rank %d, want 2 (glued to its B)", k.Rank)
+	}
+}
