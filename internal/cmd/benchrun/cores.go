@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -91,9 +92,11 @@ func cores(bin, cache, peers, only string) error {
 		}
 		for _, p := range procs {
 			cmd := exec.Command(filepath.Join(bin, "tracestreamer"), "-q", "--threads", fmt.Sprint(p), abs, "-o", out)
-			cmd.Stderr = os.Stderr
+			var stderr bytes.Buffer // the input's warnings, printed only if it fails
+			cmd.Stderr = &stderr
 			f, err := measure(cmd, out)
 			if err != nil {
+				os.Stderr.Write(stderr.Bytes())
 				return err
 			}
 			line(in.name, fmt.Sprintf("tracestreamer -tn %d", p), f)
