@@ -401,32 +401,12 @@ func (r *Reader) value(maxElement, maxString int) ([]byte, error) {
 		return nil, io.ErrUnexpectedEOF
 	}
 	if c != '{' && c != '[' && c != '"' {
-		// A scalar runs to the next delimiter; a stray delimiter is taken as a
-		// one-byte value, so that reading always moves on.
-		r.buf = append(r.buf, c)
-		r.discard(1)
-		for {
-			b, err := r.br.Peek(1)
-			if err != nil {
-				return r.buf, nil
-			}
-			switch b[0] {
-			case ',', ']', '}', ':', ' ', '\n', '\r', '\t':
-				return r.buf, nil
-			}
-			r.buf = append(r.buf, b[0])
-			r.discard(1)
-		}
+		return r.scalar(c), nil
 	}
 	// A container or a string: scan the buffered bytes in place; a value
-	// that lies wholly in the buffer is returned without a copy. The open
-	// brackets are kept to catch a closing one of the wrong kind.
-	stack := r.stack[:0]
-	inString, escaped := false, false
-	strStart := 0     // where the current string's text starts in the value
-	skipping := false // the current string is past maxString: its bytes are dropped
+	// that lies wholly in the buffer is returned without a copy.
+	s := valueScan{stack: r.stack[:0], maxString: maxString}
 	tooLarge := false // the value is past maxElement: nothing is kept
-	cut := false      // a string of the value was cut
 	for {
 		if r.br.Buffered() == 0 {
 			if _, err := r.br.Peek(1); err != nil {
@@ -434,132 +414,193 @@ func (r *Reader) value(maxElement, maxString int) ([]byte, error) {
 			}
 		}
 		chunk, _ := r.br.Peek(r.br.Buffered())
-		end := -1
-		seg := 0 // chunk[seg:] is to be kept, up to the end of the value
-		// at gives the position in the value of chunk[x], x >= seg.
-		at := func(x int) int { return len(r.buf) + x - seg }
-	scan:
-		for i := 0; i < len(chunk); i++ {
-			if !inString {
-				b := chunk[i]
-				if !structural[b] {
-					// Numbers, colons, literals: skip to the next
-					// structural byte, eight bytes at a time.
-					for i++; i+8 <= len(chunk); i += 8 {
-						if m := maybeStructural(binary.LittleEndian.Uint64(chunk[i:])); m != 0 {
-							i += bits.TrailingZeros64(m) >> 3
-							break
-						}
-					}
-					for i < len(chunk) && !structural[chunk[i]] {
-						i++
-					}
-					if i == len(chunk) {
-						break
-					}
-					b = chunk[i]
-				}
-				if b != '"' {
-					switch b {
-					case ',':
-						// In an element's own members, a comma is followed by
-						// a key (or, tolerated, the closing brace). An opening
-						// brace there means the element's brace never closed
-						// and the next element began
-						// (docs/format/traceevent.md#resynchronisation); other
-						// syntax errors are left to the decoder, and nested
-						// ones are caught at their closing bracket.
-						if len(stack) == 1 && stack[0] == '{' {
-							j := i + 1
-							for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
-								j++
-							}
-							if j < len(chunk) && chunk[j] == '{' {
-								r.discard(j)
-								r.stack = stack
-								return nil, errBroken
-							}
-						}
-					case '{', '[':
-						stack = append(stack, b)
-					case '}', ']':
-						if n := len(stack); n == 0 || (stack[n-1] == '{') != (b == '}') {
-							r.discard(i + 1)
-							r.stack = stack
-							return nil, errBroken
-						}
-						stack = stack[:len(stack)-1]
-						if len(stack) == 0 {
-							end = i + 1
-							break scan
-						}
-					}
-					continue
-				}
-				// A string starts: find its end now.
-				inString = true
-				i++
-				strStart = at(i)
-			}
-			n, esc := stringEnd(chunk[i:], escaped)
-			textEnd := len(chunk) // the end of the string's text in this chunk
-			if n >= 0 {
-				textEnd = i + n - 1
-			}
-			if !skipping && !tooLarge && at(textEnd)-strStart > maxString {
-				// Keep maxString bytes of the text and drop the rest up
-				// to the closing quote.
-				keep := seg + strStart + maxString - len(r.buf)
-				r.buf = append(r.buf, chunk[seg:keep]...)
-				r.buf = trimPartial(r.buf, strStart)
-				skipping, cut = true, true
-			}
-			if n < 0 {
-				escaped, i = esc, len(chunk)
-				if skipping {
-					seg = len(chunk)
-				}
-				continue
-			}
-			escaped, inString = false, false
-			i += n - 1 // at the closing quote
-			if skipping {
-				seg, skipping = i, false
-			}
-			if len(stack) == 0 {
-				end = i + 1
-				break scan
-			}
-			continue
+		s.seg, s.keep = 0, !tooLarge
+		end, err := r.scan(&s, chunk)
+		r.stack = s.stack
+		if err != nil {
+			return nil, err
 		}
-		r.stack = stack
 		if end < 0 {
-			if !tooLarge && at(len(chunk)) > maxElement {
+			if !tooLarge && s.at(r, len(chunk)) > maxElement {
 				// Too large to keep: follow its structure to its end.
 				tooLarge = true
 			}
 			if !tooLarge {
-				r.buf = append(r.buf, chunk[seg:]...)
+				r.buf = append(r.buf, chunk[s.seg:]...)
 			} else {
 				r.buf = nil // let the memory of a too large element go
 			}
 			r.discard(len(chunk))
 			continue
 		}
-		if tooLarge || at(end) > maxElement {
+		if tooLarge || s.at(r, end) > maxElement {
 			r.discard(end)
 			return nil, errTooLarge
 		}
-		r.cut = cut
-		if len(r.buf) == 0 && seg == 0 {
+		r.cut = s.cut
+		if len(r.buf) == 0 && s.seg == 0 {
 			// Valid until the reader reads again: callers copy what they keep.
 			r.discard(end)
 			return chunk[:end:end], nil
 		}
-		r.buf = append(r.buf, chunk[seg:end]...)
+		r.buf = append(r.buf, chunk[s.seg:end]...)
 		r.discard(end)
 		return r.buf, nil
 	}
+}
+
+// scalar reads a scalar value starting with c: it runs to the next
+// delimiter; a stray delimiter is taken as a one-byte value, so that reading
+// always moves on.
+func (r *Reader) scalar(c byte) []byte {
+	r.buf = append(r.buf, c)
+	r.discard(1)
+	for {
+		b, err := r.br.Peek(1)
+		if err != nil {
+			return r.buf
+		}
+		switch b[0] {
+		case ',', ']', '}', ':', ' ', '\n', '\r', '\t':
+			return r.buf
+		}
+		r.buf = append(r.buf, b[0])
+		r.discard(1)
+	}
+}
+
+// valueScan is the state of reading a container or a string across the
+// chunks of buffered input it spans.
+type valueScan struct {
+	// stack holds the open brackets, to catch a closing one of the wrong kind.
+	stack     []byte
+	inString  bool
+	escaped   bool // the chunk ended inside an escape of the current string
+	strStart  int  // where the current string's text starts in the value
+	skipping  bool // the current string is past maxString: its bytes are dropped
+	cut       bool // a string of the value was cut
+	maxString int
+	// seg: chunk[seg:] is to be kept, up to the end of the value; keep is
+	// false once the value is too large to keep at all.
+	seg  int
+	keep bool
+}
+
+// at gives the position in the value of chunk[x], x >= s.seg.
+func (s *valueScan) at(r *Reader, x int) int { return len(r.buf) + x - s.seg }
+
+// scan reads chunk, the buffered input, as the continuation of the value:
+// it returns the position in chunk after the value's end, or -1 when the
+// value goes on past the chunk. A string past maxString is cut, its kept
+// text appended to r.buf.
+func (r *Reader) scan(s *valueScan, chunk []byte) (int, error) {
+	for i := 0; i < len(chunk); i++ {
+		if !s.inString {
+			b := chunk[i]
+			if !structural[b] {
+				// Numbers, colons, literals: skip to the next structural
+				// byte, eight bytes at a time.
+				for i++; i+8 <= len(chunk); i += 8 {
+					if m := maybeStructural(binary.LittleEndian.Uint64(chunk[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						break
+					}
+				}
+				for i < len(chunk) && !structural[chunk[i]] {
+					i++
+				}
+				if i == len(chunk) {
+					break
+				}
+				b = chunk[i]
+			}
+			if b != '"' {
+				if end, err := r.bracket(s, chunk, i); end >= 0 || err != nil {
+					return end, err
+				}
+				continue
+			}
+			// A string starts: find its end now.
+			s.inString = true
+			i++
+			s.strStart = s.at(r, i)
+		}
+		var closed bool
+		if i, closed = r.stringPart(s, chunk, i); closed && len(s.stack) == 0 {
+			return i + 1, nil
+		}
+	}
+	return -1, nil
+}
+
+// bracket handles the structural byte chunk[i] outside strings: it returns
+// the position after the value's end when a closing bracket ends it, -1
+// otherwise, and errBroken when the element is broken.
+func (r *Reader) bracket(s *valueScan, chunk []byte, i int) (int, error) {
+	switch b := chunk[i]; b {
+	case ',':
+		// In an element's own members, a comma is followed by a key (or,
+		// tolerated, the closing brace). An opening brace there means the
+		// element's brace never closed and the next element began
+		// (docs/format/traceevent.md#resynchronisation); other syntax errors
+		// are left to the decoder, and nested ones are caught at their
+		// closing bracket.
+		if len(s.stack) == 1 && s.stack[0] == '{' {
+			j := i + 1
+			for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\r' || chunk[j] == '\t') {
+				j++
+			}
+			if j < len(chunk) && chunk[j] == '{' {
+				r.discard(j)
+				return -1, errBroken
+			}
+		}
+	case '{', '[':
+		s.stack = append(s.stack, b)
+	case '}', ']':
+		if n := len(s.stack); n == 0 || (s.stack[n-1] == '{') != (b == '}') {
+			r.discard(i + 1)
+			return -1, errBroken
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+		if len(s.stack) == 0 {
+			return i + 1, nil
+		}
+	}
+	return -1, nil
+}
+
+// stringPart reads the current string from chunk[i:]: it returns the
+// position of its closing quote and true, or the chunk's end and false when
+// the string goes on past the chunk. Past maxString, the text kept so far is
+// appended to r.buf and the rest dropped up to the closing quote.
+func (r *Reader) stringPart(s *valueScan, chunk []byte, i int) (int, bool) {
+	n, esc := stringEnd(chunk[i:], s.escaped)
+	textEnd := len(chunk) // the end of the string's text in this chunk
+	if n >= 0 {
+		textEnd = i + n - 1
+	}
+	if !s.skipping && s.keep && s.at(r, textEnd)-s.strStart > s.maxString {
+		// Keep maxString bytes of the text and drop the rest up to the
+		// closing quote.
+		keep := s.seg + s.strStart + s.maxString - len(r.buf)
+		r.buf = append(r.buf, chunk[s.seg:keep]...)
+		r.buf = trimPartial(r.buf, s.strStart)
+		s.skipping, s.cut = true, true
+	}
+	if n < 0 {
+		s.escaped = esc
+		if s.skipping {
+			s.seg = len(chunk)
+		}
+		return len(chunk), false
+	}
+	s.escaped, s.inString = false, false
+	i += n - 1 // at the closing quote
+	if s.skipping {
+		s.seg, s.skipping = i, false
+	}
+	return i, true
 }
 
 // trimPartial removes from the end of b, a string's text from b[start:] cut

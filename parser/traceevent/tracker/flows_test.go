@@ -8,26 +8,35 @@ import (
 	"tracestreamer/parser/traceevent/tokenizer"
 )
 
+// feed hands an event of thread tid to the slice and flow trackers as the
+// importer does.
+func feed(t *testing.T, s *Slices, f *Flows, raw string) {
+	t.Helper()
+	ev, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itid := int(ev.Tid.Num)
+	switch ev.Ph {
+	case 'X':
+		s.Complete(itid, ev, ev.Dur.NS)
+		if ev.BindID != nil {
+			f.V2(int64(s.next-1), ev)
+		}
+	case 'B':
+		s.Begin(itid, ev)
+	case 'E':
+		s.End(itid, ev)
+	case 's', 't', 'f':
+		f.V1(itid, ev)
+	}
+}
+
 func TestFlows(t *testing.T) {
 	st := cells{}
 	s := NewSlices(st, 0)
 	f := NewFlows(s, st)
-	run := func(raw string) {
-		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		itid := int(ev.Tid.Num)
-		switch ev.Ph {
-		case 'X':
-			s.Complete(itid, ev, ev.Dur.NS)
-			if ev.BindID != nil {
-				f.V2(int64(s.next-1), ev)
-			}
-		case 's', 't', 'f':
-			f.V1(itid, ev)
-		}
-	}
+	run := func(raw string) { feed(t, s, f, raw) }
 	for _, raw := range []string{
 		`{"ph":"X","ts":0,"dur":10,"tid":1,"name":"A"}`, // slice 0
 		`{"ph":"s","ts":1,"tid":1,"cat":"c","name":"m","id":5}`,
@@ -89,21 +98,7 @@ func TestFlowEvents(t *testing.T) {
 		`{"ph":"s","ts":60,"tid":2,"cat":"input","name":"L","id":3}`,
 		`{"ph":"f","ts":70,"tid":3,"cat":"input","name":"L","id":2}`, // no next slice on thread 3
 	} {
-		ev, err := event.Decode(&tokenizer.Element{Raw: []byte(raw)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		itid := int(ev.Tid.Num)
-		switch ev.Ph {
-		case 'X':
-			s.Complete(itid, ev, ev.Dur.NS)
-		case 'B':
-			s.Begin(itid, ev)
-		case 'E':
-			s.End(itid, ev)
-		case 's', 't', 'f':
-			f.V1(itid, ev)
-		}
+		feed(t, s, f, raw)
 	}
 	f.Finish()
 	rows := f.Take()
