@@ -71,9 +71,10 @@ type Place func(id int64, s Summary) (name string, start, end int64)
 // Read reads a heap file from dec and keeps it under the name and times
 // place gives, or, when dec fails, drops its rows and returns the error (the
 // file id is not used up). warn receives the problems dec and the Writer
-// find.
-func (f *Files) Read(dec Decoder, warn Warner, place Place) (Summary, error) {
-	file := f.Begin(warn)
+// find; the inconsistencies the Writer counts by kind go to the run's log,
+// under where (the input, and where in it).
+func (f *Files) Read(where string, dec Decoder, warn Warner, place Place) (Summary, error) {
+	file := f.Begin(where, warn)
 	s, err := file.Decode(dec)
 	if err != nil {
 		file.Drop()
@@ -91,15 +92,21 @@ type File struct {
 	id      int64
 	mark    rows.Mark
 	warn    Warner
+	report  Reporter
 	sum     Summary
 	objects *heapgraph.Objects
 }
 
 // Begin starts the next heap file: its rows are marked, to be removed again
-// if it is dropped.
-func (f *Files) Begin(warn Warner) *File {
+// if it is dropped. where names the input (and where in it) in the warnings
+// of the inconsistencies counted in the run's log.
+func (f *Files) Begin(where string, warn Warner) *File {
 	mark := f.sink.Mark(f.tables)
-	return &File{files: f, id: f.next, mark: mark, warn: warn}
+	h := &File{files: f, id: f.next, mark: mark, warn: warn}
+	if f.log != nil {
+		h.report = func(e stat.Event, t stat.Type, n int64, msg string) { f.log.Report(e, t, n, where, msg) }
+	}
+	return h
 }
 
 // ID returns the file's id (js_heap_files.id once kept).
@@ -108,7 +115,7 @@ func (h *File) ID() int64 { return h.id }
 // Decode runs dec and writes the file's rows (Output.Decode). It may run on
 // another goroutine than Begin and Keep, one file at a time.
 func (h *File) Decode(dec Decoder) (Summary, error) {
-	w, err := h.files.out.decodeFile(h.id, dec, h.warn)
+	w, err := h.files.out.decodeFile(h.id, dec, h.warn, h.report)
 	h.sum, h.objects = w.sum, w.objects
 	return w.sum, err
 }

@@ -40,14 +40,14 @@ func TestReadKeepsAndNumbers(t *testing.T) {
 			var warns []string
 			warn := func(format string, args ...any) { warns = append(warns, fmt.Sprintf(format, args...)) }
 			place := func(id int64, s Summary) (string, int64, int64) { return SnapshotName(id), 10, 20 }
-			s, err := f.Read(small, warn, place)
+			s, err := f.Read("small", small, warn, place)
 			if err != nil || s.Nodes != 3 || s.Edges != 3 || s.Strings != 3 || s.SelfSize != 40 {
 				t.Fatalf("summary %+v, error %v", s, err)
 			}
-			if _, err := f.Read(func(w *Writer) error { w.Node(Node{ID: 9}); return errors.New("cut") }, warn, place); err == nil {
+			if _, err := f.Read("cut", func(w *Writer) error { w.Node(Node{ID: 9}); return errors.New("cut") }, warn, place); err == nil {
 				t.Fatal("a failing decoder's file was kept")
 			}
-			if _, err := f.Read(small, warn, place); err != nil {
+			if _, err := f.Read("small", small, warn, place); err != nil {
 				t.Fatal(err)
 			}
 			f.Flush()
@@ -90,8 +90,8 @@ func TestReadKeepsAndNumbers(t *testing.T) {
 func TestDecodePanicIsAnError(t *testing.T) {
 	for _, analyse := range []bool{false, true} {
 		out := NewOutput(rows.NewMemory(), schema.New(), Options{Analyse: analyse})
-		out.nodes = tables.JSHeapNodesWriter{} // no appender: a nil dereference
-		_, err := out.decode(0, small, nil)    // not Decode, which would discard the pending rows through the broken appender
+		out.nodes = tables.JSHeapNodesWriter{}   // no appender: a nil dereference
+		_, err := out.decode(0, small, nil, nil) // not Decode, which would discard the pending rows through the broken appender
 		want := "internal error (please report it): "
 		if analyse {
 			want = "internal error writing the rows of nodes and edges "

@@ -3,6 +3,7 @@ package heapfile
 import (
 	"fmt"
 	"os"
+	"tracestreamer/stat"
 
 	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/internal/scratch"
@@ -92,14 +93,16 @@ func (o *Output) all() []*rows.Appender {
 //
 // A panic while decoding or analysing (a bug, whatever the input) is returned
 // as an error, so that the caller drops this file and goes on.
+//
+// The inconsistencies the Writer counts go to warn, one message for each kind.
 func (o *Output) Decode(fileID int64, dec Decoder, warn Warner) (Summary, error) {
-	w, err := o.decodeFile(fileID, dec, warn)
+	w, err := o.decodeFile(fileID, dec, warn, nil)
 	return w.sum, err
 }
 
 // decodeFile is Decode, returning the Writer.
-func (o *Output) decodeFile(fileID int64, dec Decoder, warn Warner) (*Writer, error) {
-	w, err := o.decode(fileID, dec, warn)
+func (o *Output) decodeFile(fileID int64, dec Decoder, warn Warner, report Reporter) (*Writer, error) {
+	w, err := o.decode(fileID, dec, warn, report)
 	if err != nil {
 		o.discard()
 	} else {
@@ -108,11 +111,14 @@ func (o *Output) decodeFile(fileID int64, dec Decoder, warn Warner) (*Writer, er
 	return w, err
 }
 
-func (o *Output) decode(fileID int64, dec Decoder, warn Warner) (w *Writer, err error) {
+func (o *Output) decode(fileID int64, dec Decoder, warn Warner, report Reporter) (w *Writer, err error) {
 	if warn == nil {
 		warn = func(string, ...any) {}
 	}
-	w = &Writer{fileID: fileID, out: o, warn: warn, stride: 1, edgeNode: -1}
+	if report == nil {
+		report = func(_ stat.Event, _ stat.Type, _ int64, msg string) { warn("%s", msg) }
+	}
+	w = &Writer{fileID: fileID, out: o, warn: warn, report: report, stride: 1, edgeNode: -1}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error (please report it): %v", p)

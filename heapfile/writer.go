@@ -1,12 +1,14 @@
 package heapfile
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"tracestreamer/analysis/heapgraph"
 	"tracestreamer/rows"
+	"tracestreamer/stat"
 	"tracestreamer/tables"
 )
 
@@ -29,6 +31,10 @@ type Meta struct {
 	// 0, with a warning).
 	NodeCount, EdgeCount, TraceFunctionCount int64
 	Missing                                  [3]bool
+	// Invalid holds, for each of the three, the text of a count that is not
+	// a count (not an integer from 0 to 2^63-1): js_heap_info gets the
+	// count of what the file holds instead, and a warning.
+	Invalid [3]string
 	// CountsAfter says that the file states no counts before its nodes (a
 	// .rawheap): the js_heap_info counts are then those of the nodes and
 	// edges given, written when the decoder returns; NodeCount and
@@ -98,6 +104,10 @@ type Writer struct {
 	edgeNode   int
 	edgeLeft   uint32
 	edgeWarned bool
+
+	checks checks
+	report Reporter
+	offset func() int64 // the decoder's position, if it gives it
 }
 
 // Warn reports a problem that does not stop decoding.
@@ -122,7 +132,7 @@ func (w *Writer) Meta(m Meta) {
 			}
 		}
 	}
-	if !m.CountsAfter {
+	if !m.CountsAfter && m.Invalid == [3]string{} {
 		w.countRows(m.NodeCount, m.EdgeCount)
 	}
 	// Size the arrays from the stated node count (up to 8 M nodes), so
@@ -145,9 +155,15 @@ func (w *Writer) Meta(m Meta) {
 func (w *Writer) countRows(nodes, edges int64) {
 	m := w.meta
 	counts := []int64{nodes, edges, m.TraceFunctionCount}
-	for i, k := range []string{"node_count", "edge_count", "trace_function_count"} {
+	have := []int64{w.sum.Nodes, w.sum.Edges, w.sum.FunctionInfos}
+	for i, k := range countNames {
 		if m.Missing[i] {
 			w.warn("snapshot.%s is missing; written as 0", k)
+		}
+		if m.Invalid[i] != "" {
+			counts[i] = have[i]
+			w.report(stat.JSHeapCounts, stat.InvalidData, 1,
+				fmt.Sprintf("snapshot.%s is %s, not a count; the %d the file holds is written", k, m.Invalid[i], have[i]))
 		}
 		w.out.info.Append(&tables.JSHeapInfo{FileID: w.fileID, Key: k, Type: 0, IntValue: counts[i], StrValue: ""})
 	}
@@ -155,9 +171,12 @@ func (w *Writer) countRows(nodes, edges int64) {
 
 // ended is told that the decoder has returned without an error.
 func (w *Writer) ended() {
-	if w.meta != nil && w.meta.CountsAfter {
+	if m := w.meta; m != nil && m.CountsAfter {
 		w.countRows(w.sum.Nodes, w.sum.Edges)
+	} else if m != nil && m.Invalid != [3]string{} {
+		w.countRows(m.NodeCount, m.EdgeCount)
 	}
+	w.finishChecks()
 }
 
 // Node writes the next node.
@@ -169,9 +188,10 @@ func (w *Writer) Node(nd Node) {
 		w.out.nodes.Append(&tables.JSHeapNodes{FileID: w.fileID, NodeIndex: idx, Type: typ, Name: name, ID: id,
 			SelfSize: self, EdgeCount: ec, TraceNodeID: trace, Detachedness: det})
 	}
+	w.checkNode(idx, nd)
 	rawEC := ec
 	if ec < 0 || ec > 1<<32-1 {
-		w.warn("node %d has edge count %d", idx, ec)
+		w.note(&w.checks.edgeCount, "node %d has edge count %d", idx, ec)
 		ec = 0
 	}
 	if w.graph != nil {
@@ -227,6 +247,7 @@ func (w *Writer) Edge(e Edge) {
 		}
 	}
 	idx := w.sum.Edges
+	w.checkEdge(idx, e)
 	var nulls uint64
 	var from int64
 	if w.edgeNode < len(w.ids) {

@@ -98,7 +98,7 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // its modification time), or drops it when the decoder gives nothing usable.
 func (r *run) rawheapGraph(path string, warnf func(string, ...any), decode func(rawheap.Graph, rawheap.Warner) (uint64, error)) error {
 	var end int64
-	_, err := r.heap.Read(func(w *heapfile.Writer) error {
+	_, err := r.heap.Read(path, func(w *heapfile.Writer) error {
 		w.Meta(rawheapMeta)
 		ts, err := decode(graphOf{w}, func(off int64, format string, args ...any) {
 			warnf("offset %d: "+format, append([]any{off}, args...)...)

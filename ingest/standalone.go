@@ -30,7 +30,7 @@ func modTime(path string) int64 {
 func (r *run) heapFile(ctx context.Context, in io.Reader, path string) error {
 	end := modTime(path)
 	var start int64
-	_, err := r.heap.Read(heapsnapshot.Decoder(in), func(format string, args ...any) {
+	_, err := r.heap.Read(path, heapsnapshot.Decoder(in), func(format string, args ...any) {
 		r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...)
 	}, func(id int64, s heapfile.Summary) (string, int64, int64) {
 		if s.IsTimeline() {

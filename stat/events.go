@@ -156,6 +156,12 @@ const (
 	HTraceRecord
 	JSCPUProfiler
 	Rawheap
+	// Heap snapshot inconsistencies (docs/format/stat.md#js-heap).
+	JSHeapCounts
+	JSHeapEdgeCounts
+	JSHeapNames
+	JSHeapTypes
+	JSHeapValues
 
 	numEvents
 )
@@ -165,6 +171,9 @@ const (
 	firstJSON = JSONFile
 	lastJSON  = JSONTopLevel
 	firstOwn  = HTraceRecord
+	// From firstOptional on, an event's rows are in the table only in a run
+	// that counted something under it.
+	firstOptional = Rawheap
 )
 
 // events names and describes every Event; the array's length makes the
@@ -316,4 +325,9 @@ var events = [numEvents]struct{ name, desc string }{
 	HTraceRecord:                {"htrace_record", "faults of the .htrace container: cut or corrupt records and sections"},
 	JSCPUProfiler:               {"trace_js_cpu_profiler", "CPU profiles (htrace and standalone files)"},
 	Rawheap:                     {"rawheap", "ArkTS .rawheap dumps and their faults (rows only in a run that read one)"},
+	JSHeapCounts:                {"js_heap_counts", "heap files whose node_count, edge_count or trace_function_count is not a count, or not what the file holds"},
+	JSHeapEdgeCounts:            {"js_heap_edge_counts", "heap file nodes whose edge counts do not fit the edges the file has"},
+	JSHeapNames:                 {"js_heap_names", "heap file node and edge names past the strings array"},
+	JSHeapTypes:                 {"js_heap_types", "heap file node and edge types outside the type lists"},
+	JSHeapValues:                {"js_heap_values", "heap file values that are negative where they cannot be, or not 64-bit integers"},
 }

@@ -176,13 +176,13 @@ type Row struct {
 
 // Rows returns the stat table: the reference's 98 events × 5 types, then the
 // Trace Event rows if UseJSON was called, then tracestreamer's own events
-// (rawheap only when it counted something).
+// (from rawheap on, each only when it counted something).
 func (l *Log) Rows() []Row {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []Row
 	for e := range Event(numEvents) {
-		if e.IsJSON() && !l.json || e == Rawheap && l.counts[e] == [numTypes]int64{} {
+		if e.IsJSON() && !l.json || e >= firstOptional && l.counts[e] == [numTypes]int64{} {
 			continue
 		}
 		for _, t := range Types() {

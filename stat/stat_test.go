@@ -61,6 +61,10 @@ func TestTableLayout(t *testing.T) {
 	if rows = l.Rows(); len(rows) != 730 || rows[729] != (Row{"rawheap", "invalid_data", "error", 0}) {
 		t.Fatalf("%d rows with a rawheap: %v", len(rows), rows[len(rows)-1])
 	}
+	l.Add(JSHeapNames, InvalidData, 3)
+	if rows = l.Rows(); len(rows) != 735 || rows[734] != (Row{"js_heap_names", "invalid_data", "error", 3}) {
+		t.Fatalf("%d rows with a heap name problem: %v", len(rows), rows[len(rows)-1])
+	}
 	sev := map[Type]string{Received: "info", DataLost: "error", NotMatch: "info", NotSupported: "warn", InvalidData: "error"}
 	for typ, s := range sev {
 		if typ.Severity() != s {
@@ -84,8 +88,8 @@ func TestEventNames(t *testing.T) {
 			t.Errorf("%s has no description", name)
 		}
 	}
-	if len(seen) != 98+45+3 {
-		t.Errorf("%d events, want 146", len(seen))
+	if len(seen) != 98+45+8 {
+		t.Errorf("%d events, want 151", len(seen))
 	}
 	for _, e := range []Event{JSMemory, ClockSync, Other, TracingMarkWrite, JSONFile, JSONTopLevel} {
 		if !seen[e.String()] {
@@ -97,7 +101,7 @@ func TestEventNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range Events() {
-		if e.IsJSON() && !bytes.Contains(doc, []byte("| `"+e.String()+"` |")) {
+		if (e.IsJSON() || e >= JSHeapCounts) && !bytes.Contains(doc, []byte("| `"+e.String()+"` |")) {
 			t.Errorf("%s is not in docs/format/stat.md", e)
 		}
 	}

@@ -205,7 +205,7 @@ func (p *Parser) Result(ctx context.Context, data []byte, ts int64, clock htrace
 func (p *Parser) chunk(text []byte, ts int64, where string) {
 	if p.heap == nil {
 		prefix := fmt.Sprintf("%s: heap file %d", p.name, p.env.Heap.NextID())
-		p.heap = startHeapStream(p.env.Heap.Begin(func(format string, args ...any) {
+		p.heap = startHeapStream(p.env.Heap.Begin(prefix, func(format string, args ...any) {
 			p.warn(stat.InvalidData, prefix, format, args...)
 		}))
 		p.heap.firstChunk = ts

@@ -18,6 +18,7 @@ import (
 
 	"tracestreamer/heapfile"
 	"tracestreamer/parser/jsonscan"
+	"tracestreamer/stat"
 )
 
 // decoder holds the state of one snapshot.
@@ -49,6 +50,7 @@ func Decoder(r io.Reader) heapfile.Decoder {
 				err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
 			}
 		}()
+		w.SetOffset(d.js.Offset)
 		return d.decode()
 	}
 }
@@ -189,7 +191,8 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 // such value must not cost a snapshot of millions of nodes its every row.
 func (d *decoder) warnNonIntegers(bad *jsonscan.NonIntegers) {
 	if bad.N > 0 {
-		d.w.Warn("%d values that are not integers were read as 0 (the first at offset %d)", bad.N, bad.First)
+		d.w.Report(stat.JSHeapValues, stat.InvalidData, int64(bad.N), fmt.Sprintf(
+			"%d values that are not 64-bit integers were read as 0 (the first at offset %d)", bad.N, bad.First))
 	}
 }
 

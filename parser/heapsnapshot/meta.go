@@ -18,6 +18,7 @@ type meta struct {
 	funcCount  int64
 	rootIndex  int64 // snapshot.root_index: flat offset of the root node (0)
 	haveCounts [3]bool
+	invalid    [3]string // the text of a count that is not one
 }
 
 // snapshot reads the "snapshot" object and writes the js_heap_info rows.
@@ -47,11 +48,14 @@ func (d *decoder) snapshot() error {
 		if !ok {
 			continue
 		}
-		v, err := n.Int()
-		if err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
 		m.haveCounts[i] = true
+		v, err := n.Int()
+		if err != nil || v < 0 {
+			// Not a count: the data decides (heapfile writes what the file
+			// holds, with a warning).
+			m.invalid[i] = string(n)
+			continue
+		}
 		switch i {
 		case 0:
 			m.nodeCount = v
@@ -90,7 +94,7 @@ func (d *decoder) snapshot() error {
 	d.meta = m
 	missing := [3]bool{!m.haveCounts[0], !m.haveCounts[1], !m.haveCounts[2]}
 	d.w.Meta(heapfile.Meta{NodeTypes: m.nodeTypes, EdgeTypes: m.edgeTypes, NodeCount: m.nodeCount,
-		EdgeCount: m.edgeCount, TraceFunctionCount: m.funcCount, Missing: missing,
+		EdgeCount: m.edgeCount, TraceFunctionCount: m.funcCount, Missing: missing, Invalid: m.invalid,
 		Root: m.rootIndex / int64(max(1, d.nodes.stride)), NodeStride: d.nodes.stride,
 		Detachedness: d.nodes.pos[nDetachedness] >= 0})
 	if d.pendingNodes != nil {

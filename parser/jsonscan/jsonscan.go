@@ -25,9 +25,11 @@
 package jsonscan
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -475,11 +477,17 @@ func ParseInt(b []byte) (int64, error) {
 			return v, nil
 		}
 	}
-	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+	v, err := strconv.ParseInt(string(b), 10, 64)
+	if err == nil {
 		return v, nil
 	}
+	if !bytes.ContainsAny(b, ".eE") {
+		// An integer out of int64's range: not rounded to its end (-2^63-1
+		// is no more an int64 than 2^63).
+		return 0, fmt.Errorf("%q is not a 64-bit integer", b)
+	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || f != float64(int64(f)) {
+	if err != nil || f < -(1<<63) || f >= 1<<63 || f != math.Trunc(f) {
 		return 0, fmt.Errorf("%q is not an integer", b)
 	}
 	return int64(f), nil
