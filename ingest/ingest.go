@@ -26,6 +26,7 @@ import (
 	"tracestreamer/schema"
 	"tracestreamer/stat"
 	"tracestreamer/store"
+	"tracestreamer/tables"
 )
 
 // Version is the tool version written to meta.tool_version.
@@ -90,7 +91,7 @@ type run struct {
 	db     *store.DB
 	sink   *store.Async
 	log    *stat.Log
-	dict   *rows.Dict
+	dict   *tables.Dict
 	rng    rows.Range
 	heap   *heapfile.Files
 	// scratchDir is where temporary files go: beside the output.
@@ -171,7 +172,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	}
 	r.db = db
 	r.sink = store.NewAsync(db, 32)
-	r.dict = rows.NewDict(r.sink, r.tables.DataDict)
+	r.dict = tables.NewDict(r.sink, r.tables)
 	// The analysis's shelf goes beside the database, as the store's page
 	// file does.
 	r.scratchDir = filepath.Dir(dest)

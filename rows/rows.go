@@ -100,76 +100,19 @@ func (a *Appender) Row(ints []int64, texts ...string) {
 	a.endRow(b)
 }
 
-// IntsNull appends a row of INT values, storing NULL for column positions (among
-// the INT columns) whose bit is set in nullMask.
-func (a *Appender) IntsNull(nullMask uint64, v ...int64) { a.IntsTextNull(nullMask, v) }
-
-// IntsTextNull appends a row like Row, storing NULL for the INT column positions
-// (among the INT columns) whose bit is set in nullMask.
-func (a *Appender) IntsTextNull(nullMask uint64, ints []int64, texts ...string) {
+// Int appends v to the current row (Int, Text and RowID build a row value
+// by value in column order; End finishes it).
+func (a *Appender) Int(v Int) {
 	b := a.batch()
-	base := len(b.Ints)
-	b.Ints = append(b.Ints, ints...)
-	b.Texts = append(b.Texts, texts...)
-	for i := range ints {
-		if nullMask&(1<<uint(i)) != 0 {
-			b.Nulls = append(b.Nulls, int32(base+i))
-		}
-	}
-	a.endRow(b)
+	b.MarkInt(len(b.Ints), v)
+	b.Ints = append(b.Ints, v.v)
 }
 
-// I appends an INT value to the current row. I, Null, Real, T and TNull build
-// a row value by value in column order; End finishes it.
-func (a *Appender) I(v int64) {
+// Text appends v to the current row.
+func (a *Appender) Text(v Text) {
 	b := a.batch()
-	b.Ints = append(b.Ints, v)
-}
-
-// Null appends a NULL to the current row in an INT (or REAL) column.
-func (a *Appender) Null() {
-	b := a.batch()
-	b.Nulls = append(b.Nulls, int32(len(b.Ints)))
-	b.Ints = append(b.Ints, 0)
-}
-
-// IOpt appends v, or NULL when ok is false.
-func (a *Appender) IOpt(v int64, ok bool) {
-	if ok {
-		a.I(v)
-	} else {
-		a.Null()
-	}
-}
-
-// Real appends a floating-point value to the current row in an INT or REAL
-// column; SQLite stores it as REAL.
-func (a *Appender) Real(f float64) {
-	b := a.batch()
-	b.Reals = append(b.Reals, int32(len(b.Ints)))
-	b.Ints = append(b.Ints, int64(math.Float64bits(f)))
-}
-
-// T appends a TEXT value to the current row.
-func (a *Appender) T(s string) {
-	b := a.batch()
-	b.Texts = append(b.Texts, s)
-}
-
-// TNull appends a NULL to the current row in a TEXT column.
-func (a *Appender) TNull() {
-	b := a.batch()
-	b.TextNulls = append(b.TextNulls, int32(len(b.Texts)))
-	b.Texts = append(b.Texts, "")
-}
-
-// TOpt appends s, or NULL when ok is false.
-func (a *Appender) TOpt(s string, ok bool) {
-	if ok {
-		a.T(s)
-	} else {
-		a.TNull()
-	}
+	b.MarkText(len(b.Texts), v)
+	b.Texts = append(b.Texts, v.s)
 }
 
 // RowID gives the row being built an explicit rowid. Call it for every row
@@ -179,7 +122,8 @@ func (a *Appender) RowID(id int64) {
 	b.RowIDs = append(b.RowIDs, id)
 }
 
-// End finishes the row built with I, Null, Real, T and TNull.
+// End finishes the row built with Int and Text (or, after Begin, by
+// appending to the batch).
 func (a *Appender) End() { a.endRow(a.batch()) }
 
 // endRow counts the row just built. A row whose INT, TEXT or rowid values
@@ -252,27 +196,6 @@ func S(s string) Text { return Text{s, true} }
 
 // SOpt is s, or NULL when ok is false.
 func SOpt(s string, ok bool) Text { return Text{s, ok} }
-
-// Int appends v to the current row.
-func (a *Appender) Int(v Int) {
-	switch v.kind {
-	case 1:
-		a.I(v.v)
-	case 2:
-		a.Real(math.Float64frombits(uint64(v.v)))
-	default:
-		a.Null()
-	}
-}
-
-// Text appends v to the current row.
-func (a *Appender) Text(v Text) {
-	if v.ok {
-		a.T(v.s)
-	} else {
-		a.TNull()
-	}
-}
 
 // Begin returns the batch the next row goes to, for writers that append a
 // whole row at once (package tables): they append its values to Ints and

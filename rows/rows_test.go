@@ -18,11 +18,11 @@ func TestRowWidth(t *testing.T) {
 	}{
 		{"complete", func(a *Appender) { a.Row([]int64{3}, "e", "received", "info", "trace") }, ""},
 		{"built value by value", func(a *Appender) {
-			a.T("e")
-			a.TNull()
-			a.IOpt(0, false)
-			a.T("info")
-			a.TOpt("", false)
+			a.Text(S("e"))
+			a.Text(Text{})
+			a.Int(IOpt(0, false))
+			a.Text(S("info"))
+			a.Text(SOpt("", false))
 			a.End()
 		}, ""},
 		{"missing INT", func(a *Appender) { a.Row(nil, "e", "received", "info", "trace") },

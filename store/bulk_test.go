@@ -25,23 +25,23 @@ func randomRow(rng *rand.Rand, a *rows.Appender, t *schema.Table) {
 	for _, c := range t.Columns {
 		switch {
 		case c.Type == schema.IntText:
-			a.T([]string{"12", " 7", "x", "-3", "1e3", ""}[rng.IntN(6)])
+			a.Text(rows.S([]string{"12", " 7", "x", "-3", "1e3", ""}[rng.IntN(6)]))
 		case c.Type.IsText():
 			if k := rng.IntN(10); k == 0 {
-				a.TNull()
+				a.Text(rows.Text{})
 			} else {
-				a.T(texts[rng.IntN(len(texts)-1)+min(1, rng.IntN(200)/199)])
+				a.Text(rows.S(texts[rng.IntN(len(texts)-1)+min(1, rng.IntN(200)/199)]))
 			}
 		default:
 			switch rng.IntN(6) {
 			case 0:
-				a.Null()
+				a.Int(rows.Int{})
 			case 1:
-				a.Real(reals[rng.IntN(len(reals))])
+				a.Int(rows.R(reals[rng.IntN(len(reals))]))
 			case 2:
-				a.I(ints[rng.IntN(len(ints))])
+				a.Int(rows.I(ints[rng.IntN(len(ints))]))
 			default:
-				a.I(rng.Int64() >> rng.IntN(64))
+				a.Int(rows.I(rng.Int64() >> rng.IntN(64)))
 			}
 		}
 	}

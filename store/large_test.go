@@ -36,15 +36,15 @@ func TestLargeTreesSameAsSQL(t *testing.T) {
 		line := strings.Repeat("0123456789abcdef", 64)
 		long := strings.Repeat("the overflow chain of a long string ", 200<<10/36)
 		for i := range n {
-			app.I(int64(i % 7))
-			app.I(int64(i))
+			app.Int(rows.I(int64(i % 7)))
+			app.Int(rows.I(int64(i)))
 			switch {
 			case i%5000 == 4999:
-				app.T(long)
+				app.Text(rows.S(long))
 			case i%997 == 0:
-				app.TNull()
+				app.Text(rows.Text{})
 			default:
-				app.T(fmt.Sprintf("%08d", i) + line[:900+i%100])
+				app.Text(rows.S(fmt.Sprintf("%08d", i) + line[:900+i%100]))
 			}
 			app.End()
 		}

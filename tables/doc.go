@@ -3,7 +3,11 @@
 // appends whole rows whose columns the compiler checks by name and type, so a
 // forgotten or misplaced value cannot shift the columns after it.
 //
-// It must not know SQL or any input format; it is regenerated, never edited.
+// Dict (dict.go) is the run's data_dict, written through its generated
+// writer.
+//
+// It must not know SQL or any input format; tables_gen.go is regenerated,
+// never edited.
 package tables
 
 //go:generate go run ../internal/cmd/gentables -o tables_gen.go

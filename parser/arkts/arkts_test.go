@@ -18,6 +18,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // msg is one ArkTSResult message with its record time (ns, already BOOTTIME).
@@ -31,7 +32,7 @@ type harness struct {
 	p    *Parser
 	log  *stat.Log
 	rng  *rows.Range
-	dict *rows.Dict
+	dict *tables.Dict
 	heap *heapfile.Files
 	cpu  *cpuprofile.Writer
 }
@@ -43,7 +44,7 @@ func feed(t *testing.T, heapType hiprofpb.ArkTSConfig_HeapType, opts Options, ms
 	t.Helper()
 	h := &harness{m: rows.NewMemory(), log: stat.NewLog(nil), rng: &rows.Range{}}
 	ts := schema.New()
-	h.dict = rows.NewDict(h.m, ts.DataDict)
+	h.dict = tables.NewDict(h.m, ts)
 	h.heap = heapfile.New(h.m, ts, h.log, heapfile.Options{Analyse: true})
 	h.cpu = cpuprofile.NewWriter(h.m, ts, h.dict, h.rng)
 	h.p = New(Env{Sink: h.m, Tables: ts, Range: h.rng, Log: h.log, Heap: h.heap, CPU: h.cpu}, opts)

@@ -16,6 +16,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // FuzzRoute checks that routing any message never panics and that markers and
@@ -65,7 +66,7 @@ func FuzzParser(f *testing.F) {
 		m := rows.NewMemory()
 		ts := schema.New()
 		rng := &rows.Range{}
-		dict := rows.NewDict(m, ts.DataDict)
+		dict := tables.NewDict(m, ts)
 		log := stat.NewLog(nil)
 		heap := heapfile.New(m, ts, log, heapfile.Options{})
 		p := New(Env{Sink: m, Tables: ts, Range: rng, Log: log, Heap: heap,

@@ -17,14 +17,14 @@ type Writer struct {
 	samples                 tables.JSCPUProfilerSampleWriter
 	profiles                tables.JSCPUProfileWriter
 	times                   tables.JSCPUProfilerNodeTimeWriter
-	dict                    *rows.Dict
+	dict                    *tables.Dict
 	rng                     *rows.Range
 	nextSample, nextProfile int64
 	nodeRows                int64
 }
 
 // NewWriter returns the CPU profile writer of a run.
-func NewWriter(sink rows.Sink, t *schema.Tables, dict *rows.Dict, rng *rows.Range) *Writer {
+func NewWriter(sink rows.Sink, t *schema.Tables, dict *tables.Dict, rng *rows.Range) *Writer {
 	return &Writer{nodes: tables.NewJSCPUProfilerNode(sink, t), samples: tables.NewJSCPUProfilerSample(sink, t),
 		profiles: tables.NewJSCPUProfile(sink, t), times: tables.NewJSCPUProfilerNodeTime(sink, t),
 		dict: dict, rng: rng}

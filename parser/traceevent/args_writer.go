@@ -15,7 +15,7 @@ import (
 // string values go to data_dict.
 type argSets struct {
 	app  tables.ArgsWriter
-	dict *rows.Dict
+	dict *tables.Dict
 	next int64 // next set id
 	row  int64 // next args.id
 

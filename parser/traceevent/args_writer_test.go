@@ -12,6 +12,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // importShared imports text with identical argument lists sharing one set
@@ -22,7 +23,7 @@ func importShared(t *testing.T, text []byte, share bool) *imported {
 	mem := rows.NewMemory()
 	ts := schema.New()
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
-	dict := rows.NewDict(mem, ts.DataDict)
+	dict := tables.NewDict(mem, ts)
 	im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: res.rng, Log: res.log}, Options{})
 	if !share {
 		im.args.maxShared = -1

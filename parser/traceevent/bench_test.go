@@ -11,6 +11,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // benchTrace is an unsorted array trace of n tasks: B/E with nested X
@@ -68,7 +69,7 @@ func BenchmarkImport(b *testing.B) {
 	for b.Loop() {
 		mem := discard{}
 		ts := schema.New()
-		im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{},
+		im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: &rows.Range{},
 			Log: stat.NewLog(nil)}, Options{SortBudget: 4 << 20})
 		if err := im.Read(context.Background(), bytes.NewReader(data), Input{Path: "bench"}); err != nil {
 			b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // FuzzImport runs the whole importer on arbitrary input, with a tiny sort
@@ -35,7 +36,7 @@ func FuzzImport(f *testing.F) {
 		testutil.CountExec("FuzzImport")
 		mem := rows.NewMemory()
 		ts := schema.New()
-		dict := rows.NewDict(mem, ts.DataDict)
+		dict := tables.NewDict(mem, ts)
 		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)},
 			Options{SortBudget: 256})
 		if err := im.Read(context.Background(), bytes.NewReader(data), Input{Path: "fuzz"}); err != nil {

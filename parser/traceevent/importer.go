@@ -23,7 +23,7 @@ import (
 type Env struct {
 	Sink   rows.Sink
 	Tables *schema.Tables
-	Dict   *rows.Dict
+	Dict   *tables.Dict
 	Range  *rows.Range
 	Log    *stat.Log
 }

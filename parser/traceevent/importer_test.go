@@ -16,6 +16,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // imported is the result of importing a trace into memory.
@@ -33,7 +34,7 @@ func importText(t *testing.T, text string, opts Options) *imported {
 	mem := rows.NewMemory()
 	ts := schema.New()
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
-	dict := rows.NewDict(mem, ts.DataDict)
+	dict := tables.NewDict(mem, ts)
 	im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: res.rng, Log: res.log}, opts)
 	if err := im.Read(context.Background(), strings.NewReader(text), Input{Path: "test.json"}); err != nil {
 		t.Fatal(err)
@@ -550,7 +551,7 @@ func TestCancelInMergePhase(t *testing.T) {
 	}
 	mem := rows.NewMemory()
 	ts := schema.New()
-	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{}, Log: stat.NewLog(nil)},
+	im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: &rows.Range{}, Log: stat.NewLog(nil)},
 		Options{SortBudget: 64 << 10}) // spills: the merge reads runs back
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -642,7 +643,7 @@ func TestPanicOnPipelineGoroutine(t *testing.T) {
 	for _, st := range []stage{elements, records} {
 		mem := rows.NewMemory()
 		ts := schema.New()
-		dict := rows.NewDict(mem, ts.DataDict)
+		dict := tables.NewDict(mem, ts)
 		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
 		im.decodeBatch = func(b *batch, d *event.Decoder, s stage) {
 			if s == st && len(b.items) > 2 {
@@ -678,7 +679,7 @@ func TestCounterSeriesLimit(t *testing.T) {
 	ts := schema.New()
 	var warn strings.Builder
 	log := stat.NewLog(&warn)
-	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: &rows.Range{}, Log: log},
+	im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: &rows.Range{}, Log: log},
 		Options{MaxCounters: 10})
 	if err := im.Read(context.Background(), strings.NewReader(lines(events...)), Input{Path: "many.json"}); err != nil {
 		t.Fatal(err)

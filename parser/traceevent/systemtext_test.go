@@ -12,6 +12,7 @@ import (
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
+	"tracestreamer/tables"
 )
 
 // systemRun imports text with system_trace_events chunks of at most chunk
@@ -21,7 +22,7 @@ func systemRun(t *testing.T, text string, chunk int) ([][3]string, *imported) {
 	mem := rows.NewMemory()
 	ts := schema.New()
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
-	im := New(Env{Sink: mem, Tables: ts, Dict: rows.NewDict(mem, ts.DataDict), Range: res.rng, Log: res.log}, Options{})
+	im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: res.rng, Log: res.log}, Options{})
 	im.system.chunk = chunk
 	if err := im.Read(context.Background(), strings.NewReader(text), Input{Path: "test.json"}); err != nil {
 		t.Fatal(err)
