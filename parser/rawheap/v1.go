@@ -31,16 +31,37 @@ const (
 
 func isHeapObject(v uint64) bool { return v&tagHeapObjMask == 0 }
 
+// noData marks a node without memory (offsets are those of the section
+// index: 32 bits).
+const noData = 0xFFFFFFFF
+
+// Flags of a node, set by the first pass for the second, which runs
+// without the ids and node types.
+const (
+	fDone       = 1 << iota // went through CreateHashEdge: its id is masked
+	fHclassEdge             // has an hclass edge
+	fHash                   // has a hash edge
+	fSkip                   // a handle node: no edges
+)
+
+// at returns the file offset of node i's memory, -1 without.
+func (n *v1Nodes) at(i int64) int64 {
+	if n.off[i] == noData {
+		return -1
+	}
+	return int64(n.off[i])
+}
+
 // v1Nodes holds the per-node state of a V1 dump.
 type v1Nodes struct {
 	id     []uint64
 	size   []uint32
-	off    []int64 // file offset of the memory, -1 without
+	off    []uint32 // file offset of the memory, noData without
 	str    []uint32
 	typ    []uint8
 	jsType []uint8
 	hclass []int32 // node index of the hidden class, -1 none
-	done   []bool  // went through CreateHashEdge: its id is masked
+	flags  []uint8 // what the first pass found (fDone, …)
 }
 
 type v1 struct {
@@ -201,11 +222,11 @@ func (v *v1) run() error {
 	cand, firsts = nil, nil
 	v.count = v.fixed + int64(len(v.addrs)) + nvirt
 	N := v.count
-	v.n = v1Nodes{id: make([]uint64, N), size: make([]uint32, N), off: make([]int64, N),
-		str: make([]uint32, N), typ: make([]uint8, N), jsType: make([]uint8, N), hclass: make([]int32, N), done: make([]bool, N)}
+	v.n = v1Nodes{id: make([]uint64, N), size: make([]uint32, N), off: make([]uint32, N),
+		str: make([]uint32, N), typ: make([]uint8, N), jsType: make([]uint8, N), hclass: make([]int32, N), flags: make([]uint8, N)}
 	n := &v.n
 	for i := range N {
-		n.off[i], n.hclass[i], n.str[i], n.typ[i] = -1, -1, 1, typeDefault
+		n.off[i], n.hclass[i], n.str[i], n.typ[i] = noData, -1, 1, typeDefault
 	}
 	for _, x := range names {
 		if i, ok := v.find(x.addr); ok {
@@ -237,25 +258,25 @@ func (v *v1) run() error {
 			if int64(memOff)+8 > memSize {
 				d.problem(ProblemOutside, s.tableStart+k*s.item, "object %d (id %d): memory offset %d lies past its section's memory (%d bytes); its data is lost",
 					k, n.id[i], le32(b[20:]), memSize)
-				n.off[i] = -1
+				n.off[i] = noData
 				continue
 			}
-			n.off[i] = s.memStart + int64(memOff)
+			n.off[i] = uint32(s.memStart + int64(memOff))
 		}
 	}
 	// hclass of every object, and the type field of the hidden classes.
 	for i := range N {
-		if n.off[i] < 0 {
+		if n.off[i] == noData {
 			continue
 		}
-		if h, ok := v.find(v.main.u64(n.off[i], v.memEnd(n.off[i]))); ok {
+		if h, ok := v.find(v.main.u64(n.at(i), v.memEnd(n.at(i)))); ok {
 			n.hclass[i] = int32(h)
 		}
 	}
 	for i := range N {
-		if h := n.hclass[i]; h >= 0 && n.off[h] >= 0 {
+		if h := n.hclass[i]; h >= 0 && n.off[h] != noData {
 			if _, ok := typeField[h]; !ok {
-				t := uint8(v.tiny.u32(n.off[h]+tf, v.memEnd(n.off[h])))
+				t := uint8(v.tiny.u32(n.at(int64(h))+tf, v.memEnd(n.at(int64(h)))))
 				if int(t) >= len(m.Types) {
 					t = 0
 				}
@@ -265,7 +286,7 @@ func (v *v1) run() error {
 	}
 	// FillNodes: types, default names.
 	for i := range N {
-		if n.off[i] < 0 {
+		if n.off[i] == noData {
 			continue
 		}
 		var jt uint8
@@ -328,12 +349,12 @@ func (v *v1) run() error {
 		}
 		ec := v.translate(i, false)
 		id := n.id[i]
-		if n.done[i] {
+		if n.flags[i]&fDone != 0 {
 			id &= 0xFFFFFFFF
 		}
 		var native uint32
-		if n.off[i] >= 0 && n.jsType[i] == m.nativePointer && m.nativePointer != 0 {
-			native = v.main.u32(n.off[i]+int64(m.nativeBindingSize.Offset), v.memEnd(n.off[i]))
+		if n.off[i] != noData && n.jsType[i] == m.nativePointer && m.nativePointer != 0 {
+			native = v.main.u32(n.at(i)+int64(m.nativeBindingSize.Offset), v.memEnd(n.at(i)))
 		}
 		d.node(n.typ[i], n.str[i], id, n.size[i], ec, native)
 	}
@@ -355,7 +376,9 @@ func (v *v1) run() error {
 		d.problem(ProblemDangling, v.firstDng, "%d references to addresses that are not in the object tables (the first here) were dropped", v.dangling)
 	}
 
-	// Pass 2: edges.
+	// Pass 2: edges. The ids and node types are done with (flags say what
+	// the second pass needs of them).
+	n.id, n.typ = nil, nil
 	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
 	for k := int64(1); k <= 4; k++ {
@@ -438,7 +461,13 @@ func (v *v1) findOrCreate(a uint64, name func() uint32) int64 {
 // edge count, and hands its edges to v.emit in the second pass.
 func (v *v1) translate(i int64, emit bool) uint32 {
 	n, m := &v.n, v.m
-	if n.off[i] < 0 || n.hclass[i] < 0 || n.typ[i] == typeRoot {
+	if n.off[i] == noData || n.hclass[i] < 0 {
+		return 0
+	}
+	if !emit && n.typ[i] == typeRoot {
+		n.flags[i] |= fSkip
+	}
+	if n.flags[i]&fSkip != 0 {
 		return 0
 	}
 	var ec uint32
@@ -449,7 +478,10 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 		}
 	}
 	h := int64(n.hclass[i])
-	if n.idAt(i) != n.idAt(h) {
+	if !emit && n.idAt(i) != n.idAt(h) {
+		n.flags[i] |= fHclassEdge
+	}
+	if n.flags[i]&fHclassEdge != 0 {
 		if !v.hclassed {
 			v.hclassS, v.hclassed = v.str.id("hclass"), true
 		}
@@ -459,19 +491,22 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 	if !v.hashed {
 		v.hashStr, v.hashed = v.str.id("ArkInternalHash"), true
 	}
-	if hash := uint32(n.id[i] >> 32); hash != 0 {
-		if !emit {
+	if !emit {
+		if hash := uint32(n.id[i] >> 32); hash != 0 {
+			n.flags[i] |= fHash
 			v.hashName = append(v.hashName, v.str.id("Int:"+strconv.FormatUint(uint64(hash), 10)))
 		}
+	}
+	if n.flags[i]&fHash != 0 {
 		out(edgeProperty, v.hashStr, v.hashBase+v.hashes)
 		v.hashes++
 	}
-	n.done[i] = true
+	n.flags[i] |= fDone
 	jt := n.jsType[i]
 	if m.isString(jt) {
 		return ec
 	}
-	o := clamp(obj{w: &v.main, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]})
+	o := clamp(obj{w: &v.main, i: i, off: n.at(i), end: v.memEnd(n.at(i)), size: n.size[i]})
 	switch {
 	case jt == m.globalEnv && m.globalEnv != 0:
 		idx := uint32(0)
@@ -524,7 +559,7 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 }
 
 func (n *v1Nodes) idAt(i int64) uint64 {
-	if n.done[i] {
+	if n.flags[i]&fDone != 0 {
 		return n.id[i] & 0xFFFFFFFF
 	}
 	return n.id[i]
@@ -555,7 +590,7 @@ func (v *v1) edge(from int64, a uint64, name uint32, typ uint8, out func(uint8, 
 			if a != 0 && !v.str.frozen {
 				v.dangling++
 				if v.firstDng < 0 {
-					v.firstDng = v.n.off[from]
+					v.firstDng = v.n.at(from)
 				}
 			}
 			return
@@ -699,7 +734,7 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 		return
 	}
 	ai, ok := v.find(o.u64(npOff))
-	if !ok || n.off[ai] < 0 {
+	if !ok || n.off[ai] == noData {
 		return
 	}
 	arr := v.obj(ai)
@@ -726,7 +761,7 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	}
 	for k := uint32(0); k < length; k++ {
 		p, ok := v.find(arr.u64(data + 8*k))
-		if !ok || n.off[p] < 0 {
+		if !ok || n.off[p] == noData {
 			continue
 		}
 		ptr := v.obj(p)
@@ -752,7 +787,7 @@ type layoutEntry struct {
 // obj returns the reader of node i's memory, for objects another refers to.
 func (v *v1) obj(i int64) obj {
 	n := &v.n
-	return clamp(obj{w: &v.aux, i: i, off: n.off[i], end: v.memEnd(n.off[i]), size: n.size[i]})
+	return clamp(obj{w: &v.aux, i: i, off: n.at(i), end: v.memEnd(n.at(i)), size: n.size[i]})
 }
 
 // clamp limits the size an object's loops walk to the memory its section
@@ -783,7 +818,7 @@ func (v *v1) hclassInfo(h int64) hclassInfo {
 	hi := hclassInfo{layout: -1}
 	if hc.off >= 0 {
 		hi.bits = hc.u32(v.m.bitField1.Offset)
-		if l, ok := v.find(hc.u64(v.m.hclassLayout.Offset)); ok && v.n.off[l] >= 0 {
+		if l, ok := v.find(hc.u64(v.m.hclassLayout.Offset)); ok && v.n.off[l] != noData {
 			hi.layout = l
 		}
 	}

@@ -2,7 +2,6 @@ package rawheap
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -65,15 +64,33 @@ func (d *dyn) readV2Entry(r *seq, item int64) (v2Entry, bool) {
 	return v2Entry{addr: le32(b[:]), size: le32(b[4:]), id: le64(b[8:]), native: le32(b[16:]), jsType: uint8(le32(b[20:]))}, true
 }
 
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
 // addrIndex finds the table index of an address: sorted address<<32|index,
 // the first entry of each address kept (the translator's map keeps the first).
 type addrIndex []uint64
 
 func (x addrIndex) find(addr uint32) (int64, bool) {
 	k := uint64(addr) << 32
-	i := sort.Search(len(x), func(i int) bool { return x[i] >= k })
-	if i < len(x) && x[i]>>32 == uint64(addr) {
-		return int64(uint32(x[i])), true
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x[m] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(x) && x[lo]>>32 == uint64(addr) {
+		return int64(uint32(x[lo])), true
 	}
 	return 0, false
 }
@@ -89,14 +106,27 @@ func (d *dyn) v2() error {
 		return err
 	}
 	// The string section: names by address (the last one given wins).
-	named := map[uint32]uint32{}
+	// As address<<32 | string id, in the section's order; sorted below,
+	// the last name given to an address wins.
+	var namedList []uint64
 	framework := map[uint32]bool{}
 	d.readStrings(4, func(addr uint64, id uint32, s string) {
-		named[uint32(addr)] = id
+		namedList = append(namedList, uint64(uint32(addr))<<32|uint64(id))
 		if hasGlobal(s) {
 			framework[id] = true
 		}
 	})
+	// A stable sort by address keeps the section's order among the names
+	// of one address; the last is kept.
+	slices.SortStableFunc(namedList, func(a, b uint64) int { return cmpU64(a>>32, b>>32) })
+	named := namedList[:0]
+	for i, x := range namedList {
+		if i+1 < len(namedList) && namedList[i+1]>>32 == x>>32 {
+			continue
+		}
+		named = append(named, x)
+	}
+	named = slices.Clip(named)
 
 	// Scan the table: the address index, and the default names in node order.
 	idx := make(addrIndex, 0, t.n)
@@ -122,8 +152,8 @@ func (d *dyn) v2() error {
 	idx = slices.CompactFunc(idx, func(a, b uint64) bool { return a>>32 == b>>32 })
 	isFirst := func(e v2Entry, i int64) bool { j, _ := idx.find(e.addr); return j == i }
 	nameOf := func(e v2Entry, i int64) (uint32, bool) {
-		if id, ok := named[e.addr]; ok && isFirst(e, i) {
-			return id, true
+		if id, ok := addrIndex(named).find(e.addr); ok && isFirst(e, i) {
+			return uint32(id), true
 		}
 		return 0, false
 	}
