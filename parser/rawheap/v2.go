@@ -75,22 +75,41 @@ func cmpU64(a, b uint64) int {
 }
 
 // addrIndex finds the table index of an address: sorted address<<32|index,
-// the first entry of each address kept (the translator's map keeps the first).
-type addrIndex []uint64
+// the first entry of each address kept (the translator's map keeps the
+// first), with the start of each run of addresses sharing their top 16 bits,
+// so that a search looks at a few cache lines rather than the whole array.
+type addrIndex struct {
+	keys  []uint64
+	start []uint32 // len 1<<16 + 1
+}
+
+func newAddrIndex(keys []uint64) addrIndex {
+	x := addrIndex{keys: keys, start: make([]uint32, 1<<16+1)}
+	b := 0
+	for i, k := range keys {
+		for top := int(k >> 48); b <= top; b++ {
+			x.start[b] = uint32(i)
+		}
+	}
+	for ; b <= 1<<16; b++ {
+		x.start[b] = uint32(len(keys))
+	}
+	return x
+}
 
 func (x addrIndex) find(addr uint32) (int64, bool) {
 	k := uint64(addr) << 32
-	lo, hi := 0, len(x)
+	lo, hi := int(x.start[addr>>16]), int(x.start[addr>>16+1])
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if x[m] < k {
+		if x.keys[m] < k {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(x) && x[lo]>>32 == uint64(addr) {
-		return int64(uint32(x[lo])), true
+	if lo < len(x.keys) && x.keys[lo]>>32 == uint64(addr) {
+		return int64(uint32(x.keys[lo])), true
 	}
 	return 0, false
 }
@@ -126,10 +145,10 @@ func (d *dyn) v2() error {
 		}
 		named = append(named, x)
 	}
-	named = slices.Clip(named)
+	names := newAddrIndex(slices.Clip(named))
 
 	// Scan the table: the address index, and the default names in node order.
-	idx := make(addrIndex, 0, t.n)
+	keys := make([]uint64, 0, t.n)
 	r := t.entries(f)
 	metaDefault := !d.roots.metadataExists
 	var metaName uint32
@@ -144,15 +163,15 @@ func (d *dyn) v2() error {
 			d.problem(ProblemTruncated, r.off, "object table truncated after %d of %d entries", read, t.n)
 			break
 		}
-		idx = append(idx, uint64(e.addr)<<32|uint64(read))
+		keys = append(keys, uint64(e.addr)<<32|uint64(read))
 	}
 	t.n = read
 	d.sum.Objects = read
-	slices.Sort(idx)
-	idx = slices.CompactFunc(idx, func(a, b uint64) bool { return a>>32 == b>>32 })
+	slices.Sort(keys)
+	idx := newAddrIndex(slices.CompactFunc(keys, func(a, b uint64) bool { return a>>32 == b>>32 }))
 	isFirst := func(e v2Entry, i int64) bool { j, _ := idx.find(e.addr); return j == i }
 	nameOf := func(e v2Entry, i int64) (uint32, bool) {
-		if id, ok := addrIndex(named).find(e.addr); ok && isFirst(e, i) {
+		if id, ok := names.find(e.addr); ok && isFirst(e, i) {
 			return uint32(id), true
 		}
 		return 0, false
