@@ -1,11 +1,13 @@
 // Command mkstaticheap writes ArkTS static-runtime heap dumps (.rawheap
 // "3.0.0", ArkTS 1.2) from DevTools/V8 heap snapshots, the way the static
 // runtime's dumper writes them, for tests and examples
-// (docs/format/rawheap.md#static-dumps-300).
+// (docs/format/rawheap.md#static-dumps-300). Several inputs are dumps of one
+// process: an object has the same id in each, as the runtime numbers them.
 //
 // Usage:
 //
-//	mkstaticheap [-max N [-focus NAMES]] [-hybrid -dyn DYN.heapsnapshot] IN.heapsnapshot[.gz] OUT.rawheap
+//	mkstaticheap [-max N [-focus NAMES]] IN.heapsnapshot[.gz] OUT.rawheap [IN OUT]...
+//	mkstaticheap [-max N [-focus NAMES]] -hybrid -dyn DYN.heapsnapshot IN.heapsnapshot[.gz] OUT.rawheap
 //	mkstaticheap -cut -max N [-focus NAMES] IN.heapsnapshot[.gz] OUT.heapsnapshot
 //
 // With -hybrid the dump is the static half of a hybrid pair (language 2) and
@@ -37,11 +39,11 @@ func main() {
 	cut := flag.Bool("cut", false, "write a heap snapshot of the objects -max keeps (the input of both runtimes' generators for a pair), not a dump")
 	ts := flag.Uint64("timestamp", 1795000000000, "header timestamp, ms since the epoch")
 	flag.Parse()
-	if flag.NArg() != 2 {
-		fmt.Fprintln(os.Stderr, "usage: mkstaticheap [-max N [-focus NAMES]] [-hybrid -dyn DYN.heapsnapshot] IN.heapsnapshot[.gz] OUT.rawheap")
+	if flag.NArg() < 2 || flag.NArg()%2 != 0 || flag.NArg() > 2 && (*cut || *hybrid) {
+		fmt.Fprintln(os.Stderr, "usage: mkstaticheap [-max N [-focus NAMES]] [-hybrid -dyn DYN.heapsnapshot] IN.heapsnapshot[.gz] OUT.rawheap [IN OUT]...")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), flag.Arg(1), *max, *focus, *cut, *hybrid, *dyn, *xrefs, *ts); err != nil {
+	if err := run(flag.Args(), *max, *focus, *cut, *hybrid, *dyn, *xrefs, *ts); err != nil {
 		fmt.Fprintln(os.Stderr, "mkstaticheap:", err)
 		os.Exit(1)
 	}
@@ -68,11 +70,29 @@ func readHeap(path string) (*rawheaptest.V8Heap, error) {
 	return h, nil
 }
 
-func run(in, out string, max int, focus string, cut, hybrid bool, dynPath string, nx int, ts uint64) error {
-	h, err := readHeap(in)
-	if err != nil {
-		return err
+func run(args []string, max int, focus string, cut, hybrid bool, dynPath string, nx int, ts uint64) error {
+	var heaps []*rawheaptest.V8Heap
+	for i := 0; i < len(args); i += 2 {
+		h, err := readHeap(args[i])
+		if err != nil {
+			return err
+		}
+		heaps = append(heaps, h)
 	}
+	o := rawheaptest.StaticOptions{MaxObjects: max, Focus: strings.Split(focus, ","), Hybrid: hybrid, Timestamp: ts, RecordTime: 86_400_000}
+	if len(heaps) > 1 {
+		// The dumps of one process: one numbering of objects.
+		o.Session = rawheaptest.NewSession(heaps, o)
+		for i, h := range heaps {
+			b, _ := rawheaptest.WriteStatic(h, o)
+			if err := os.WriteFile(args[2*i+1], b, 0o644); err != nil {
+				return err
+			}
+			o.Timestamp += 60_000
+		}
+		return nil
+	}
+	h, out := heaps[0], args[1]
 	if cut {
 		b, err := rawheaptest.CutV8Heap(h, max, strings.Split(focus, ","))
 		if err != nil {
@@ -80,7 +100,6 @@ func run(in, out string, max int, focus string, cut, hybrid bool, dynPath string
 		}
 		return os.WriteFile(out, b, 0o644)
 	}
-	o := rawheaptest.StaticOptions{MaxObjects: max, Focus: strings.Split(focus, ","), Hybrid: hybrid, Timestamp: ts, RecordTime: 86_400_000}
 	if hybrid {
 		if dynPath == "" {
 			return errors.New("-hybrid needs -dyn")

@@ -19,7 +19,7 @@ import (
 // indexes. XREF records whose objects are not in the pair are reported; when
 // none of them resolves the translator refuses the pair, and the join is kept
 // with a problem.
-func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID map[uint32]uint32, prob func(Problem)) {
+func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob func(Problem)) {
 	nDyn := uint32(len(dyn.nodes))
 	// Edges per node, in order: the dynamic ones, then those the join adds.
 	extra := make(map[uint32][]transEdge)
@@ -64,7 +64,7 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID map[uint32]uint32,
 	subroot := dyn.strs.id("-subroot-")
 	extra[0] = append(extra[0], transEdge{from: 0, to: staticRoot, nameOrIndex: subroot, typ: etShortcut})
 	for i, id := range d.roots {
-		if n, ok := staByID[id]; ok {
+		if n, ok := staByID.lookup(id); ok {
 			extra[staticRoot] = append(extra[staticRoot], transEdge{from: staticRoot, to: nDyn + n, nameOrIndex: uint32(i), typ: etElement})
 		}
 	}
@@ -74,7 +74,7 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID map[uint32]uint32,
 	var firstAt int64
 	for _, x := range d.xrefs {
 		dn, dok := dynByID[uint64(x.dyn)]
-		sn, sok := staByID[x.sta]
+		sn, sok := staByID.lookup(x.sta)
 		if !dok || !sok {
 			if unresolved == 0 {
 				firstAt = x.off

@@ -101,9 +101,13 @@ type staticClass struct {
 	off            int64    // offset of the (last) CLASS_DUMP item
 }
 
+// staticInstance is an INSTANCE_DUMP item; its field values are
+// staticDump.values[vstart:vstart+vn] (one array for all, so that the
+// collected records hold no pointers for the garbage collector to scan).
 type staticInstance struct {
 	id, class, size uint32
-	values          []fieldValue
+	vstart          uint32
+	vn              uint32
 	off             int64 // the item's offset, for warnings
 }
 
@@ -116,9 +120,11 @@ type staticArray struct {
 	off                     int64
 }
 
+// staticString is a STRING_DUMP item; its content is
+// staticDump.text[cstart:cstart+clen].
 type staticString struct {
 	id, class, size uint32
-	content         string
+	cstart, clen    uint32
 }
 
 type staticXRef struct {
@@ -136,6 +142,8 @@ type staticDump struct {
 	strs       map[uint32]string
 	classes    map[uint32]*staticClass
 	instances  []staticInstance
+	values     []fieldValue // the instances' field values
+	text       []byte       // the string objects' contents
 	arrays     []staticArray
 	stringObjs []staticString
 	roots      []uint32
@@ -518,20 +526,25 @@ func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 		if c.bad {
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		rec.values = make([]fieldValue, 0, min(n, len(c.b)-c.p))
+		vals := sr.d.values
+		rec.vstart = uint32(len(vals))
 		for range n {
 			t := c.u8()
 			if c.bad {
 				break
 			}
 			if !supportedFieldType(t) {
+				sr.d.values = vals[:rec.vstart]
 				return c.fail(at, "object %d: field value of unknown type %#x", rec.id, t)
 			}
-			rec.values = append(rec.values, fieldValue{typ: t, val: c.uN(fieldSize(t))})
+			vals = append(vals, fieldValue{typ: t, val: c.uN(fieldSize(t))})
 		}
 		if c.bad {
+			sr.d.values = vals[:rec.vstart]
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
+		sr.d.values = vals
+		rec.vn = uint32(len(vals)) - rec.vstart
 		sr.d.instances = append(sr.d.instances, rec)
 	}
 	return nil
@@ -548,7 +561,8 @@ func (sr *staticReader) stringItems(c *cursor, count uint32) error {
 		if n > staticMaxStr || int(n) > len(c.b)-c.p {
 			return c.fail(at, "string object %d of %d bytes runs past the end of its record", rec.id, n)
 		}
-		rec.content = string(c.take(int(n)))
+		rec.cstart, rec.clen = uint32(len(sr.d.text)), n
+		sr.d.text = append(sr.d.text, c.take(int(n))...)
 		sr.d.stringObjs = append(sr.d.stringObjs, rec)
 	}
 	return nil

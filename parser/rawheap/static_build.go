@@ -16,12 +16,15 @@ import (
 type staticBuilder struct {
 	d       *staticDump
 	g       *transGraph
-	byID    map[uint32]uint32 // object id → node index
-	synth   uint32            // next synthetic id - 0x40000000
+	byID    *idIndex // object id → node index
+	synth   uint32   // next synthetic id - 0x40000000
 	prob    func(Problem)
 	curOff  int64 // offset of the item whose edges are being made
 	dangles int
 	firstAt int64 // offset of the first reference to a missing object
+	// strCache is dumpStr's answer per dump string id (the ids are dense
+	// from 0), 0 when not yet asked.
+	strCache []uint32
 }
 
 // syntheticIDBase is where the translator numbers the nodes it invents
@@ -32,10 +35,70 @@ const syntheticIDBase = 0x40000000
 // SyntheticRoot and StaticRoot nodes a dump read alone gets. Objects that are
 // referred to but not in the dump become empty "native" nodes, as in the
 // translator, and are reported once with the offset of the first reference.
-func buildStatic(d *staticDump, withRoot bool, prob func(Problem)) (*transGraph, map[uint32]uint32) {
-	b := &staticBuilder{d: d, g: &transGraph{}, byID: make(map[uint32]uint32), prob: prob}
+func buildStatic(d *staticDump, withRoot bool, prob func(Problem)) (*transGraph, *idIndex) {
+	b := &staticBuilder{d: d, g: &transGraph{}, byID: newIDIndex(d), prob: prob}
+	b.strCache = make([]uint32, 0, 1024)
 	b.build(withRoot)
 	return b.g, b.byID
+}
+
+// idIndex maps object ids to node indexes: in a slice for the dump's ids
+// when they are dense (the runtime numbers objects 2, 4, 6, …), in a slice
+// for the invented ids (0x40000000 up, made in order), and in a map for the
+// rest. It keeps index+1, 0 meaning none.
+type idIndex struct {
+	dense  []uint32
+	synth  []uint32
+	sparse map[uint32]uint32
+}
+
+func newIDIndex(d *staticDump) *idIndex {
+	var maxID uint32
+	n := len(d.instances) + len(d.arrays) + len(d.stringObjs) + len(d.classes)
+	for _, r := range d.instances {
+		maxID = max(maxID, r.id)
+	}
+	for _, r := range d.arrays {
+		maxID = max(maxID, r.id)
+	}
+	for _, r := range d.stringObjs {
+		maxID = max(maxID, r.id)
+	}
+	x := &idIndex{sparse: map[uint32]uint32{}}
+	if maxID < syntheticIDBase && int(maxID) <= 16*n+1024 {
+		x.dense = make([]uint32, maxID+1)
+	}
+	return x
+}
+
+func (x *idIndex) lookup(id uint32) (uint32, bool) {
+	var v uint32
+	switch {
+	case id < uint32(len(x.dense)):
+		v = x.dense[id]
+	case id >= syntheticIDBase && id-syntheticIDBase < uint32(len(x.synth)):
+		v = x.synth[id-syntheticIDBase]
+	default:
+		v = x.sparse[id]
+	}
+	return v - 1, v != 0
+}
+
+func (x *idIndex) set(id, i uint32) {
+	switch {
+	case id < uint32(len(x.dense)):
+		x.dense[id] = i + 1
+	case id >= syntheticIDBase && id-syntheticIDBase == uint32(len(x.synth)):
+		x.synth = append(x.synth, i+1)
+	default:
+		x.sparse[id] = i + 1
+	}
+}
+
+// get is lookup for an id known to have a node.
+func (x *idIndex) get(id uint32) uint32 {
+	i, _ := x.lookup(id)
+	return i
 }
 
 func (b *staticBuilder) newNode() uint32 {
@@ -44,19 +107,19 @@ func (b *staticBuilder) newNode() uint32 {
 }
 
 func (b *staticBuilder) node(id uint32) uint32 {
-	if i, ok := b.byID[id]; ok {
+	if i, ok := b.byID.lookup(id); ok {
 		return i
 	}
 	i := b.newNode()
 	b.g.nodes[i].id = uint64(id)
-	b.byID[id] = i
+	b.byID.set(id, i)
 	return i
 }
 
 // target is node for the object an edge points at; one the dump does not
 // hold is counted.
 func (b *staticBuilder) target(id uint32) uint32 {
-	if _, ok := b.byID[id]; !ok {
+	if _, ok := b.byID.lookup(id); !ok {
 		if b.dangles == 0 && b.prob != nil {
 			b.firstAt = b.curOff
 			b.prob(Problem{Kind: ProblemDangling, Offset: b.curOff,
@@ -73,7 +136,19 @@ func (b *staticBuilder) edge(from, to, nameOrIndex uint32, typ uint8) {
 
 // dumpStr is the table id of the dump's string id; a string id the dump does
 // not define reads as "".
-func (b *staticBuilder) dumpStr(id uint32) uint32 { return b.g.strs.id(b.d.strs[id]) }
+func (b *staticBuilder) dumpStr(id uint32) uint32 {
+	if id < 1<<20 {
+		if int(id) < len(b.strCache) && b.strCache[id] != 0 {
+			return b.strCache[id]
+		}
+		for int(id) >= len(b.strCache) {
+			b.strCache = append(b.strCache, 0)
+		}
+		b.strCache[id] = b.g.strs.id(b.d.strs[id])
+		return b.strCache[id]
+	}
+	return b.g.strs.id(b.d.strs[id])
+}
 
 func (b *staticBuilder) build(withRoot bool) {
 	var synthetic, static uint32
@@ -118,7 +193,7 @@ func (b *staticBuilder) build(withRoot bool) {
 	}
 	for _, rec := range b.d.stringObjs {
 		i := b.node(rec.id)
-		name := b.g.strs.id(rec.content)
+		name := b.g.strs.id(string(b.d.text[rec.cstart : rec.cstart+rec.clen]))
 		n := &b.g.nodes[i]
 		n.size, n.typ, n.name = rec.size, ntString, name
 	}
@@ -136,7 +211,7 @@ func (b *staticBuilder) build(withRoot bool) {
 		st.id, st.typ, st.name, st.size = 0, ntRoot, name, 1
 		b.edge(synthetic, static, b.g.strs.id("-subroot-"), etShortcut)
 		for i, id := range b.d.roots {
-			b.edge(static, b.byID[id], uint32(i), etElement)
+			b.edge(static, b.byID.get(id), uint32(i), etElement)
 		}
 	}
 	b.classEdges(classIDs)
@@ -144,19 +219,20 @@ func (b *staticBuilder) build(withRoot bool) {
 	b.arrayEdges()
 	for _, rec := range b.d.stringObjs {
 		if rec.class != 0 && rec.class != rec.id {
-			from := b.byID[rec.id]
+			from := b.byID.get(rec.id)
 			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
 		}
 	}
 	if b.dangles > 1 && b.prob != nil {
 		b.prob(Problem{Kind: ProblemDangling, Offset: b.firstAt, Msg: fmt.Sprintf("%d references in all to objects the dump does not hold, the first here", b.dangles)})
 	}
+	b.d = nil // the records are not needed any more (when the caller drops them too)
 	b.g.groupEdges()
 }
 
 func (b *staticBuilder) classEdges(classIDs []uint32) {
 	for _, id := range classIDs {
-		from := b.byID[id]
+		from := b.byID.get(id)
 		cl := b.d.classes[id]
 		b.curOff = cl.off
 		if cl.super != 0 && uint64(cl.super) != b.g.nodes[from].id {
@@ -191,7 +267,7 @@ func isRefValue(t uint8) bool { return t == ftObject || t == ftArray || t == ftW
 
 func (b *staticBuilder) instanceEdges() {
 	for _, rec := range b.d.instances {
-		from := b.byID[rec.id]
+		from := b.byID.get(rec.id)
 		b.curOff = rec.off
 		if rec.class != 0 && rec.class != rec.id {
 			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
@@ -199,7 +275,7 @@ func (b *staticBuilder) instanceEdges() {
 		cl, ok := b.d.classes[rec.class]
 		if !ok {
 			b.g.nodes[from].name = b.g.strs.id("Object")
-			for _, v := range rec.values {
+			for _, v := range b.d.valuesOf(rec) {
 				if v.val == 0 || !isRefValue(v.typ) {
 					continue
 				}
@@ -212,12 +288,13 @@ func (b *staticBuilder) instanceEdges() {
 			continue
 		}
 		isClass := b.g.nodes[from].typ == ntClass
-		for i := 0; i < len(cl.instanceFields) && i < len(rec.values); i++ {
+		values := b.d.valuesOf(rec)
+		for i := 0; i < len(cl.instanceFields) && i < len(values); i++ {
 			name := b.dumpStr(cl.instanceFields[i])
 			if isClass && b.d.strs[cl.instanceFields[i]] == "superClass" {
 				continue // the class record's superclass edge says it already
 			}
-			b.valueEdge(from, rec.values[i], name)
+			b.valueEdge(from, values[i], name)
 		}
 	}
 }
@@ -231,7 +308,7 @@ var boxedNames = map[uint8]string{ftBoolean: "std.core.Boolean", ftByte: "std.co
 func (b *staticBuilder) arrayEdges() {
 	bufferName, valueName := b.g.strs.id("buffer"), b.g.strs.id("value")
 	for _, rec := range b.d.arrays {
-		arr := b.byID[rec.id]
+		arr := b.byID.get(rec.id)
 		b.curOff = rec.off
 		buf := b.synthNode()
 		bn := &b.g.nodes[buf]
@@ -374,4 +451,9 @@ func cFloat(f float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(f, 'f', 6, 64)
+}
+
+// valuesOf is an instance's field values.
+func (d *staticDump) valuesOf(rec staticInstance) []fieldValue {
+	return d.values[rec.vstart : rec.vstart+rec.vn]
 }

@@ -39,9 +39,10 @@ func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary
 	if d.empty() {
 		return info, sum, errors.New("static dump: no complete record")
 	}
-	tg, _ := buildStatic(d, true, prob)
-	tg.emit(g, &sum)
 	sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
+	tg, _ := buildStatic(d, true, prob)
+	d = nil // the records are not needed any more
+	tg.emit(g, &sum)
 	return info, sum, nil
 }
 
@@ -111,16 +112,22 @@ func (d *staticDump) empty() bool {
 		len(d.arrays) == 0 && len(d.stringObjs) == 0 && len(d.roots) == 0
 }
 
-// emit hands the graph to g: the strings, the nodes, then the edges.
+// emit hands the graph to g: the strings, the nodes, then the edges. The
+// graph is emptied as it goes, so that its memory is freed while the receiver
+// fills its own.
 func (tg *transGraph) emit(g Graph, sum *Summary) {
-	for _, s := range tg.Strings() {
+	strs := tg.Strings()
+	tg.strs = strTable{}
+	for i, s := range strs {
 		g.String(s)
+		strs[i] = ""
 		sum.Strings++
 	}
 	for _, n := range tg.nodes {
 		g.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(n.edgeCount), int64(n.native))
 		sum.Nodes++
 	}
+	tg.nodes = nil
 	for _, e := range tg.edges {
 		g.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
 		sum.Edges++

@@ -12,11 +12,9 @@ D=testdata/rawheap
 mkdir -p "$W" "$D"
 go build -o "$W/mkstaticheap" ./cmd/mkstaticheap
 
-# one makes NAME from a V8 heap with mkstaticheap's further flags.
-one() {
-	name=$1 heap=$2
-	shift 2
-	"$W/mkstaticheap" "$@" "$heap" "$W/$name.rawheap"
+# translate makes the translator's output of NAME and gzips both.
+translate() {
+	name=$1
 	rm -f "$W/$name.heapsnapshot"
 	"$T" "$W/$name.rawheap" "$W/$name.heapsnapshot" >/dev/null
 	test -s "$W/$name.heapsnapshot" || { echo "translator wrote nothing for $name" >&2; exit 1; }
@@ -24,8 +22,14 @@ one() {
 	gzip -9nc "$W/$name.heapsnapshot" >"$D/$name.translated.heapsnapshot.gz"
 }
 
-one static-node testdata/node/snapshot.heapsnapshot.gz -max 3000
+"$W/mkstaticheap" -max 3000 testdata/node/snapshot.heapsnapshot.gz "$W/static-node.rawheap"
+translate static-node
+# Three dumps of one process: one numbering of objects.
+"$W/mkstaticheap" -max 1500 -focus CacheEntry,RequestContext,Session,TransientRecord \
+	testdata/leak/baseline.heapsnapshot.gz "$W/static-leak-baseline.rawheap" \
+	testdata/leak/target.heapsnapshot.gz "$W/static-leak-target.rawheap" \
+	testdata/leak/final.heapsnapshot.gz "$W/static-leak-final.rawheap"
 for s in baseline target final; do
-	one static-leak-$s testdata/leak/$s.heapsnapshot.gz -max 1500 -focus CacheEntry,RequestContext,Session,TransientRecord
+	translate static-leak-$s
 done
 ls -l "$D"

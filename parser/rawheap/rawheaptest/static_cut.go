@@ -8,11 +8,10 @@ import "encoding/json"
 // and the strings they use. The generators of both runtimes' dumps can then
 // start from the same small heap (a hybrid pair's fixtures).
 func CutV8Heap(h *V8Heap, max int, focus []string) ([]byte, error) {
-	g := &staticGen{h: h, o: StaticOptions{MaxObjects: max, Focus: focus}, kept: map[int]uint32{},
-		usedIDs: map[uint32]bool{}}
+	g := newStaticGen(h, StaticOptions{MaxObjects: max, Focus: focus})
 	g.collect()
 	keep := make([]bool, h.NodeCount())
-	for n := range g.kept {
+	for _, n := range g.objects {
 		keep[n] = true
 	}
 	newIndex := make([]int, h.NodeCount())

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -117,6 +116,8 @@ type StaticOptions struct {
 	// Focus names V8 objects (by constructor) that a dump cut short by
 	// MaxObjects keeps, with the path from a root to each.
 	Focus []string
+	// Session numbers the objects (nil: a session of this dump alone).
+	Session *Session
 	// BufferSize is the writer's record flush threshold (the runtime's 64 KiB when 0).
 	BufferSize int
 }
@@ -173,7 +174,6 @@ type staticGen struct {
 	roots   []int
 	classes []*genClass
 	byName  map[string]*genClass
-	usedIDs map[uint32]bool
 	strs    []string
 	strIDs  map[string]uint32
 	out     []byte
@@ -186,7 +186,7 @@ type staticGen struct {
 }
 
 type genClass struct {
-	name      string
+	name, key string
 	id        uint32
 	super     *genClass
 	fields    []genField // instance fields, the class's own then inherited
@@ -211,8 +211,10 @@ func WriteStatic(h *V8Heap, o StaticOptions) ([]byte, []StaticObject) {
 	if o.BufferSize == 0 {
 		o.BufferSize = 64 << 10
 	}
-	g := &staticGen{h: h, o: o, kept: map[int]uint32{}, byName: map[string]*genClass{}, usedIDs: map[uint32]bool{},
-		strIDs: map[string]uint32{}}
+	if o.Session == nil {
+		o.Session = NewSession([]*V8Heap{h}, o)
+	}
+	g := newStaticGen(h, o)
 	g.collect()
 	g.makeClasses()
 	g.write()
@@ -221,6 +223,55 @@ func WriteStatic(h *V8Heap, o StaticOptions) ([]byte, []StaticObject) {
 		objs = append(objs, StaticObject{ID: g.kept[n], Node: n})
 	}
 	return g.out, objs
+}
+
+func newStaticGen(h *V8Heap, o StaticOptions) *staticGen {
+	if o.Session == nil {
+		o.Session = &Session{}
+	}
+	return &staticGen{h: h, o: o, kept: map[int]uint32{}, byName: map[string]*genClass{}, strIDs: map[string]uint32{}}
+}
+
+// Session numbers the objects of the dumps of one process as the static
+// runtime's object id map does: even ids from 2, the same object (by V8 id)
+// the same id in every dump, in the order V8 made them; the classes after
+// the objects.
+type Session struct {
+	objects map[uint64]uint32
+	classes map[string]uint32
+}
+
+// NewSession numbers the objects and classes that WriteStatic with options o
+// writes of each heap.
+func NewSession(heaps []*V8Heap, o StaticOptions) *Session {
+	var ids []uint64
+	keys := map[string]bool{}
+	for _, h := range heaps {
+		g := newStaticGen(h, o)
+		g.collect()
+		g.makeClasses()
+		for _, n := range g.objects {
+			ids = append(ids, h.ID(n))
+		}
+		for _, c := range g.classes {
+			keys[c.key] = true
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	s := &Session{objects: make(map[uint64]uint32, len(ids)), classes: make(map[string]uint32, len(keys))}
+	for i, id := range ids {
+		s.objects[id] = uint32(2 * (i + 1))
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	slices.Sort(sorted)
+	for j, k := range sorted {
+		s.classes[k] = uint32(2 * (len(ids) + j + 1))
+	}
+	return s
 }
 
 // collect walks the heap from the roots (the objects V8's synthetic nodes
@@ -276,9 +327,7 @@ func (g *staticGen) collect() {
 	}
 	g.objects = g.walk(levels, g.o.MaxObjects, keep, nil, true)
 	for _, n := range g.objects {
-		id := uint32(h.ID(n) + 1)
-		g.kept[n] = id
-		g.usedIDs[id] = true
+		g.kept[n] = g.o.Session.objects[h.ID(n)]
 	}
 	roots := g.roots[:0]
 	for _, r := range g.roots {
@@ -371,17 +420,8 @@ func (g *staticGen) shapeClass(key, name string) *genClass {
 	if c := g.byName[key]; c != nil {
 		return c
 	}
-	c := &genClass{name: name, fieldIdx: map[string]int{}}
-	// A class object's id: stable across dumps (a hash of the name), even,
-	// and not an object's.
-	f := fnv.New32a()
-	f.Write([]byte(key))
-	id := 0x20000000 + f.Sum32()&0x0FFFFFFE
-	for g.usedIDs[id] {
-		id += 2
-	}
-	g.usedIDs[id] = true
-	c.id = id
+	c := &genClass{name: name, fieldIdx: map[string]int{}, key: key}
+	c.id = g.o.Session.classes[key]
 	g.byName[key] = c
 	g.classes = append(g.classes, c)
 	return c
