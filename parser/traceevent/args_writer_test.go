@@ -20,14 +20,23 @@ import (
 // sets were written before they were shared).
 func importShared(t *testing.T, text []byte, share bool) *imported {
 	t.Helper()
+	max := 0
+	if !share {
+		max = -1
+	}
+	return importBounded(t, text, max)
+}
+
+// importBounded imports text with the keys that find shared sets bounded at
+// max bytes (0: the default; < 0: no sharing).
+func importBounded(t *testing.T, text []byte, max int) *imported {
+	t.Helper()
 	mem := rows.NewMemory()
 	ts := schema.New()
 	res := &imported{mem: mem, log: stat.NewLog(nil), rng: &rows.Range{}, tables: ts}
 	dict := tables.NewDict(mem, ts)
 	im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: res.rng, Log: res.log}, Options{})
-	if !share {
-		im.args.maxShared = -1
-	}
+	im.args.maxShared = max
 	if err := im.Read(context.Background(), bytes.NewReader(text), Input{Path: "test.json"}); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +120,6 @@ func TestSharedArgSets(t *testing.T) {
 		{"node", testutil.Fixture(t, "node/trace.json"), 14, 52, 37, 121},
 		// Perfetto v58.2 writes 6 009 args rows in 1 728 sets for this capture.
 		{"chromium", testutil.Fixture(t, "chromium/trace.json.gz"), 1650, 5887, 15560, 49662},
-		{"busy", testutil.Fixture(t, "chromium/busy.json.gz"), 8782, 53212, 55813, 160158},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shared, own := importShared(t, tc.text, true), importShared(t, tc.text, false)
@@ -134,6 +142,18 @@ func TestSharedArgSets(t *testing.T) {
 			}
 			if !slicesEqualDict(shared, own) {
 				t.Error("data_dict differs")
+			}
+			// Past the bound, new lists get sets of their own: more sets,
+			// the same arguments.
+			bounded := importBounded(t, tc.text, 4<<10)
+			got, boundedSets := bounded.rowArgs(t)
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("bounded: %s: arguments %q, want %q", k, got[k], w)
+				}
+			}
+			if tc.name == "chromium" && (boundedSets <= sets || boundedSets >= ownSets) {
+				t.Errorf("bounded at 4 KiB: %d sets, want between %d (unbounded) and %d (none shared)", boundedSets, sets, ownSets)
 			}
 		})
 	}
