@@ -1,6 +1,7 @@
 package heapfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"tracestreamer/stat"
@@ -23,6 +24,10 @@ type Options struct {
 	// it does not need for a while, in a file removed as soon as it is made
 	// (heapgraph.ShelfFile); without it they stay in memory.
 	ScratchDir string
+	// Stop, when closed, makes the analysis of the file being read give up
+	// between its steps, and the file's decode fail (the run is being
+	// interrupted).
+	Stop <-chan struct{}
 }
 
 // Output holds the appenders of the tables a heap file fills, and decodes
@@ -40,6 +45,7 @@ type Output struct {
 	stats      *tables.JSHeapNodeStatsWriter
 	classes    *tables.JSHeapClassWriter
 	scratchDir string
+	stop       <-chan struct{}
 	// leaks, when set (Files.CompareLeaks), compares heap files for leaks.
 	leaks *leakState
 }
@@ -51,7 +57,7 @@ func NewOutput(sink rows.Sink, t *schema.Tables, opts Options) *Output {
 		info: tables.NewJSHeapInfo(sink, t), location: tables.NewJSHeapLocation(sink, t),
 		sample: tables.NewJSHeapSample(sink, t), str: tables.NewJSHeapString(sink, t),
 		functionInfo: tables.NewJSHeapTraceFunctionInfo(sink, t), traceNode: tables.NewJSHeapTraceNode(sink, t),
-		scratchDir: opts.ScratchDir}
+		scratchDir: opts.ScratchDir, stop: opts.Stop}
 	if opts.Analyse {
 		s, c := tables.NewJSHeapNodeStats(sink, t), tables.NewJSHeapClass(sink, t)
 		o.stats, o.classes = &s, &c
@@ -190,7 +196,11 @@ func (w *Writer) analyse() error {
 		}
 	}
 	w.ids = nil // g.ID, which AnalyzeNodes takes off to the shelf
+	g.Stop = w.out.stop
 	r, err := g.AnalyzeNodes()
+	if errors.Is(err, heapgraph.ErrStopped) {
+		return err
+	}
 	if err != nil {
 		w.warn("heap analysis skipped: %v", err)
 		w.graph = nil

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 
 	"tracestreamer/analysis/flowchains"
@@ -14,7 +15,7 @@ import (
 // chain). The arrows are read back from the flow table, so that they are the
 // rows the database holds; they take 24 bytes each while the chains are
 // linked.
-func (r *run) linkFlowChains() error {
+func (r *run) linkFlowChains(ctx context.Context) error {
 	arrows := make([]flowchains.Arrow, 0, r.db.Count(r.tables.Flow))
 	q, err := r.db.Query(schema.FlowArrows)
 	if err != nil {
@@ -35,7 +36,10 @@ func (r *run) linkFlowChains() error {
 		return fmt.Errorf("preparing the update of linked slices: %w", err)
 	}
 	defer st.Close()
-	for _, s := range spans {
+	for i, s := range spans {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		var parent any
 		if s.HasParent {
 			parent = s.Parent

@@ -177,7 +177,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	// file does.
 	r.scratchDir = filepath.Dir(dest)
 	r.heap = heapfile.New(r.sink, r.tables, r.log, heapfile.Options{Analyse: !opts.NoAnalysis,
-		ScratchDir: r.scratchDir})
+		ScratchDir: r.scratchDir, Stop: ctx.Done()})
 	if !opts.NoLeaks {
 		files := heapfile.DefaultLeakFiles
 		if opts.Leaks != nil {
@@ -191,9 +191,15 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 
 	opts.Progress.setPhase(PhaseReading)
 	err = r.inputs(ctx, inputs)
+	// Each phase after the reading looks at ctx first: an interrupted run
+	// stops there and leaves nothing.
+	if err == nil {
+		err = ctx.Err()
+	}
 	opts.Progress.setPhase(PhaseProcessing)
 	if err == nil && r.trace != nil {
 		r.trace.Finish()
+		err = ctx.Err()
 	}
 	if err == nil {
 		r.heap.Flush()
@@ -204,10 +210,16 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if cerr := r.sink.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err == nil && r.db.Count(r.tables.Flow) > 0 {
-		if err = r.linkFlowChains(); err != nil {
+		if err = r.linkFlowChains(ctx); err != nil {
 			err = fmt.Errorf("linking the slices of flows: %w", err)
 		}
+	}
+	if err == nil {
+		err = ctx.Err()
 	}
 	if err == nil && !r.usable() {
 		err = fmt.Errorf("%s: %w: no heap snapshot, CPU profile, trace or ArkTS config record could be read",

@@ -1,6 +1,7 @@
 package heapgraph
 
 import (
+	"errors"
 	"math/bits"
 	"runtime/debug"
 	"slices"
@@ -76,6 +77,19 @@ func (g *Graph) Analyze() (*Result, error) {
 	return r, nil
 }
 
+// ErrStopped is returned by Analyze when Graph.Stop was closed.
+var ErrStopped = errors.New("heap analysis stopped")
+
+// stopped returns ErrStopped once g.Stop is closed.
+func (g *Graph) stopped() error {
+	select {
+	case <-g.Stop:
+		return ErrStopped
+	default:
+		return nil
+	}
+}
+
 // AnalyzeNodes is Analyze without the class summary: every per-node array of
 // the Result is filled, and Classes holds the class names only (zero counts
 // and sizes, MinDistance the largest int32) until Summarize fills in the
@@ -96,6 +110,9 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	wm := &weakMapInfo{}
 	detachedName := g.propagateDOMState(&t)
 	essential := g.essentialEdges(&t, wm, g.pageOwned(&t))
+	if err := g.stopped(); err != nil {
+		return nil, err
+	}
 	id, err := put(s, g.ID)
 	if err != nil {
 		return nil, err
@@ -119,6 +136,9 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	defer planned.Join()
 	cl, classes := g.classIDs(&t, detachedName, g.interfaceClasses(&t))
 	planned.Wait()
+	if err := g.stopped(); err != nil {
+		return nil, err
+	}
 	r.Classes = classes
 	class, err := put(s, cl)
 	if err != nil {
@@ -159,6 +179,9 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	search.Wait()
 	if searchErr != nil {
 		return nil, searchErr
+	}
+	if err := g.stopped(); err != nil {
+		return nil, err
 	}
 	r.Dominator, r.Unreachable = dom, unreachable
 	// The type and name of each node's retaining edge, from the labels

@@ -51,6 +51,9 @@ type Graph struct {
 	// Shelf, when set, holds per-node arrays, and the edges' types and
 	// names, while Analyze does not need them (see ShelfFile).
 	Shelf ShelfFile
+	// Stop, when closed, makes Analyze give up between its steps with
+	// ErrStopped (the run is being interrupted).
+	Stop <-chan struct{}
 
 	// tooManyEdges is set when the nodes' edge counts add up past what the
 	// uint32 edge positions can address (FirstEdge then stops growing).

@@ -1,6 +1,7 @@
 package heapgraph
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -364,5 +365,18 @@ func TestGrowByHeader(t *testing.T) {
 	}
 	if g.NodeCount() != 100 || len(g.To) != 150 || g.ID[99] != 99 || g.To[149] != 49 {
 		t.Errorf("%d nodes, %d edges", g.NodeCount(), len(g.To))
+	}
+}
+
+// TestStop: a closed Stop makes Analyze give up with ErrStopped.
+func TestStop(t *testing.T) {
+	g := build(names,
+		node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+		node{tObject, 2, 10, nil})
+	stop := make(chan struct{})
+	close(stop)
+	g.Stop = stop
+	if _, err := g.Analyze(); !errors.Is(err, ErrStopped) {
+		t.Errorf("error %v, want ErrStopped", err)
 	}
 }
