@@ -46,7 +46,8 @@ const (
 	referenceDir = "trace_streamer-4.3.7"
 )
 
-// cores converts each input with 1, 2 and every core (--threads), then
+// cores converts each input with 1, 2 and every core (--threads; the
+// htrace also with --no-analysis), then
 // with Perfetto's trace_processor_shell -e (Trace Event JSON) and the
 // reference trace_streamer (htrace) where their bundles are unpacked under
 // peers: the same inputs in the same minutes, so that the figures compare.
@@ -68,9 +69,9 @@ func cores(bin, cache, peers, only string) error {
 		{"snapshot", filepath.Join(cache, "snapshot.htrace")},
 	}
 	fmt.Printf("\ncores and peers (%d cores here; CPU = user + system; the same inputs in the same run)\n", runtime.NumCPU())
-	fmt.Printf("%-11s %-22s %8s %8s %8s %8s\n", "input", "run", "wall s", "CPU s", "peak MB", "db MB")
+	fmt.Printf("%-11s %-36s %8s %8s %8s %8s\n", "input", "run", "wall s", "CPU s", "peak MB", "db MB")
 	line := func(input, run string, f figures) {
-		fmt.Printf("%-11s %-22s %8.2f %8.2f %8.0f %8.1f\n", input, run, f.wall.Seconds(), f.cpu.Seconds(),
+		fmt.Printf("%-11s %-36s %8.2f %8.2f %8.0f %8.1f\n", input, run, f.wall.Seconds(), f.cpu.Seconds(),
 			float64(f.rss)/1e6, float64(f.db)/1e6)
 	}
 	out, err := filepath.Abs(filepath.Join(cache, "cores.db"))
@@ -90,25 +91,32 @@ func cores(bin, cache, peers, only string) error {
 			fmt.Printf("%-11s (no input: run make bench for %s first)\n", in.name, in.name)
 			continue
 		}
-		for _, p := range procs {
-			cmd := exec.Command(filepath.Join(bin, "tracestreamer"), "-q", "--threads", fmt.Sprint(p), abs, "-o", out)
-			var stderr bytes.Buffer // the input's warnings, printed only if it fails
-			cmd.Stderr = &stderr
-			f, err := measure(cmd, out)
-			if err != nil {
-				os.Stderr.Write(stderr.Bytes())
-				return err
-			}
-			line(in.name, fmt.Sprintf("tracestreamer -tn %d", p), f)
-		}
 		htrace := strings.HasSuffix(abs, ".htrace")
+		flags := [][]string{nil}
+		if htrace {
+			flags = append(flags, []string{"--no-analysis"})
+		}
+		for _, fl := range flags {
+			for _, p := range procs {
+				args := append(append([]string{"-q", "--threads", fmt.Sprint(p)}, fl...), abs, "-o", out)
+				cmd := exec.Command(filepath.Join(bin, "tracestreamer"), args...)
+				var stderr bytes.Buffer // the input's warnings, printed only if it fails
+				cmd.Stderr = &stderr
+				f, err := measure(cmd, out)
+				if err != nil {
+					os.Stderr.Write(stderr.Bytes())
+					return err
+				}
+				line(in.name, strings.TrimSpace(fmt.Sprintf("tracestreamer -tn %d %s", p, strings.Join(fl, " "))), f)
+			}
+		}
 		peer, name := filepath.Join(peers, perfettoDir), "perfetto -e"
 		if htrace {
 			peer, name = filepath.Join(peers, referenceDir), "reference"
 		}
 		run := filepath.Join(peer, "run.sh")
 		if _, err := os.Stat(run); err != nil {
-			fmt.Printf("%-11s %-22s (not unpacked under %s)\n", in.name, name, peers)
+			fmt.Printf("%-11s %-36s (not unpacked under %s)\n", in.name, name, peers)
 			continue
 		}
 		var cmd *exec.Cmd
@@ -124,7 +132,7 @@ func cores(bin, cache, peers, only string) error {
 		f, err := measure(cmd, out)
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			fmt.Printf("%-11s %-22s failed: %v\n", in.name, name, err)
+			fmt.Printf("%-11s %-36s failed: %v\n", in.name, name, err)
 			continue
 		}
 		if err != nil {
