@@ -42,6 +42,7 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 		remap[id] = r
 		return r
 	}
+	sta.flatEdges()
 	staEdges := sta.edges
 	pos := 0
 	for i, n := range sta.nodes {

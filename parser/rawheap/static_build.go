@@ -22,6 +22,9 @@ type staticBuilder struct {
 	curOff  int64 // offset of the item whose edges are being made
 	dangles int
 	firstAt int64 // offset of the first reference to a missing object
+	// headNodes is the number of root and class nodes, edgeNodes the number
+	// of nodes made before the first edge.
+	headNodes, edgeNodes uint32
 	// strCache is dumpStr's answer per dump string id (the ids are dense
 	// from 0), 0 when not yet asked.
 	strCache []uint32
@@ -130,8 +133,19 @@ func (b *staticBuilder) target(id uint32) uint32 {
 	return b.node(id)
 }
 
+// edge adds an edge: those of the roots and classes to g.head, those of the
+// other nodes made before the edges (the records' objects) to g.edges, those
+// of nodes made since (buffers, boxes) to g.later (groupEdges).
 func (b *staticBuilder) edge(from, to, nameOrIndex uint32, typ uint8) {
-	b.g.edges = append(b.g.edges, transEdge{from: from, to: to, nameOrIndex: nameOrIndex, typ: typ})
+	e := transEdge{from: from, to: to, nameOrIndex: nameOrIndex, typ: typ}
+	switch {
+	case from < b.headNodes:
+		b.g.head = append(b.g.head, e)
+	case from >= b.edgeNodes:
+		b.g.later = append(b.g.later, e)
+	default:
+		b.g.edges = append(b.g.edges, e)
+	}
 }
 
 // dumpStr is the table id of the dump's string id; a string id the dump does
@@ -165,6 +179,7 @@ func (b *staticBuilder) build(withRoot bool) {
 		n.name = b.dumpStr(b.d.classes[id].name)
 		n.typ = ntClass
 	}
+	b.headNodes = uint32(len(b.g.nodes))
 	for _, rec := range b.d.instances {
 		if _, isClass := b.d.classes[rec.id]; isClass {
 			// A class object's instance record: its class record made the node.
@@ -214,6 +229,7 @@ func (b *staticBuilder) build(withRoot bool) {
 			b.edge(static, b.byID.get(id), uint32(i), etElement)
 		}
 	}
+	b.edgeNodes = uint32(len(b.g.nodes))
 	b.classEdges(classIDs)
 	b.instanceEdges()
 	b.arrayEdges()
@@ -344,6 +360,9 @@ func (b *staticBuilder) arrayEdges() {
 				name = "std.core.Object"
 			}
 			wrapperName := b.g.strs.id(name)
+			// The buffer's edges, then each box's: the order grouping by
+			// source gives (the boxes come after the buffer).
+			boxes := make([][2]uint32, 0, rec.length)
 			for j := range int(rec.length) {
 				v := leValue(rec.prim[j*w : (j+1)*w])
 				wr := b.synthNode()
@@ -351,7 +370,10 @@ func (b *staticBuilder) arrayEdges() {
 				wn.typ, wn.name, wn.size = ntObject, wrapperName, 0
 				val := b.valueNode(rec.elemType, v)
 				b.edge(buf, wr, uint32(j), etElement)
-				b.edge(wr, val, valueName, etProperty)
+				boxes = append(boxes, [2]uint32{wr, val})
+			}
+			for _, bx := range boxes {
+				b.edge(bx[0], bx[1], valueName, etProperty)
 			}
 		}
 	}

@@ -128,9 +128,12 @@ func (tg *transGraph) emit(g Graph, sum *Summary) {
 		sum.Nodes++
 	}
 	tg.nodes = nil
-	for _, e := range tg.edges {
-		g.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
-		sum.Edges++
+	for _, list := range []*[]transEdge{&tg.head, &tg.edges, &tg.later} {
+		for _, e := range *list {
+			g.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
+			sum.Edges++
+		}
+		*list = nil
 	}
 }
 

@@ -42,7 +42,13 @@ const (
 type transGraph struct {
 	nodes []transNode
 	edges []transEdge
-	strs  strTable
+	// head and later, when set, come before and after edges: a static
+	// dump's graph keeps the edges of its first nodes (roots and classes,
+	// whose edges are made in two steps) and those of the nodes it made
+	// while making edges apart, so that the three lists are grouped by
+	// source without copying the large one (groupEdges).
+	head, later []transEdge
+	strs        strTable
 }
 
 type transNode struct {
@@ -107,21 +113,62 @@ func (g *transGraph) Strings() []string {
 	return out
 }
 
-// groupEdges orders the edges by source node, keeping the order in which
-// each node's edges were made, and sets every node's edge count.
+// groupEdges orders the edges (head, edges, then later) by source node,
+// keeping the order in which each node's edges were made, and sets every
+// node's edge count. head is small and sorted; edges and later are as a rule
+// already in source order (the objects' edges are made object by object, and
+// the nodes made meanwhile come after them) and are then kept as they are;
+// otherwise (an id given to two objects) all are sorted into one list.
 func (g *transGraph) groupEdges() {
-	counts := make([]uint32, len(g.nodes)+1)
-	for _, e := range g.edges {
+	for i := range g.nodes {
+		g.nodes[i].edgeCount = 0
+	}
+	g.head = sortEdges(g.head, len(g.nodes))
+	inOrder := true
+	prev := uint32(0)
+	for _, list := range [][]transEdge{g.head, g.edges, g.later} {
+		for _, e := range list {
+			g.nodes[e.from].edgeCount++
+			if e.from < prev {
+				inOrder = false
+			}
+			prev = e.from
+		}
+	}
+	if inOrder {
+		return
+	}
+	all := make([]transEdge, 0, len(g.head)+len(g.edges)+len(g.later))
+	for _, list := range [][]transEdge{g.head, g.edges, g.later} {
+		all = append(all, list...)
+	}
+	g.head, g.edges, g.later = nil, sortEdges(all, len(g.nodes)), nil
+}
+
+// sortEdges orders edges by source node, stably.
+func sortEdges(edges []transEdge, nodes int) []transEdge {
+	if len(edges) == 0 {
+		return edges
+	}
+	counts := make([]uint32, nodes+1)
+	for _, e := range edges {
 		counts[e.from+1]++
 	}
-	for i := range g.nodes {
-		g.nodes[i].edgeCount = counts[i+1]
+	for i := range nodes {
 		counts[i+1] += counts[i]
 	}
-	sorted := make([]transEdge, len(g.edges))
-	for _, e := range g.edges {
+	sorted := make([]transEdge, len(edges))
+	for _, e := range edges {
 		sorted[counts[e.from]] = e
 		counts[e.from]++
 	}
-	g.edges = sorted
+	return sorted
+}
+
+// flatEdges puts head, edges and later in one list, edges.
+func (g *transGraph) flatEdges() {
+	if g.head != nil || g.later != nil {
+		g.edges = append(append(g.head, g.edges...), g.later...)
+		g.head, g.later = nil, nil
+	}
 }

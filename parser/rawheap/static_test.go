@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,7 @@ func compareGraph(g *transGraph, want *translatorSnapshot) (compared int, diffs 
 			diffs = append(diffs, fmt.Sprintf(format, args...))
 		}
 	}
+	g.flatEdges()
 	if len(g.nodes)*8 != len(want.Nodes) || len(g.edges)*3 != len(want.Edges) {
 		diff("%d nodes and %d edges, translator %d and %d", len(g.nodes), len(g.edges), len(want.Nodes)/8, len(want.Edges)/3)
 		return 0, diffs
@@ -150,4 +152,40 @@ func graphFromTranslator(s *translatorSnapshot) *transGraph {
 		g.strs.id(str)
 	}
 	return g
+}
+
+// TestGroupEdges checks both ways of grouping: lists already in source order
+// are kept; otherwise the edges are sorted stably into one list.
+func TestGroupEdges(t *testing.T) {
+	e := func(from, name uint32) transEdge { return transEdge{from: from, nameOrIndex: name} }
+	for _, c := range []struct {
+		name               string
+		head, edges, later []transEdge
+		want               string // source.name in the emitted order
+		kept               bool
+	}{
+		{"in order", []transEdge{e(1, 1), e(0, 2)}, []transEdge{e(2, 3), e(2, 4), e(3, 5)}, []transEdge{e(4, 6)},
+			"0.2 1.1 2.3 2.4 3.5 4.6", true},
+		{"an object's edges made twice", []transEdge{e(0, 1)}, []transEdge{e(2, 2), e(3, 3), e(2, 4)}, []transEdge{e(4, 5)},
+			"0.1 2.2 2.4 3.3 4.5", false},
+	} {
+		g := &transGraph{nodes: make([]transNode, 5), head: c.head, edges: c.edges, later: c.later}
+		g.groupEdges()
+		if kept := g.later != nil; kept != c.kept {
+			t.Errorf("%s: lists kept %v", c.name, kept)
+		}
+		col := &collector{strings: firstStrID}
+		g.emit(col, &Summary{})
+		var got []string
+		i := 0
+		for n, node := range col.g.nodes {
+			for range node.edgeCount {
+				got = append(got, fmt.Sprintf("%d.%d", n, col.g.edges[i].nameOrIndex))
+				i++
+			}
+		}
+		if s := strings.Join(got, " "); s != c.want || i != len(col.g.edges) {
+			t.Errorf("%s: %s, want %s", c.name, s, c.want)
+		}
+	}
 }
