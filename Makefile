@@ -23,9 +23,9 @@ run: build
 # inputs (skipped under -race, where they take many minutes) without it.
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run 'Oversized|Hostile|WritersAgree' ./ingest
-	$(GO) test -count=1 -run 'Large' ./store
+	$(GO) test -race -count=1 -timeout 45m ./...
+	$(GO) test -count=1 -timeout 45m -run 'Oversized|Hostile|WritersAgree' ./ingest
+	$(GO) test -count=1 -timeout 45m -run 'Large' ./store
 
 # Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
 proto:
