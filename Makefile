@@ -20,12 +20,14 @@ run: build
 	$(BIN)/tracestreamer $(CACHE)/example.htrace -o $(CACHE)/example.db
 
 # The whole suite under the race detector, then the tests that stream large
-# inputs (skipped under -race, where they take many minutes) without it.
+# inputs or read them back many times (skipped under -race, where they take
+# many minutes) without it.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 45m ./...
 	$(GO) test -count=1 -timeout 45m -run 'Oversized|Hostile|WritersAgree' ./ingest
 	$(GO) test -count=1 -timeout 45m -run 'Large' ./store
+	$(GO) test -count=1 -timeout 45m -run 'RoundTrip|RowsOutOfFileOrder' ./export/devtoolsexport
 
 # Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
 proto:

@@ -26,25 +26,42 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// convert imports inputs into a new database and returns its path; the
-// inputs must give no warning.
+// convert imports inputs into a new database, without the heap analysis, and
+// returns its path; the inputs must give no warning.
 func convert(t *testing.T, inputs ...string) string {
 	t.Helper()
-	out, warn := convertWarn(t, inputs...)
+	return convertAnalysed(t, false, inputs...)
+}
+
+// convertAnalysed is convert, with the heap analysis when analyse is set.
+func convertAnalysed(t *testing.T, analyse bool, inputs ...string) string {
+	t.Helper()
+	out, warn := convertWarn(t, analyse, inputs...)
 	if warn != "" {
 		t.Fatalf("import %v warned:\n%s", inputs, warn)
 	}
 	return out
 }
 
-func convertWarn(t *testing.T, inputs ...string) (string, string) {
+func convertWarn(t *testing.T, analyse bool, inputs ...string) (string, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.db")
 	var warn strings.Builder
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Output: out, Warnings: &warn}); err != nil {
+	opts := ingest.Options{Output: out, Warnings: &warn, NoAnalysis: !analyse}
+	if _, err := ingest.Run(context.Background(), inputs, opts); err != nil {
 		t.Fatalf("import %v: %v\n%s", inputs, err, warn.String())
 	}
 	return out, warn.String()
+}
+
+// skipUnderRace skips a test that reads tens of thousands of rows through
+// SQLite many times: under the race detector (modernc's SQLite instrumented)
+// it takes many minutes, and it runs no goroutines of its own. make test runs
+// it without the detector.
+func skipUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("slow under the race detector; make test runs it without")
+	}
 }
 
 func write(t *testing.T, dir, name string, b []byte) string {
@@ -95,6 +112,7 @@ var rowsOf = map[string]string{
 // must come back byte for byte; node's timeline comes back with its true
 // trace_function_count (it states 50, carries 56) and is otherwise the same.
 func TestRoundTrip(t *testing.T) {
+	skipUnderRace(t)
 	snap := testutil.Fixture(t, "node/snapshot.heapsnapshot.gz")
 	timeline := testutil.Fixture(t, "node/timeline.heaptimeline.gz")
 	prof := testutil.Fixture(t, "node/profile.cpuprofile")
@@ -130,7 +148,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			db := convert(t, tt.inputs(t, dir)...)
+			db := convertAnalysed(t, true, tt.inputs(t, dir)...)
 			out := filepath.Join(dir, "out")
 			files, err := devtoolsexport.Export(context.Background(), out, db)
 			must(t, err)
@@ -152,7 +170,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("%s: %d bytes differ from the %d bytes V8 wrote", name, len(got), len(want))
 				}
 			}
-			again := convert(t, paths...)
+			again := convertAnalysed(t, true, paths...)
 			a, b := testutil.OpenDB(t, db), testutil.OpenDB(t, again)
 			for table, q := range rowsOf {
 				want, got := testutil.Query(t, a, q), testutil.Query(t, b, q)
@@ -245,7 +263,7 @@ func TestNoOverwrite(t *testing.T) {
 // no profile.
 func TestNothingToExport(t *testing.T) {
 	dir := t.TempDir()
-	db, _ := convertWarn(t, write(t, dir, "e.json", testutil.Fixture(t, "node/trace.json")))
+	db, _ := convertWarn(t, false, write(t, dir, "e.json", testutil.Fixture(t, "node/trace.json")))
 	_, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
 	if err == nil || !strings.Contains(err.Error(), "no heap file and no CPU profile") {
 		t.Fatalf("err = %v", err)
@@ -260,6 +278,7 @@ func TestNothingToExport(t *testing.T) {
 // snapshots interleaved, or rowids with gaps, must still give the files
 // written from the importer's database.
 func TestRowsOutOfFileOrder(t *testing.T) {
+	skipUnderRace(t)
 	dir := t.TempDir()
 	var in []string
 	for _, n := range []string{"baseline", "target", "final"} {
@@ -321,7 +340,7 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 func TestRawheapAsTranslator(t *testing.T) {
 	dir := t.TempDir()
 	read := func(name string) []byte { return testutil.Fixture(t, "rawheap/"+name) }
-	db, _ := convertWarn(t, write(t, dir, "dyn.rawheap", read("hybrid.dyn.rawheap.gz")))
+	db, _ := convertWarn(t, false, write(t, dir, "dyn.rawheap", read("hybrid.dyn.rawheap.gz")))
 	files, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
 	must(t, err)
 	if len(files) != 1 {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package devtoolsexport_test
+
+const raceEnabled = false
