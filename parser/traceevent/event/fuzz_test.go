@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/traceevent/tokenizer"
+	"unicode/utf8"
 )
 
 // FuzzTraceEvent reads arbitrary input as a trace file and decodes every element:
@@ -131,4 +133,39 @@ func checkLimits(t *testing.T, data []byte) {
 			t.Fatalf("with limits that cut nothing: %q, without: %q", small, big)
 		}
 	}
+}
+
+// FuzzFlattenArgs flattens arbitrary args: no panic, every key and string
+// valid UTF-8, no more arguments than bytes, and a repeated key in one object
+// counted, not kept twice at the top level (the members of a member named ""
+// join it without a dot, so they may share a top-level key).
+func FuzzFlattenArgs(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":{"c":[1,"x"]},"a":{"d":null}}`, "{\"k\xff\":\"v\xfe\",\"k\\ud800\":1}",
+		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k8":{"x":1,"x":2},"k0":[]}`} {
+		f.Add([]byte(s))
+	}
+	var d Decoder
+	f.Fuzz(func(t *testing.T, data []byte) {
+		testutil.CountExec("FuzzFlattenArgs")
+		for _, dec := range []*Decoder{nil, &d} {
+			list, probs, err := AppendArgs(nil, data, dec)
+			if err != nil {
+				continue
+			}
+			if len(list) > len(data) || probs.BadStrings < 0 || probs.DupKeys < 0 {
+				t.Fatalf("%d args, %+v from %d bytes", len(list), probs, len(data))
+			}
+			top := map[string]bool{}
+			emptyKey := bytes.Contains(data, []byte(`""`)) // the members below a "" member have no prefix
+			for _, a := range list {
+				if !utf8.ValidString(a.Key) || !utf8.ValidString(a.Str) {
+					t.Fatalf("invalid UTF-8 in %q = %q", a.Key, a.Str)
+				}
+				if !emptyKey && !strings.ContainsAny(a.Key, ".[") && top[a.Key] {
+					t.Fatalf("top-level key %q kept twice", a.Key)
+				}
+				top[a.Key] = true
+			}
+		}
+	})
 }
