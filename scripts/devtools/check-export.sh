@@ -9,8 +9,9 @@
 # a CPU profile. Inputs: the node snapshot and timeline, the leak fixture's
 # final snapshot and the node CPU profile as standalone files, and an htrace
 # (mkhtrace) with an ArkTS-layout copy of the snapshot (8 node fields, with
-# native_size) and the profile; and a .rawheap dump (testdata/rawheap),
-# its export compared with rawheap_translator's snapshot of it. Needs go, node and the npm registry; works in
+# native_size) and the profile; and every .rawheap fixture of testdata/rawheap
+# (V1, V2, static and the hybrid pair), its export compared with
+# rawheap_translator's snapshot of it. Needs go, node and the npm registry; works in
 # .cache/devtools-export. Prints "same" or the differing lines per file, and
 # exits 1 when a heap file's summary differs.
 #   scripts/devtools/check-export.sh
@@ -37,7 +38,7 @@ cp "$root/scripts/devtools/summary.ts" "$root/testdata/devtools/load-snapshot.ts
 ./node_modules/.bin/esbuild summary.ts --bundle --platform=node --format=esm --outfile=summary.mjs --log-level=error
 (cd "$root" && go build -o "$work/tracestreamer" ./cmd/tracestreamer && go build -o "$work/mkhtrace" ./cmd/mkhtrace)
 
-rm -rf in out-standalone out-htrace ./*.db
+rm -rf in out-standalone out-htrace out-rawheap* ./*.db
 mkdir in
 zcat "$root/testdata/node/snapshot.heapsnapshot.gz" > in/snapshot.heapsnapshot
 zcat "$root/testdata/node/timeline.heaptimeline.gz" > in/timeline.heaptimeline
@@ -59,11 +60,27 @@ fs.writeFileSync(process.argv[2], JSON.stringify(d));
 ./tracestreamer export -q -devtools out-standalone standalone.db
 ./tracestreamer -q in/arkts.htrace -o htrace.db
 ./tracestreamer export -q -devtools out-htrace htrace.db
-# A .rawheap dump, against rawheap_translator's snapshot of it (committed beside it).
-zcat "$root/testdata/rawheap/hybrid.dyn.rawheap.gz" > in/dynamic.rawheap
-zcat "$root/testdata/rawheap/hybrid.dyn.translated.heapsnapshot.gz" > in/dynamic.translated.heapsnapshot
-./tracestreamer -q in/dynamic.rawheap -o rawheap.db 2>/dev/null
-./tracestreamer export -q -devtools out-rawheap rawheap.db
+# Every .rawheap fixture (V1, V2, static, the hybrid pair's dynamic half alone
+# and the pair together), against rawheap_translator's snapshot of it
+# (committed beside it by scripts/rawheap/*fixtures.sh).
+rawheaps=()
+for f in "$root"/testdata/rawheap/*.translated.heapsnapshot.gz; do
+  n=$(basename "$f" .translated.heapsnapshot.gz)
+  zcat "$f" > "in/$n.translated.heapsnapshot"
+  if [ "$n" = hybrid ]; then
+    src=(hybrid.dyn hybrid.sta)
+  else
+    src=("$n")
+  fi
+  ins=()
+  for s in "${src[@]}"; do
+    [ -f "in/$s.rawheap" ] || zcat "$root/testdata/rawheap/$s.rawheap.gz" > "in/$s.rawheap"
+    ins+=("in/$s.rawheap")
+  done
+  ./tracestreamer -q "${ins[@]}" -o "rawheap-$n.db" 2>/dev/null
+  ./tracestreamer export -q -devtools "out-rawheap-$n" "rawheap-$n.db"
+  rawheaps+=("$n")
+done
 
 fail=0
 compare() { # original exported
@@ -100,5 +117,7 @@ compare in/final.heapsnapshot out-standalone/Snapshot2.heapsnapshot
 compare in/profile.cpuprofile out-standalone/Profile0.cpuprofile
 compare in/arkts.heapsnapshot out-htrace/Snapshot0.heapsnapshot
 compare in/profile.cpuprofile out-htrace/Profile0.cpuprofile
-compare in/dynamic.translated.heapsnapshot out-rawheap/Snapshot0.heapsnapshot
+for n in "${rawheaps[@]}"; do
+  compare "in/$n.translated.heapsnapshot" "out-rawheap-$n/Snapshot0.heapsnapshot"
+done
 exit $fail
