@@ -34,5 +34,5 @@ echo "(leak traces as memlab prints them: .cache/memlab/leaks.txt)"
 echo "== the same steps as JSON (dump.cjs)"
 NODE_PATH="$dir/node_modules" node "$here/dump.cjs" "$work/baseline.heapsnapshot" "$work/target.heapsnapshot" \
   "$work/final.heapsnapshot" "$work/memlab.json" "$work/dump"
-gzip -9 -c "$work/memlab.json" > "$root/testdata/leak/memlab.json.gz"
+gzip -9nc "$work/memlab.json" > "$root/testdata/leak/memlab.json.gz"
 echo "wrote testdata/leak/memlab.json.gz"

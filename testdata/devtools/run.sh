@@ -31,10 +31,10 @@ cp "$here/devtools-analysis.ts" "$here/devtools-retainers.ts" "$here/load-snapsh
 for f in snapshot.heapsnapshot; do
   zcat "$here/../node/$f.gz" > "$f"
   node dt.mjs "$f" "$f.devtools.txt"
-  gzip -9 -c "$f.devtools.txt" > "$here/$f.devtools.txt.gz"
+  gzip -9nc "$f.devtools.txt" > "$here/$f.devtools.txt.gz"
 done
 zcat "$here/../leak/final.heapsnapshot.gz" > final.heapsnapshot
 node dt.mjs final.heapsnapshot final.devtools.txt
-gzip -9 -c final.devtools.txt > "$here/leak-final.devtools.txt.gz"
+gzip -9nc final.devtools.txt > "$here/leak-final.devtools.txt.gz"
 node dtr.mjs final.heapsnapshot final.retainers.jsonl
-gzip -9 -c final.retainers.jsonl > "$here/leak-final.retainers.jsonl.gz"
+gzip -9nc final.retainers.jsonl > "$here/leak-final.retainers.jsonl.gz"
