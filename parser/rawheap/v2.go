@@ -329,6 +329,8 @@ type v2Objects struct {
 	hashStr  uint32
 	hashed   bool
 	tk       *seq
+	ec       uint32                     // edges of the current object
+	edge     func(uint8, uint32, int64) // the second pass's receiver
 	// hashNames are the names of the hash nodes, made in the first pass.
 	hashNames []uint32
 }
@@ -377,15 +379,9 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 	}
 	for i := int64(0); i < t.n; i++ {
 		e, _ := d.readV2Entry(r, t.item)
-		var ec uint32
 		var hash uint32
 		masked := false
-		emit := func(typ uint8, name uint32, to int64) {
-			ec++
-			if edge != nil {
-				edge(typ, name, to)
-			}
-		}
+		o.ec, o.edge = 0, edge
 		if !failed {
 			at := tk.off
 			hc, _ := token()
@@ -397,7 +393,7 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 				}
 			} else {
 				if hc != o.find0(e.addr) {
-					emit(edgeProperty, d.str.id("hclass"), hc)
+					o.emit(edgeProperty, d.str.id("hclass"), hc)
 				}
 				if !o.hashed {
 					o.hashStr, o.hashed = d.str.id("ArkInternalHash"), true
@@ -407,16 +403,16 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 					if node != nil {
 						o.hashNames = append(o.hashNames, d.str.id("Int:"+strconv.FormatUint(uint64(hash), 10)))
 					}
-					emit(edgeProperty, o.hashStr, o.hashBase+hashes)
+					o.emit(edgeProperty, o.hashStr, o.hashBase+hashes)
 					hashes++
 				}
 				if !m.isString(e.jsType) {
-					o.edges(e, token, emit)
+					o.edges(e, token)
 				}
 			}
 		}
 		if node != nil {
-			node(i, e, ec, masked, hash)
+			node(i, e, o.ec, masked, hash)
 		}
 	}
 	if node != nil && dangling > 0 {
@@ -433,7 +429,16 @@ func (o *v2Objects) find0(addr uint32) int64 {
 	return -2
 }
 
-func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8, uint32, int64)) {
+// emit counts an edge of the current object and, in the second pass,
+// hands it over.
+func (o *v2Objects) emit(typ uint8, name uint32, to int64) {
+	o.ec++
+	if o.edge != nil {
+		o.edge(typ, name, to)
+	}
+}
+
+func (o *v2Objects) edges(e v2Entry, token func() (int64, bool)) {
 	d, m := o.d, o.d.m
 	var n int
 	if e.size > 8 {
@@ -446,7 +451,7 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8
 		k := uint32(0)
 		for range n {
 			if to, _ := token(); to >= 0 {
-				emit(edgeElement, k, to)
+				o.emit(edgeElement, k, to)
 				k++
 			}
 		}
@@ -467,12 +472,12 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool), emit func(uint8
 		if k < 0 || k >= len(refs) || refs[k] < 0 {
 			continue
 		}
-		emit(edgeProperty, d.str.id(f.Name), refs[k])
+		o.emit(edgeProperty, d.str.id(f.Name), refs[k])
 	}
 	if m.isJSObject(e.jsType) {
 		for k := int(tm.EndOffset/8) - 1; k >= 0 && k < len(refs); k++ {
 			if refs[k] >= 0 {
-				emit(edgeProperty, d.str.id("InlineProperty"), refs[k])
+				o.emit(edgeProperty, d.str.id("InlineProperty"), refs[k])
 			}
 		}
 	}
