@@ -199,8 +199,18 @@ func (d *dyn) v2() error {
 	if d.roots.metadataExists {
 		hashBase += 3
 	}
+	// A direct-mapped cache in front of the index: hidden classes, empty
+	// arrays and prototypes are referred to by most objects.
+	var cache [1 << 12]uint64 // address<<32 | node index+1
 	find := func(addr uint64) (int64, bool) {
+		slot := &cache[uint32(addr)*0x9E3779B1>>20]
+		if *slot>>32 == addr && *slot != 0 {
+			return int64(uint32(*slot)) - 1, true
+		}
 		i, ok := idx.find(uint32(addr))
+		if ok {
+			*slot = addr<<32 | uint64(base+i+1)
+		}
 		return base + i, ok
 	}
 
@@ -330,6 +340,7 @@ type v2Objects struct {
 	hashed   bool
 	tk       *seq
 	ec       uint32                     // edges of the current object
+	lastAddr uint32                     // the address of the last reference token
 	edge     func(uint8, uint32, int64) // the second pass's receiver
 	// hashNames are the names of the hash nodes, made in the first pass.
 	hashNames []uint32
@@ -365,6 +376,7 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 			return -1, false
 		}
 		addr := uint32(c) | uint32(b[0])<<8 | uint32(b[1])<<16 | uint32(b[2])<<24
+		o.lastAddr = addr
 		to, ok := o.find(uint64(addr))
 		if !ok {
 			if edge == nil {
@@ -392,7 +404,9 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 						i, e.id, t.n-i-1)
 				}
 			} else {
-				if hc != o.find0(e.addr) {
+				// The translator compares ids: the same node has the same
+				// address.
+				if o.lastAddr != e.addr {
 					o.emit(edgeProperty, d.str.id("hclass"), hc)
 				}
 				if !o.hashed {
@@ -418,15 +432,6 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 	if node != nil && dangling > 0 {
 		d.problem(ProblemDangling, firstDangling, "%d references to addresses that are not in the object table (the first here) were dropped", dangling)
 	}
-}
-
-// find0 is the node index of the object at addr, -2 if there is none (so
-// that it equals no token's target).
-func (o *v2Objects) find0(addr uint32) int64 {
-	if i, ok := o.find(uint64(addr)); ok {
-		return i
-	}
-	return -2
 }
 
 // emit counts an edge of the current object and, in the second pass,
