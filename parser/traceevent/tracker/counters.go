@@ -2,6 +2,8 @@ package tracker
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
@@ -120,7 +122,12 @@ func (c *Counters) Add(ipid int, ev *event.Event) {
 			c.stats.Add(stat.JSONCounter, stat.NotSupported, 1, ev.Offset)
 			return nil
 		}
-		key := counterKey{ipid, prefix + " " + string(k)}
+		member := string(k)
+		if !utf8.Valid(k) { // a series name is TEXT: valid UTF-8, as the args' keys
+			member = strings.ToValidUTF8(member, "\uFFFD")
+			c.stats.Add(stat.JSONString, stat.InvalidData, 1, ev.Offset)
+		}
+		key := counterKey{ipid, prefix + " " + member}
 		f, ok := c.byKey[key]
 		switch {
 		case ok:

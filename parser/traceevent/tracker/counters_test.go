@@ -92,3 +92,23 @@ func TestCounterLimit(t *testing.T) {
 		t.Errorf("counts %v, want %v", st, want)
 	}
 }
+
+// TestCounterNamesUTF8: a member name with invalid UTF-8 names its series
+// with U+FFFD in its place, counted (json_string invalid_data) each time.
+func TestCounterNamesUTF8(t *testing.T) {
+	st := cells{}
+	c := NewCounters(st, 0)
+	for i := range 2 {
+		ev, err := event.Decode(&tokenizer.Element{Seq: int64(i), Raw: []byte("{\"ph\":\"C\",\"ts\":1,\"name\":\"m\",\"args\":{\"a\xffb\":1}}")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Add(1, ev)
+	}
+	if len(c.Filters) != 1 || c.Filters[0].Name != "m a\uFFFDb" || len(c.Samples) != 2 {
+		t.Errorf("filters %+v, %d samples", c.Filters, len(c.Samples))
+	}
+	if want := (cells{"json_string/invalid_data": 2}); !st.equal(want) {
+		t.Errorf("counts %v, want %v", st, want)
+	}
+}
