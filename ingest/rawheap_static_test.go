@@ -110,3 +110,32 @@ func TestStaticRawheapFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestHybridPairOrder: a pair is a dynamic dump followed by its static dump;
+// the other way round, or alone, each is read as a heap file of its own.
+func TestHybridPairOrder(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		inputs []string
+		files  string
+	}{
+		{"dynamic, static", []string{"hybrid.dyn", "hybrid.sta"}, "1"},
+		{"static, dynamic", []string{"hybrid.sta", "hybrid.dyn"}, "2"},
+		{"static alone", []string{"hybrid.sta"}, "1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var in []string
+			for _, f := range c.inputs {
+				in = append(in, rawheapTestdata+f+".rawheap.gz")
+			}
+			db := convertHeaps(t, in, "x.db")
+			if got := testutil.Query(t, db, "SELECT count(*) FROM js_heap_files"); got[0] != c.files {
+				t.Errorf("%s heap files, want %s", got[0], c.files)
+			}
+			// Edge type 7 is "xref", the translator's last edge type.
+			if got := testutil.Query(t, db, "SELECT count(*) FROM js_heap_edges WHERE type = 7"); len(c.inputs) == 2 && c.files == "1" && got[0] != "32" || c.files == "2" && got[0] != "0" {
+				t.Errorf("%s xref edges, want 32", got[0])
+			}
+		})
+	}
+}

@@ -334,32 +334,48 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 	}
 }
 
-// TestRawheapAsTranslator: a .rawheap dump imported and exported is the
-// snapshot rawheap_translator makes of it, member by member (only the line
-// breaks of the header differ).
+// TestRawheapAsTranslator: a .rawheap dump (a dynamic one, a static one, a
+// hybrid pair) imported and exported is the snapshot rawheap_translator makes
+// of it, member by member (only the line breaks of the header differ).
 func TestRawheapAsTranslator(t *testing.T) {
-	dir := t.TempDir()
 	read := func(name string) []byte { return testutil.Fixture(t, "rawheap/"+name) }
-	db, _ := convertWarn(t, false, write(t, dir, "dyn.rawheap", read("hybrid.dyn.rawheap.gz")))
-	files, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
-	must(t, err)
-	if len(files) != 1 {
-		t.Fatalf("%d files", len(files))
-	}
-	got, err := os.ReadFile(files[0].Path)
-	must(t, err)
-	var ours, theirs map[string]any
-	must(t, json.Unmarshal(got, &ours))
-	must(t, json.Unmarshal(read("hybrid.dyn.translated.heapsnapshot.gz"), &theirs))
-	if len(ours) != len(theirs) {
-		t.Errorf("%d members, the translator's %d", len(ours), len(theirs))
-	}
-	for k, v := range theirs {
-		if !reflect.DeepEqual(ours[k], v) {
-			t.Errorf("%s differs from the translator's", k)
-		}
-	}
-	if n := len(theirs["nodes"].([]any)); n < 20000 {
-		t.Errorf("only %d node values", n)
+	for _, c := range []struct {
+		name       string
+		inputs     []string
+		translated string
+	}{
+		{"dynamic", []string{"hybrid.dyn"}, "hybrid.dyn"},
+		{"static", []string{"static-node"}, "static-node"},
+		{"hybrid pair", []string{"hybrid.dyn", "hybrid.sta"}, "hybrid"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var in []string
+			for _, f := range c.inputs {
+				in = append(in, write(t, dir, f+".rawheap", read(f+".rawheap.gz")))
+			}
+			db, _ := convertWarn(t, false, in...)
+			files, err := devtoolsexport.Export(context.Background(), filepath.Join(dir, "out"), db)
+			must(t, err)
+			if len(files) != 1 {
+				t.Fatalf("%d files", len(files))
+			}
+			got, err := os.ReadFile(files[0].Path)
+			must(t, err)
+			var ours, theirs map[string]any
+			must(t, json.Unmarshal(got, &ours))
+			must(t, json.Unmarshal(read(c.translated+".translated.heapsnapshot.gz"), &theirs))
+			if len(ours) != len(theirs) {
+				t.Errorf("%d members, the translator's %d", len(ours), len(theirs))
+			}
+			for k, v := range theirs {
+				if !reflect.DeepEqual(ours[k], v) {
+					t.Errorf("%s differs from the translator's", k)
+				}
+			}
+			if n := len(theirs["nodes"].([]any)); n < 20000 {
+				t.Errorf("only %d node values", n)
+			}
+		})
 	}
 }
