@@ -51,7 +51,7 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 		for range n.edgeCount {
 			e := staEdges[pos]
 			pos++
-			if e.typ != etElement {
+			if e.typ != edgeElement {
 				e.nameOrIndex = remapStr(e.nameOrIndex)
 			}
 			e.from, e.to = nDyn+uint32(i), nDyn+e.to
@@ -60,13 +60,13 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 	}
 
 	staticRoot := uint32(len(dyn.nodes))
-	dyn.nodes = append(dyn.nodes, transNode{id: 0, typ: ntRoot, size: 1,
+	dyn.nodes = append(dyn.nodes, transNode{id: 0, typ: typeRoot, size: 1,
 		name: dyn.strs.id("StaticRoot[" + strconv.Itoa(len(d.roots)) + "]")})
 	subroot := dyn.strs.id("-subroot-")
-	extra[0] = append(extra[0], transEdge{from: 0, to: staticRoot, nameOrIndex: subroot, typ: etShortcut})
+	extra[0] = append(extra[0], transEdge{from: 0, to: staticRoot, nameOrIndex: subroot, typ: edgeShortcut})
 	for i, id := range d.roots {
 		if n, ok := staByID.lookup(id); ok {
-			extra[staticRoot] = append(extra[staticRoot], transEdge{from: staticRoot, to: nDyn + n, nameOrIndex: uint32(i), typ: etElement})
+			extra[staticRoot] = append(extra[staticRoot], transEdge{from: staticRoot, to: nDyn + n, nameOrIndex: uint32(i), typ: edgeElement})
 		}
 	}
 
@@ -90,12 +90,12 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 		resolved++
 		switch x.dir {
 		case xrefDynSta:
-			extra[dn] = append(extra[dn], transEdge{from: dn, to: sn, nameOrIndex: dynToSta, typ: etXRef})
+			extra[dn] = append(extra[dn], transEdge{from: dn, to: sn, nameOrIndex: dynToSta, typ: edgeXRef})
 		case xrefStaDyn:
-			extra[sn] = append(extra[sn], transEdge{from: sn, to: dn, nameOrIndex: staToDyn, typ: etXRef})
+			extra[sn] = append(extra[sn], transEdge{from: sn, to: dn, nameOrIndex: staToDyn, typ: edgeXRef})
 		case xrefBidir:
-			extra[dn] = append(extra[dn], transEdge{from: dn, to: sn, nameOrIndex: bidir, typ: etXRef})
-			extra[sn] = append(extra[sn], transEdge{from: sn, to: dn, nameOrIndex: bidir, typ: etXRef})
+			extra[dn] = append(extra[dn], transEdge{from: dn, to: sn, nameOrIndex: bidir, typ: edgeXRef})
+			extra[sn] = append(extra[sn], transEdge{from: sn, to: dn, nameOrIndex: bidir, typ: edgeXRef})
 		}
 	}
 	if unresolved > 0 && prob != nil {

@@ -33,7 +33,7 @@ func TestHybridJoinEqualsTranslator(t *testing.T) {
 	}
 	xrefs := 0
 	for _, e := range dyn.edges {
-		if e.typ == etXRef {
+		if e.typ == edgeXRef {
 			xrefs++
 		}
 	}
@@ -67,7 +67,7 @@ func TestHybridUnresolved(t *testing.T) {
 		t.Errorf("%d nodes, want %d", len(dyn.nodes), nodes)
 	}
 	for _, e := range dyn.edges {
-		if e.typ == etXRef {
+		if e.typ == edgeXRef {
 			t.Fatal("an xref edge for an unresolved reference")
 		}
 	}

@@ -145,18 +145,23 @@ var (
 
 // Node types and edge types the decoder sets itself.
 const (
+	typeArray     = 1
 	typeString    = 2
 	typeObject    = 3
+	typeClosure   = 5
 	typeNumber    = 7 // HEAP_NUMBER: primitives, hashes, metadata values
 	typeDefault   = 8 // "native": the translator's default
 	typeSynthetic = 9
 	typeFramework = 14
 	typeRoot      = 15 // "handle"
+	typeClass     = 16
 
 	edgeElement  = 1
 	edgeProperty = 2
+	edgeInternal = 3
 	edgeShortcut = 5
 	edgeWeak     = 6
+	edgeXRef     = 7
 )
 
 // Warner receives a problem that does not stop decoding; off is the byte

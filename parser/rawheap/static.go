@@ -42,7 +42,6 @@ const (
 	tagHeapSummary    = 0xFE
 	tagPartialMarker  = 0xFF
 	arrayPrefixSize   = 21
-	stringPrefixSize  = 16
 	instancePrefixLen = 18
 )
 

@@ -105,7 +105,7 @@ func (x *idIndex) get(id uint32) uint32 {
 }
 
 func (b *staticBuilder) newNode() uint32 {
-	b.g.nodes = append(b.g.nodes, transNode{typ: ntNative, name: 1})
+	b.g.nodes = append(b.g.nodes, transNode{typ: typeDefault, name: 1})
 	return uint32(len(b.g.nodes) - 1)
 }
 
@@ -177,7 +177,7 @@ func (b *staticBuilder) build(withRoot bool) {
 	for _, id := range classIDs {
 		n := &b.g.nodes[b.node(id)]
 		n.name = b.dumpStr(b.d.classes[id].name)
-		n.typ = ntClass
+		n.typ = typeClass
 	}
 	b.headNodes = uint32(len(b.g.nodes))
 	for _, rec := range b.d.instances {
@@ -188,7 +188,7 @@ func (b *staticBuilder) build(withRoot bool) {
 		}
 		i := b.node(rec.id)
 		b.g.nodes[i].size = rec.size
-		b.g.nodes[i].typ = ntObject
+		b.g.nodes[i].typ = typeObject
 		if cl, ok := b.d.classes[rec.class]; ok {
 			name := b.dumpStr(cl.name)
 			n := &b.g.nodes[i]
@@ -201,7 +201,7 @@ func (b *staticBuilder) build(withRoot bool) {
 	for _, rec := range b.d.arrays {
 		i := b.node(rec.id)
 		b.g.nodes[i].size = rec.size
-		b.g.nodes[i].typ = ntArray
+		b.g.nodes[i].typ = typeArray
 		if cl, ok := b.d.classes[rec.class]; ok {
 			b.g.nodes[i].name = b.dumpStr(cl.name)
 		}
@@ -210,23 +210,23 @@ func (b *staticBuilder) build(withRoot bool) {
 		i := b.node(rec.id)
 		name := b.g.strs.id(string(b.d.text[rec.cstart : rec.cstart+rec.clen]))
 		n := &b.g.nodes[i]
-		n.size, n.typ, n.name = rec.size, ntString, name
+		n.size, n.typ, n.name = rec.size, typeString, name
 	}
 	for _, id := range b.d.roots {
 		n := &b.g.nodes[b.node(id)]
-		if n.typ != ntClass && n.typ != ntObject && n.typ != ntArray && n.typ != ntString {
-			n.typ = ntRoot
+		if n.typ != typeClass && n.typ != typeObject && n.typ != typeArray && n.typ != typeString {
+			n.typ = typeRoot
 		}
 	}
 	if withRoot {
 		sr := &b.g.nodes[synthetic]
-		sr.id, sr.typ, sr.name = 1, ntSynthetic, b.g.strs.id("SyntheticRoot")
+		sr.id, sr.typ, sr.name = 1, typeSynthetic, b.g.strs.id("SyntheticRoot")
 		name := b.g.strs.id("StaticRoot[" + strconv.Itoa(len(b.d.roots)) + "]")
 		st := &b.g.nodes[static]
-		st.id, st.typ, st.name, st.size = 0, ntRoot, name, 1
-		b.edge(synthetic, static, b.g.strs.id("-subroot-"), etShortcut)
+		st.id, st.typ, st.name, st.size = 0, typeRoot, name, 1
+		b.edge(synthetic, static, b.g.strs.id("-subroot-"), edgeShortcut)
 		for i, id := range b.d.roots {
-			b.edge(static, b.byID.get(id), uint32(i), etElement)
+			b.edge(static, b.byID.get(id), uint32(i), edgeElement)
 		}
 	}
 	b.edgeNodes = uint32(len(b.g.nodes))
@@ -236,7 +236,7 @@ func (b *staticBuilder) build(withRoot bool) {
 	for _, rec := range b.d.stringObjs {
 		if rec.class != 0 && rec.class != rec.id {
 			from := b.byID.get(rec.id)
-			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
+			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), edgeProperty)
 		}
 	}
 	if b.dangles > 1 && b.prob != nil {
@@ -252,14 +252,14 @@ func (b *staticBuilder) classEdges(classIDs []uint32) {
 		cl := b.d.classes[id]
 		b.curOff = cl.off
 		if cl.super != 0 && uint64(cl.super) != b.g.nodes[from].id {
-			b.edge(from, b.target(cl.super), b.g.strs.id("superClass"), etInternal)
+			b.edge(from, b.target(cl.super), b.g.strs.id("superClass"), edgeInternal)
 		}
 		for i := range min(len(cl.staticFields), len(cl.staticValues)) {
 			b.valueEdge(from, cl.staticValues[i], b.dumpStr(cl.staticFields[i]))
 		}
 		for _, m := range cl.methods {
 			name := b.dumpStr(m)
-			b.edge(from, b.methodNode(name), name, etProperty)
+			b.edge(from, b.methodNode(name), name, edgeProperty)
 		}
 	}
 }
@@ -270,11 +270,11 @@ func (b *staticBuilder) valueEdge(from uint32, v fieldValue, name uint32) {
 	switch {
 	case isRefValue(v.typ) && v.val == 0:
 	case v.typ == ftWeakObj:
-		b.edge(from, b.target(uint32(v.val)), name, etWeak)
+		b.edge(from, b.target(uint32(v.val)), name, edgeWeak)
 	case isRefValue(v.typ):
-		b.edge(from, b.target(uint32(v.val)), name, etProperty)
+		b.edge(from, b.target(uint32(v.val)), name, edgeProperty)
 	default:
-		b.edge(from, b.valueNode(v.typ, v.val), name, etProperty)
+		b.edge(from, b.valueNode(v.typ, v.val), name, edgeProperty)
 	}
 }
 
@@ -286,7 +286,7 @@ func (b *staticBuilder) instanceEdges() {
 		from := b.byID.get(rec.id)
 		b.curOff = rec.off
 		if rec.class != 0 && rec.class != rec.id {
-			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), etProperty)
+			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), edgeProperty)
 		}
 		cl, ok := b.d.classes[rec.class]
 		if !ok {
@@ -295,15 +295,15 @@ func (b *staticBuilder) instanceEdges() {
 				if v.val == 0 || !isRefValue(v.typ) {
 					continue
 				}
-				typ := etProperty
+				typ := uint8(edgeProperty)
 				if v.typ == ftWeakObj {
-					typ = etWeak
+					typ = edgeWeak
 				}
 				b.edge(from, b.target(uint32(v.val)), b.g.strs.id(""), typ)
 			}
 			continue
 		}
-		isClass := b.g.nodes[from].typ == ntClass
+		isClass := b.g.nodes[from].typ == typeClass
 		values := b.d.valuesOf(rec)
 		for i := 0; i < len(cl.instanceFields) && i < len(values); i++ {
 			name := b.dumpStr(cl.instanceFields[i])
@@ -328,8 +328,8 @@ func (b *staticBuilder) arrayEdges() {
 		b.curOff = rec.off
 		buf := b.synthNode()
 		bn := &b.g.nodes[buf]
-		bn.typ, bn.name, bn.size = ntArray, b.g.nodes[arr].name, 0
-		b.edge(arr, buf, bufferName, etProperty)
+		bn.typ, bn.name, bn.size = typeArray, b.g.nodes[arr].name, 0
+		b.edge(arr, buf, bufferName, edgeProperty)
 		switch {
 		case rec.elemType == ftTagged:
 			for i, v := range rec.tagged {
@@ -337,17 +337,17 @@ func (b *staticBuilder) arrayEdges() {
 				case isRefValue(v.typ) && v.val == 0:
 				case v.typ == ftWeakObj:
 					name := b.g.strs.id(strconv.Itoa(i))
-					b.edge(buf, b.target(uint32(v.val)), name, etWeak)
+					b.edge(buf, b.target(uint32(v.val)), name, edgeWeak)
 				case isRefValue(v.typ):
-					b.edge(buf, b.target(uint32(v.val)), uint32(i), etElement)
+					b.edge(buf, b.target(uint32(v.val)), uint32(i), edgeElement)
 				default:
-					b.edge(buf, b.valueNode(v.typ, v.val), uint32(i), etElement)
+					b.edge(buf, b.valueNode(v.typ, v.val), uint32(i), edgeElement)
 				}
 			}
 		case isRefType(rec.elemType):
 			for i, id := range rec.elems {
 				if id != 0 {
-					b.edge(buf, b.target(id), uint32(i), etElement)
+					b.edge(buf, b.target(id), uint32(i), edgeElement)
 				}
 			}
 		default:
@@ -367,13 +367,13 @@ func (b *staticBuilder) arrayEdges() {
 				v := leValue(rec.prim[j*w : (j+1)*w])
 				wr := b.synthNode()
 				wn := &b.g.nodes[wr]
-				wn.typ, wn.name, wn.size = ntObject, wrapperName, 0
+				wn.typ, wn.name, wn.size = typeObject, wrapperName, 0
 				val := b.valueNode(rec.elemType, v)
-				b.edge(buf, wr, uint32(j), etElement)
+				b.edge(buf, wr, uint32(j), edgeElement)
 				boxes = append(boxes, [2]uint32{wr, val})
 			}
 			for _, bx := range boxes {
-				b.edge(bx[0], bx[1], valueName, etProperty)
+				b.edge(bx[0], bx[1], valueName, edgeProperty)
 			}
 		}
 	}
@@ -391,19 +391,19 @@ func (b *staticBuilder) synthNode() uint32 {
 func (b *staticBuilder) methodNode(name uint32) uint32 {
 	i := b.synthNode()
 	n := &b.g.nodes[i]
-	n.typ, n.name, n.size = ntClosure, name, 0
+	n.typ, n.name, n.size = typeClosure, name, 0
 	return i
 }
 
 // valueNode is a new node for a primitive value, named by its text.
 func (b *staticBuilder) valueNode(typ uint8, v uint64) uint32 {
 	i := b.synthNode()
-	t := ntNumber
+	t := uint8(typeNumber)
 	switch typ {
 	case ftChar:
-		t = ntString
+		t = typeString
 	case ftTagged:
-		t = ntSynthetic
+		t = typeSynthetic
 	}
 	name := b.g.strs.id(valueText(typ, v))
 	n := &b.g.nodes[i]

@@ -182,7 +182,7 @@ func TestStaticFaults(t *testing.T) {
 						i = j
 					}
 				}
-				if i == len(g.nodes) || g.nodes[i].typ != ntNative || g.nodes[i].name != 1 {
+				if i == len(g.nodes) || g.nodes[i].typ != typeDefault || g.nodes[i].name != 1 {
 					t.Fatalf("no empty node for the missing class")
 				}
 				if len(d.instances) != len(full.instances) {
@@ -256,7 +256,7 @@ func (g *checkedGraph) Node(typ, name, id, self, edgeCount, native int64) {
 }
 
 func (g *checkedGraph) Edge(typ, nameOrIndex, to int64) {
-	if to < 0 || to >= g.nodes || typ < 0 || int(typ) >= len(EdgeTypes) || typ != int64(etElement) && nameOrIndex >= g.strings {
+	if to < 0 || to >= g.nodes || typ < 0 || int(typ) >= len(EdgeTypes) || typ != int64(edgeElement) && nameOrIndex >= g.strings {
 		g.t.Fatalf("edge %d: type %d, name %d, to %d of %d nodes", g.edges, typ, nameOrIndex, to, g.nodes)
 	}
 	g.edges++

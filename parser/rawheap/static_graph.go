@@ -4,38 +4,6 @@ import (
 	"strings"
 )
 
-// The node and edge types rawheap_translator writes into a snapshot's meta
-// (docs/format/rawheap.md#what-a-dump-becomes): V8's lists plus "framework",
-// "handle", "class" and the edge type "xref".
-var (
-	transNodeTypes = []string{"hidden", "array", "string", "object", "code", "closure", "regexp", "number",
-		"native", "synthetic", "concatenated string", "slicedstring", "symbol", "bigint", "framework", "handle", "class"}
-	transEdgeTypes = []string{"context", "element", "property", "internal", "hidden", "shortcut", "weak", "xref"}
-)
-
-// Node type indexes into transNodeTypes.
-const (
-	ntArray     uint8 = 1
-	ntString    uint8 = 2
-	ntObject    uint8 = 3
-	ntClosure   uint8 = 5
-	ntNumber    uint8 = 7
-	ntNative    uint8 = 8 // the translator's default node type
-	ntSynthetic uint8 = 9
-	ntRoot      uint8 = 15 // "handle"
-	ntClass     uint8 = 16
-)
-
-// Edge type indexes into transEdgeTypes.
-const (
-	etElement  uint8 = 1
-	etProperty uint8 = 2
-	etInternal uint8 = 3
-	etShortcut uint8 = 5
-	etWeak     uint8 = 6
-	etXRef     uint8 = 7
-)
-
 // transGraph is a heap graph in the form rawheap_translator serializes it:
 // nodes in output order, each owning the next edgeCount edges, and a string
 // table whose ids start at 3 (0 "<dummy>", 1 "", 2 "GC roots" are fixed).
