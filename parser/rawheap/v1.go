@@ -125,8 +125,19 @@ func (v *v1) run() error {
 	if rs.refTracking {
 		v.fixed++
 	}
-	// Candidates for address nodes, in creation order.
-	var cand []pair
+	// Candidates for address nodes, in creation order, in an array sized
+	// to hold them all (counted first), so that it is not copied as it grows.
+	want := int64(len(rs.roots) + len(rs.local) + len(rs.global) + len(rs.vm) + len(rs.frame))
+	want += d.countNamed(8)
+	for i := 4; i+1 < len(f.Sections); i += 2 {
+		if off, size := int64(f.Sections[i]), int64(f.Sections[i+1]); size >= 8 {
+			r := f.seq(off, f.DumpSize, 16)
+			if n, ok := r.u32(); ok {
+				want += min(int64(n), size/24)
+			}
+		}
+	}
+	cand := make([]pair, 0, want)
 	seq := uint32(0)
 	add := func(a uint64) { cand = append(cand, pair{a, seq}); seq++ }
 	for _, a := range rs.roots {

@@ -488,6 +488,30 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool)) {
 	}
 }
 
+// countNamed counts the objects the string section names (addresses of w
+// bytes), without reading the names.
+func (d *dyn) countNamed(w int64) int64 {
+	f := d.f
+	if f.Sections[3] == 0 {
+		return 0
+	}
+	r := f.seq(int64(f.Sections[2]), f.DumpSize, 64<<10)
+	n, _ := r.u32()
+	if _, ok := r.u32(); !ok {
+		return 0
+	}
+	var total int64
+	for range n {
+		l, _ := r.u32()
+		c, ok := r.u32()
+		if !ok || int64(c)*w > f.DumpSize-r.off || int64(l) > f.DumpSize-r.off || !r.skip(int64(c)*w+int64(l)+1) {
+			break
+		}
+		total += int64(c)
+	}
+	return total
+}
+
 // readStrings reads the string section: for each string, the addresses of
 // the objects it names (of w bytes), then its bytes. Each name is interned
 // in order, and fn is called for each object it names.
