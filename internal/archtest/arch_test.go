@@ -64,8 +64,9 @@ var traceEventStages = map[string][]string{
 	// query reads databases: it converts nothing and writes nothing.
 	"query": {"store"},
 	// The JSON heap snapshot decoder knows JSON and hands what it reads to
-	// the heap-file layer.
-	"parser/heapsnapshot": {"parser/jsonscan", "heapfile"},
+	// the heap-file layer, counting what it cannot use under stat's typed
+	// keys (the counts themselves go through the heap-file Writer).
+	"parser/heapsnapshot": {"parser/jsonscan", "heapfile", "stat"},
 }
 
 // heapDecoder reports whether pkg is a heap file decoder: parser/rawheap
