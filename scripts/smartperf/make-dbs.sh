@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make-dbs.sh [--rev REV] [--patched] — build tracestreamer (bin/, from the work tree) and
-# convert the test inputs into .cache/smartperf/dbs/*.db (five, and a sixth when it can be
-# generated):
+# convert the test inputs into .cache/smartperf/dbs/*.db (five, and the optional sixth
+# and seventh when they can be made):
 #   a-arkts-snapshots.db  htrace: two heap snapshots of one node process + a CPU profile
 #                         (captured once with capture-two.cjs into .cache/smartperf/capture;
 #                         without node: testdata/node/snapshot.heapsnapshot.gz twice)
@@ -14,6 +14,11 @@
 #                         async slices, flows, instants, samples), converted by the
 #                         tracestreamer under test; left out with a warning when the
 #                         generator is missing or fails
+#   g-rawheap.db          optional: testdata/rawheap/static-leak-{baseline,target,final}
+#                         .rawheap.gz, three ArkTS .rawheap dumps of one process; left out
+#                         with a warning when the tracestreamer under test cannot read them.
+#                         Static dumps, not V1/V2: SmartPerf-Host keys heap nodes by id and
+#                         fails on the many id-0 nodes of dynamic dumps (docs/compat.md)
 # Prints the paths of the databases, one a line.
 #
 # --rev REV builds tracestreamer from a committed revision instead (git archive into
@@ -94,6 +99,18 @@ if [ -d internal/cmd/benchrun ] && go run ./internal/cmd/benchrun -gentrace "$sy
 else
   rm -f "$syn.tmp" "$dbs/f-synthetic-trace.db"
   echo "make-dbs: warning: no synthetic trace (go run ./internal/cmd/benchrun -gentrace failed): f-synthetic-trace left out" >&2
+fi
+
+# Three .rawheap dumps of one process (testdata/rawheap's leak baseline, target and final,
+# static "3.0.0" dumps): the Heapsnapshot view of a database made from .rawheap. Left out with
+# a warning when the tracestreamer under test cannot read them (an older --rev).
+rh=testdata/rawheap/static-leak
+if "$bin/tracestreamer" -q "$rh-baseline.rawheap.gz" "$rh-target.rawheap.gz" "$rh-final.rawheap.gz" \
+     -o "$dbs/g-rawheap.db" >&2; then
+  out+=("$dbs/g-rawheap.db")
+else
+  rm -f "$dbs/g-rawheap.db"
+  echo "make-dbs: warning: tracestreamer could not convert $rh-*.rawheap.gz: g-rawheap left out" >&2
 fi
 
 if [ $patched = 0 ]; then

@@ -8,8 +8,8 @@
 #           project's own README describes (also taken from $SMARTPERF_DIST when no DIST is
 #           given). This repository carries no recipe to build it.
 # DB...     databases to check (any number, e.g. for scale tests). Without any, the test
-#           databases are made first (make-dbs.sh: five, and f-synthetic-trace when the work
-#           tree can generate it) and checked.
+#           databases are made first (make-dbs.sh: five, f-synthetic-trace when the work
+#           tree can generate it and g-rawheap when tracestreamer reads .rawheap) and checked.
 #
 # Options:
 #   --rev REV        make the test databases with tracestreamer built from commit REV
