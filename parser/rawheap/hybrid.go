@@ -21,7 +21,7 @@ import (
 // with a problem.
 func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob func(Problem)) {
 	nDyn := uint32(len(dyn.nodes))
-	// Edges per node, in order: the dynamic ones, then those the join adds.
+	// The edges the join adds, per source node.
 	extra := make(map[uint32][]transEdge)
 	dynByID := make(map[uint64]uint32, len(dyn.nodes))
 	for i, n := range dyn.nodes {
@@ -42,20 +42,23 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 		remap[id] = r
 		return r
 	}
+	// The static nodes and their edges, renamed in the dynamic table, node
+	// by node as the merger does (which gives the new strings their order).
 	sta.flatEdges()
-	staEdges := sta.edges
 	pos := 0
-	for i, n := range sta.nodes {
+	for _, n := range sta.nodes {
 		n.name = remapStr(n.name)
 		dyn.nodes = append(dyn.nodes, n)
 		for range n.edgeCount {
-			e := staEdges[pos]
+			if pos == len(sta.edges) {
+				break
+			}
+			e := &sta.edges[pos]
 			pos++
 			if e.typ != edgeElement {
 				e.nameOrIndex = remapStr(e.nameOrIndex)
 			}
-			e.from, e.to = nDyn+uint32(i), nDyn+e.to
-			extra[e.from] = append(extra[e.from], e)
+			e.to += nDyn
 		}
 	}
 
@@ -106,20 +109,27 @@ func mergeHybrid(dyn, sta *transGraph, d *staticDump, staByID *idIndex, prob fun
 		prob(Problem{Kind: ProblemXRef, Offset: firstAt, Msg: msg})
 	}
 
-	// Flatten: every node's edges in node order.
+	// Flatten: every node's edges in node order, its own (dynamic, then
+	// static) and then those the join adds.
 	edges := make([]transEdge, 0, len(dyn.edges)+len(sta.edges)+len(d.roots)+2*len(d.xrefs)+1)
-	dp := 0
+	dp, sp := 0, 0
 	for i := range dyn.nodes {
 		n := &dyn.nodes[i]
 		own := 0
-		if uint32(i) < nDyn {
+		switch {
+		case uint32(i) < nDyn:
 			end := min(dp+int(n.edgeCount), len(dyn.edges))
 			edges = append(edges, dyn.edges[dp:end]...)
 			own, dp = end-dp, end
+		case uint32(i) < staticRoot:
+			end := min(sp+int(n.edgeCount), len(sta.edges))
+			edges = append(edges, sta.edges[sp:end]...)
+			own, sp = end-sp, end
 		}
 		x := extra[uint32(i)]
 		edges = append(edges, x...)
 		n.edgeCount = uint32(own + len(x))
 	}
 	dyn.edges = edges
+	sta.edges = nil
 }
