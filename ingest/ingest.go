@@ -274,7 +274,8 @@ func (r *run) inputs(ctx context.Context, inputs []string) error {
 		heads[i] = c.o.head
 		if c.o.format == formatUnknown {
 			c.o.close()
-			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with %q)",
+			return fmt.Errorf("%s: unsupported input: not an htrace file, heap snapshot, CPU profile, Trace Event JSON or ArkTS .rawheap "+
+				"(a .rawheap of ArkWeb or JSVM is V8's own format, which is not read) (it starts with %q)",
 				in, printable(c.o.head, 16))
 		}
 		if reopenable(in) {

@@ -333,7 +333,7 @@ func TestFailures(t *testing.T) {
 	tests := []struct {
 		name, in, out, want string
 	}{
-		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON (it starts with "# tracer: nop\nhe")`},
+		{"not an htrace file", notHTrace, existing, `notes.txt: unsupported input: not an htrace file, heap snapshot, CPU profile, Trace Event JSON or ArkTS .rawheap (a .rawheap of ArkWeb or JSVM is V8's own format, which is not read) (it starts with "# tracer: nop\nhe")`},
 		{"no ArkTS data", otherOnly, existing, "nothing usable in the input"},
 		{"missing input", filepath.Join(dir, "nope.htrace"), existing, "open input:"},
 		{"output is the input", otherOnly, otherOnly, "is the input"},

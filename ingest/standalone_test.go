@@ -253,7 +253,7 @@ func TestUnknownInputs(t *testing.T) {
 	dir := t.TempDir()
 	good := writeFile(t, dir, "p.cpuprofile", testutil.Fixture(t, "node/profile.cpuprofile"))
 	tests := []struct{ name, file, data, want string }{
-		{"other JSON", "x.json", `{"foo":1,"bar":[1,2]}`, "x.json: unsupported input: not an htrace file, heap snapshot, CPU profile or Trace Event JSON"},
+		{"other JSON", "x.json", `{"foo":1,"bar":[1,2]}`, "x.json: unsupported input: not an htrace file, heap snapshot, CPU profile, Trace Event JSON or ArkTS .rawheap"},
 		{"empty", "e.cpuprofile", ``, "e.cpuprofile: unsupported input"},
 		{"zip of two", "two.zip", "", "zip archive holds 2 files"},
 	}
