@@ -3,9 +3,14 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"io"
 
+	"tracestreamer/parser/arkts"
+	"tracestreamer/parser/cpuprofile"
+	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/parser/rawheap"
+	"tracestreamer/parser/traceevent"
 	"tracestreamer/stat"
 )
 
@@ -25,8 +30,9 @@ const (
 // inputFormat is one input format: how an input of it is recognised, what
 // reads it, where an internal error while reading it is counted, and what it
 // yields that makes a run usable. Recognition, conversion, the panic guard
-// and the "nothing usable" check of a run all walk inputFormats; a new format
-// is one more entry (docs/architecture.md#adding-things).
+// and the "nothing usable" check of a run, and info's description of an input
+// (Sniffed.Describe), all walk inputFormats; a new format is one more entry
+// (docs/architecture.md#adding-things).
 type inputFormat struct {
 	name format
 	// detect reports whether the (decompressed) first bytes of an input,
@@ -43,6 +49,11 @@ type inputFormat struct {
 	// format yields; a run in which no format's usable holds fails with
 	// ErrNothingUsable.
 	usable func(r *run) bool
+	// describe says what an input of the format holds, for `tracestreamer
+	// info`, without converting it: the format parser's own counting, one
+	// line at a time to add. It returns the decompressed content's size. Nil:
+	// info gives the format and size only.
+	describe describer
 }
 
 // inputFile is an input being converted.
@@ -61,21 +72,31 @@ func inputFormats() []inputFormat {
 			read: func(r *run, ctx context.Context, in inputFile) error {
 				return r.htrace(ctx, in.o.r, in.path, in.source)
 			},
-			usable: func(r *run) bool { return r.db.Count(r.tables.JSConfig) > 0 || heapFiles(r) || cpuProfiles(r) }},
+			usable: func(r *run) bool { return r.db.Count(r.tables.JSConfig) > 0 || heapFiles(r) || cpuProfiles(r) },
+			describe: streamed(func(_ context.Context, r io.Reader, path string, add addLine) error {
+				return arkts.DescribeHTrace(r, path, add)
+			})},
 		{name: formatRawheap, detect: func(head []byte) bool { return rawheap.Sniff(head) != rawheap.NotRawheap },
-			event: stat.JSMemory, usable: heapFiles,
+			event: stat.JSMemory, usable: heapFiles, describe: describeRawheap,
 			read: func(r *run, ctx context.Context, in inputFile) error { return r.rawheapFile(in.o, in.path) }},
 		{name: formatTraceEvent, detect: isJSON(formatTraceEvent), event: stat.JSONFile,
 			read: func(r *run, ctx context.Context, in inputFile) error {
 				return r.traceFile(ctx, in.o.r, in.path, in.o.compression)
 			},
-			usable: func(r *run) bool { return r.trace != nil }},
+			usable:   func(r *run) bool { return r.trace != nil },
+			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLine) error { return traceevent.Describe(r, add) })},
 		{name: formatHeapSnapshot, detect: isJSON(formatHeapSnapshot), event: stat.JSMemory, usable: heapFiles,
-			read: func(r *run, ctx context.Context, in inputFile) error { return r.heapFile(ctx, in.o.r, in.path) }},
+			read: func(r *run, ctx context.Context, in inputFile) error { return r.heapFile(ctx, in.o.r, in.path) },
+			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLine) error {
+				return heapsnapshot.Describe(r, add)
+			})},
 		{name: formatCPUProfile, detect: isJSON(formatCPUProfile), event: stat.JSCPUProfiler, usable: cpuProfiles,
 			read: func(r *run, ctx context.Context, in inputFile) error {
 				return r.cpuFile(ctx, in.o.r, in.path, in.source)
-			}},
+			},
+			describe: streamed(func(ctx context.Context, r io.Reader, _ string, add addLine) error {
+				return cpuprofile.Describe(ctx, r, add)
+			})},
 	}
 }
 

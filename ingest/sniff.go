@@ -12,6 +12,7 @@ type Sniffed struct {
 	Compression string    // none, gzip, zlib, zip
 	Content     io.Reader // the decompressed content, from its start
 	Head        []byte    // the first bytes of Content (up to 64 KiB)
+	path        string
 	close       func()
 }
 
@@ -29,5 +30,5 @@ func Sniff(path string, stdin io.Reader, count func(io.Reader) io.Reader) (*Snif
 	if err != nil {
 		return nil, err
 	}
-	return &Sniffed{Format: string(o.format), Compression: o.compression, Content: o.r, Head: o.head, close: o.close}, nil
+	return &Sniffed{Format: string(o.format), Compression: o.compression, Content: o.r, Head: o.head, path: path, close: o.close}, nil
 }

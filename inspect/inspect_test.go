@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"tracestreamer/parser/arkts/arktstest"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
+	"tracestreamer/store"
 )
 
 func fixture(parts ...string) string {
@@ -182,10 +185,181 @@ func TestReadTraceUnknown(t *testing.T) {
 	if inspect.IsDatabase(path) {
 		t.Error("a text file taken for a database")
 	}
-	// A format the conversion reads but info does not count: format and size.
-	raw := fixture("rawheap", "static-leak-final.rawheap.gz")
-	tr, err := inspect.ReadTrace(context.Background(), raw, nil)
-	if err != nil || tr.Format != "rawheap" || tr.Compression != "gzip" || tr.Content != int64(len(gunzip(t, raw))) || len(tr.Holds) != 0 {
-		t.Errorf("rawheap: %+v, %v", tr, err)
+	// A .rawheap that is not ArkTS's (ArkWeb and JSVM write V8's own format).
+	path = filepath.Join(t.TempDir(), "oom.rawheap")
+	os.WriteFile(path, []byte("\x01\x02V8 heap dump of another layout"), 0o644)
+	if _, err := inspect.ReadTrace(context.Background(), path, nil); !errors.Is(err, inspect.ErrUnknown) ||
+		!strings.Contains(err.Error(), "a V8-format .rawheap from ArkWeb or JSVM is not read") {
+		t.Errorf("got %v", err)
 	}
+}
+
+// TestReadRawheapDamaged: a dump without its trailer (the raw dump alone, as
+// the runtime writes it, or cut short) is described by its header, saying
+// that a conversion cannot read it; a static dump cut in a record by the
+// records before the cut.
+func TestReadRawheapDamaged(t *testing.T) {
+	dir := t.TempDir()
+	dyn := gunzip(t, fixture("rawheap", "v2-2026.rawheap.gz"))
+	dump := binary.LittleEndian.Uint32(dyn[len(dyn)-8:])
+	sta := gunzip(t, fixture("rawheap", "static-node.rawheap.gz"))
+	for _, tc := range []struct {
+		name    string
+		b       []byte
+		want    map[string]int64
+		problem string
+	}{
+		{"alone.rawheap", dyn[:dump], map[string]int64{"ArkTS heap dump": 1, "metadata trailer": 0, "header types": 3,
+			"timestamp": 1764000000000000}, "no valid metadata trailer"},
+		{"cut.rawheap.gz", dyn[:len(dyn)-100], map[string]int64{"ArkTS heap dump": 1, "metadata trailer": 0,
+			"timestamp": 1764000000000000}, "no valid metadata trailer"},
+		{"cut-static.rawheap.gz", sta[:len(sta)-10], map[string]int64{"ArkTS heap dump": 1, "records": 14, "roots": 140},
+			"cut by the end of the file"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		b := tc.b
+		if strings.HasSuffix(path, ".gz") {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(b)
+			zw.Close()
+			b = buf.Bytes()
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := inspect.ReadTrace(context.Background(), path, nil)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		got := holds(t, tr)
+		for k, v := range tc.want {
+			if n, ok := got[k]; !ok || n != v {
+				t.Errorf("%s: %s = %d, want %d (all %v)", tc.name, k, got[k], v, got)
+			}
+		}
+		if _, ok := got["objects"]; ok && !strings.Contains(tc.name, "static") {
+			t.Errorf("%s: objects counted without a section index: %v", tc.name, got)
+		}
+		var out bytes.Buffer
+		tr.Write(&out)
+		if !strings.Contains(out.String(), tc.problem) {
+			t.Errorf("%s: output lacks %q:\n%s", tc.name, tc.problem, out.String())
+		}
+		t.Logf("%s:\n%s", tc.name, out.String())
+	}
+}
+
+// TestReadRawheap: info's description of each .rawheap fixture is the same
+// read compressed, uncompressed (in place) and from standard input, and
+// agrees with a conversion of it: a dynamic dump's objects are the nodes
+// carrying an object id (every other node has id 0, SyntheticRoot 1); a
+// static dump's roots are the elements of its StaticRoot node.
+func TestReadRawheap(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, kind, version, vm string
+		ts                      int64
+	}{
+		{"v1", "dynamic V1", "1.0.0", "", 1764000000000000},
+		{"v1-2024", "dynamic V1 (2024 form, no version)", "1.0.0", "", 0},
+		{"v2", "dynamic V2", "2.0.0", "", 1764000000000000},
+		{"v2-2026", "dynamic V2", "2.0.0", "dynamic", 1764000000000000},
+		{"v1-2026-leak-baseline", "dynamic V1", "1.0.0", "dynamic", 1764000000000000},
+		{"v1-2026-leak-target", "dynamic V1", "1.0.0", "dynamic", 1764000000000000},
+		{"v1-2026-leak-final", "dynamic V1", "1.0.0", "dynamic", 1764000000000000},
+		{"hybrid.dyn", "dynamic V2", "2.0.0", "", 1764000000000000},
+		{"static-node", "static", "3.0.0", "", 1795000000000},
+		{"static-leak-baseline", "static", "3.0.0", "", 1795000000000},
+		{"static-leak-final", "static", "3.0.0", "", 1795000120000},
+		{"hybrid.sta", "static, the static half of a hybrid pair", "3.0.0", "", 1795000000000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gz := fixture("rawheap", tc.name+".rawheap.gz")
+			raw := gunzip(t, gz)
+			plain := filepath.Join(dir, tc.name+".rawheap")
+			if err := os.WriteFile(plain, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var first map[string]int64
+			for _, in := range []struct {
+				path, zip string
+				stdin     io.Reader
+			}{{gz, "gzip", nil}, {plain, "none", nil}, {"-", "gzip", bytes.NewReader(mustRead(t, gz))}} {
+				tr, err := inspect.ReadTrace(context.Background(), in.path, in.stdin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := holds(t, tr)
+				var out bytes.Buffer
+				tr.Write(&out)
+				if in.path == gz {
+					t.Logf("%s", out.String())
+				}
+				st, _ := os.Stat(in.path)
+				if tr.Format != "rawheap" || tr.Compression != in.zip || tr.Content != int64(len(raw)) ||
+					in.path != "-" && tr.Bytes != st.Size() {
+					t.Errorf("%s: %s %s %d bytes (%d decompressed)", in.path, tr.Format, tr.Compression, tr.Bytes, tr.Content)
+				}
+				note := map[string]string{}
+				for _, it := range tr.Holds {
+					note[it.What] = it.Note
+				}
+				if note["ArkTS heap dump"] != tc.kind+", version "+tc.version || got["timestamp"] != tc.ts {
+					t.Errorf("%s: %q, timestamp %d", in.path, note["ArkTS heap dump"], got["timestamp"])
+				}
+				if vm := strings.Contains(note["header types"], "vm dynamic"); vm != (tc.vm == "dynamic") {
+					t.Errorf("%s: header types %q", in.path, note["header types"])
+				}
+				if note["problem"] != "" {
+					t.Errorf("%s: problem %q", in.path, note["problem"])
+				}
+				if first == nil {
+					first = got
+				} else if fmt.Sprint(got) != fmt.Sprint(first) {
+					t.Errorf("%s: %v, compressed %v", in.path, got, first)
+				}
+			}
+			// What a conversion makes of it.
+			db := filepath.Join(dir, tc.name+".db")
+			if _, err := ingest.Run(context.Background(), []string{gz}, ingest.Options{Output: db}); err != nil {
+				t.Fatal(err)
+			}
+			rd, err := store.OpenReader(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			q := func(sql string) int64 {
+				n, err := rd.QueryInt(sql)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			if strings.HasPrefix(tc.kind, "dynamic") {
+				if n := q(`SELECT count(*) FROM js_heap_nodes WHERE id NOT IN (0, 1)`); first["objects"] != n {
+					t.Errorf("objects %d, conversion's nodes with an object id %d", first["objects"], n)
+				}
+				if first["metadata trailer"] != 1 {
+					t.Errorf("trailer %d", first["metadata trailer"])
+				}
+			} else {
+				n := q(`SELECT edge_count FROM js_heap_nodes n JOIN js_heap_string s ON s.file_id = n.file_id AND s.file_index = n.name WHERE s.string LIKE 'StaticRoot[%'`)
+				if first["roots"] != n {
+					t.Errorf("roots %d, the conversion's StaticRoot node has %d edges", first["roots"], n)
+				}
+			}
+			t.Logf("js_heap_nodes %d", q(`SELECT count(*) FROM js_heap_nodes`))
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

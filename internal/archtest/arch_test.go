@@ -63,6 +63,9 @@ var traceEventStages = map[string][]string{
 	"parser/traceevent/tracker": {"parser/jsonscan", "parser/traceevent/tokenizer", "parser/traceevent/event", "stat"},
 	// query reads databases: it converts nothing and writes nothing.
 	"query": {"store"},
+	// info knows no format: an input is described by its format's entry in
+	// ingest's registry (Sniffed.Describe), a database read through store.
+	"inspect": {"ingest", "store"},
 	// The JSON heap snapshot decoder knows JSON and hands what it reads to
 	// the heap-file layer, counting what it cannot use under stat's typed
 	// keys (the counts themselves go through the heap-file Writer).

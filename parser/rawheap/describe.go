@@ -30,12 +30,12 @@ type Description struct {
 	Objects, Strings, Roots int64
 	// Dynamic dumps: whether the metadata trailer is there, the raw dump's
 	// and the metadata's sizes, and the number of object sections.
-	Trailer                  bool
-	DumpSize, MetadataSize   int64
-	ObjectSections           int
-	MetadataTypes            int // types in the metadata's type_list
-	Classes, XRefs, Records  int64 // static dumps: CLASS_DUMP and XREF items, records
-	HeaderCount              int64 // static: the header's objects + classes summary
+	Trailer                 bool
+	DumpSize, MetadataSize  int64
+	ObjectSections          int
+	MetadataTypes           int   // types in the metadata's type_list
+	Classes, XRefs, Records int64 // static dumps: CLASS_DUMP and XREF items, records
+	HeaderCount             int64 // static: the header's objects + classes summary
 	// Problem says why part of the file could not be described (no
 	// trailer, a truncated record); "" when all of it was.
 	Problem string
