@@ -136,7 +136,7 @@ func rawheapLines(d *rawheap.Description, add addLine) {
 	}
 	if d.Kind == rawheap.Static {
 		count("objects", d.Objects, "instances, arrays and string objects")
-		add("classes", d.Classes, fmt.Sprintf("class dumps; the header counts %d objects and classes", d.HeaderCount))
+		add("classes", d.Classes, fmt.Sprintf("class dumps; the header's summary (objects and classes) says %d", d.HeaderCount))
 		count("strings", d.Strings, "names (classes, fields, methods)")
 		count("roots", d.Roots, "")
 		if d.Hybrid || d.XRefs > 0 {

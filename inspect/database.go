@@ -189,15 +189,20 @@ func (t *Trace) Write(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nholds\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	// Every line has the note's cell, so that the notes line up; the
+	// padding of an empty one is trimmed.
+	var b strings.Builder
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, it := range t.Holds {
-		if it.Note == "" {
-			fmt.Fprintf(tw, "  %s\t%d\n", it.What, it.Count)
-			continue
-		}
 		fmt.Fprintf(tw, "  %s\t%d\t%s\n", it.What, it.Count, it.Note)
 	}
-	return tw.Flush()
+	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+line[len(strings.TrimRight(line, "\n")):]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func size(n int64) string {
