@@ -243,7 +243,7 @@ func describeInPasses(ctx context.Context, s *Sniffed, keep int) (*rawheap.Descr
 		if err != nil {
 			return nil, size, err
 		}
-		err = sp.fill(o.r)
+		err = sp.fill(ctxReader{ctx, o.r})
 		o.close()
 		if err != nil {
 			return nil, size, err
