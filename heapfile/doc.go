@@ -1,6 +1,6 @@
 // Package heapfile holds the heap files of a run: their numbering and
-// js_heap_files rows, the rows of the nine js_heap_* tables a heap file fills,
-// the heap analysis (heapgraph: js_heap_node_stats, js_heap_class), the
+// js_heap_files rows, the rows of the nine js_heap_* tables a heap file fills
+// and of js_heap_native_size (ArkTS's native sizes), the heap analysis (heapgraph: js_heap_node_stats, js_heap_class), the
 // comparison of consecutive files (js_heap_class_diff) and memlab's leaks over
 // three files (js_heap_leak, js_heap_leak_path, js_heap_leak_cluster).
 //

@@ -41,6 +41,7 @@ type Output struct {
 	str          tables.JSHeapStringWriter
 	functionInfo tables.JSHeapTraceFunctionInfoWriter
 	traceNode    tables.JSHeapTraceNodeWriter
+	native       tables.JSHeapNativeSizeWriter
 	// stats and classes are set when the graph is to be analysed.
 	stats      *tables.JSHeapNodeStatsWriter
 	classes    *tables.JSHeapClassWriter
@@ -57,7 +58,7 @@ func NewOutput(sink rows.Sink, t *schema.Tables, opts Options) *Output {
 		info: tables.NewJSHeapInfo(sink, t), location: tables.NewJSHeapLocation(sink, t),
 		sample: tables.NewJSHeapSample(sink, t), str: tables.NewJSHeapString(sink, t),
 		functionInfo: tables.NewJSHeapTraceFunctionInfo(sink, t), traceNode: tables.NewJSHeapTraceNode(sink, t),
-		scratchDir: opts.ScratchDir, stop: opts.Stop}
+		native: tables.NewJSHeapNativeSize(sink, t), scratchDir: opts.ScratchDir, stop: opts.Stop}
 	if opts.Analyse {
 		s, c := tables.NewJSHeapNodeStats(sink, t), tables.NewJSHeapClass(sink, t)
 		o.stats, o.classes = &s, &c
@@ -81,7 +82,7 @@ func (o *Output) discard() {
 
 func (o *Output) all() []*rows.Appender {
 	all := []*rows.Appender{o.nodes.Appender(), o.edges.Appender(), o.info.Appender(), o.location.Appender(),
-		o.sample.Appender(), o.str.Appender(), o.functionInfo.Appender(), o.traceNode.Appender()}
+		o.sample.Appender(), o.str.Appender(), o.functionInfo.Appender(), o.traceNode.Appender(), o.native.Appender()}
 	if o.stats != nil {
 		all = append(all, o.stats.Appender(), o.classes.Appender())
 	}

@@ -49,9 +49,11 @@ type Meta struct {
 	Detachedness bool
 }
 
-// Node is a node as the file has it.
+// Node is a node as the file has it. NativeSize is ArkTS's native_size
+// (the eighth node field of ArkTS snapshots and .rawheap dumps; 0 where the
+// file has none): a js_heap_native_size row when it is not 0.
 type Node struct {
-	Type, Name, ID, SelfSize, EdgeCount, TraceNodeID, Detachedness int64
+	Type, Name, ID, SelfSize, EdgeCount, TraceNodeID, Detachedness, NativeSize int64
 }
 
 // Edge is an edge as the file has it. ToNode is the target's offset in the
@@ -189,6 +191,9 @@ func (w *Writer) Node(nd Node) {
 			SelfSize: self, EdgeCount: ec, TraceNodeID: trace, Detachedness: det})
 	}
 	w.checkNode(idx, nd)
+	if nd.NativeSize != 0 {
+		w.out.native.Append(&tables.JSHeapNativeSize{FileID: w.fileID, NodeIndex: idx, NativeSize: nd.NativeSize})
+	}
 	rawEC := ec
 	if ec < 0 || ec > 1<<32-1 {
 		w.note(&w.checks.edgeCount, "node %d has edge count %d", idx, ec)

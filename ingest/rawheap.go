@@ -91,12 +91,12 @@ var rawheapMeta = heapfile.Meta{
 }
 
 // graphOf hands a decoded .rawheap to the heap file writer as the
-// translator's snapshot lays it out (rawheap.NodeFields: native_size, the
-// eighth value, is read past as the JSON decoder reads it past).
+// translator's snapshot lays it out (rawheap.NodeFields, native_size the
+// eighth value, as the JSON decoder hands over an ArkTS snapshot's).
 type graphOf struct{ w *heapfile.Writer }
 
 func (g graphOf) Node(typ, name, id, self, ec, native int64) {
-	g.w.Node(heapfile.Node{Type: typ, Name: name, ID: id, SelfSize: self, EdgeCount: ec})
+	g.w.Node(heapfile.Node{Type: typ, Name: name, ID: id, SelfSize: self, EdgeCount: ec, NativeSize: native})
 }
 func (g graphOf) Edge(typ, name, to int64) {
 	g.w.Edge(heapfile.Edge{Type: typ, NameOrIndex: name, ToNode: to * int64(len(rawheap.NodeFields))})

@@ -3,8 +3,10 @@ package ingest
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +18,9 @@ import (
 // .heapsnapshot of it, and compares every row of every js_heap_* table:
 // nodes, edges, strings, info, the analysis (node stats, classes) and, over
 // three dumps of one process, the leaks. Only the heap files' names and
-// times differ (a .rawheap carries its own timestamp).
+// times differ (a .rawheap carries its own timestamp). The native sizes of
+// each dump (js_heap_native_size) are also checked against the translator's
+// node array read here, its native_size field found by name.
 func TestRawheapTranslatorEquality(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -41,6 +45,14 @@ func TestRawheapTranslatorEquality(t *testing.T) {
 				trans = append(trans, writeFile(t, dir, f+".heapsnapshot", testutil.Fixture(t, "rawheap/"+f+".translated.heapsnapshot.gz")))
 			}
 			a, b := convertHeaps(t, raw, "a.db"), convertHeaps(t, trans, "b.db")
+			for i, f := range tt.files {
+				want := translatedNative(t, testutil.Fixture(t, "rawheap/"+f+".translated.heapsnapshot.gz"))
+				got := testutil.Query(t, a, `SELECT count(*), sum(native_size) FROM js_heap_native_size WHERE file_id = ?`, i)
+				if got[0] != want || want == "0|NULL" {
+					t.Errorf("%s: native sizes (count|sum) %s, the translator's %s", f, got[0], want)
+				}
+				t.Logf("%s: native sizes (count|sum) %s", f, got[0])
+			}
 			compared, diffs := compareHeapTables(t, a, b, len(tt.files) == 3)
 			t.Logf("%d rows compared, %d differences", compared, diffs)
 		})
@@ -99,4 +111,36 @@ func compareHeapTables(t *testing.T, a, b *sql.DB, leaks bool) (compared, diffs 
 		t.Errorf("no leaks found over three dumps: nothing compared")
 	}
 	return compared, diffs
+}
+
+// translatedNative is the count and sum of the non-zero native_size values
+// of a translator's snapshot, as "count|sum" (sum NULL when there is none).
+func translatedNative(t *testing.T, snap []byte) string {
+	t.Helper()
+	var doc struct {
+		Snapshot struct {
+			Meta struct {
+				NodeFields []string `json:"node_fields"`
+			} `json:"meta"`
+		} `json:"snapshot"`
+		Nodes []int64 `json:"nodes"`
+	}
+	if err := json.Unmarshal(snap, &doc); err != nil {
+		t.Fatal(err)
+	}
+	fields := doc.Snapshot.Meta.NodeFields
+	k := slices.Index(fields, "native_size")
+	if k < 0 {
+		t.Fatalf("node_fields %q lack native_size", fields)
+	}
+	var n, sum int64
+	for i := k; i < len(doc.Nodes); i += len(fields) {
+		if v := doc.Nodes[i]; v != 0 {
+			n, sum = n+1, sum+v
+		}
+	}
+	if n == 0 {
+		return "0|NULL"
+	}
+	return fmt.Sprintf("%d|%d", n, sum)
 }

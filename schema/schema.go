@@ -202,6 +202,11 @@ type Tables struct {
 	Source       *Table `table:"source(id INT, path TEXT, format TEXT, compression TEXT, bytes INT, sha256 TEXT, heap_file_ids TEXT, cpu_profile_ids TEXT)"`
 	JSCPUProfile *Table `table:"js_cpu_profile(id INT, source_id INT, first_node_rowid INT, node_count INT, first_sample_id INT, sample_count INT, start_time INT, end_time INT)"`
 
+	// JSHeapNativeSize has the native size of each heap node that has one
+	// (ArkTS's native_size node field: .rawheap dumps, ArkTS snapshots since
+	// 2024), a row per node whose native size is not 0: V8 snapshots have none.
+	JSHeapNativeSize *Table `table:"js_heap_native_size(file_id INT, node_index INT, native_size INT)"`
+
 	// Heap analysis: per node (the root and the nodes no path reaches have no
 	// retainer), per class, and the comparison of consecutive snapshots of
 	// one input.

@@ -962,6 +962,39 @@ func (w JSCPUProfileWriter) Flush() { w.a.Flush() }
 // Appender returns the underlying appender (row counts, Discard).
 func (w JSCPUProfileWriter) Appender() *rows.Appender { return w.a }
 
+// JSHeapNativeSize is a row of table js_heap_native_size.
+type JSHeapNativeSize struct {
+	FileID     int64 // file_id
+	NodeIndex  int64 // node_index
+	NativeSize int64 // native_size
+}
+
+// JSHeapNativeSizeWriter appends rows of table js_heap_native_size.
+type JSHeapNativeSizeWriter struct{ a *rows.Appender }
+
+// NewJSHeapNativeSize returns a writer of js_heap_native_size rows to sink.
+func NewJSHeapNativeSize(sink rows.Sink, t *schema.Tables) JSHeapNativeSizeWriter {
+	return JSHeapNativeSizeWriter{rows.NewAppender(sink, t.JSHeapNativeSize)}
+}
+
+// Append appends r.
+func (w JSHeapNativeSizeWriter) Append(r *JSHeapNativeSize) {
+	w.a.Ints(r.FileID, r.NodeIndex, r.NativeSize)
+}
+
+// AppendAt appends r with an explicit rowid; use it for every row of the
+// table or for none.
+func (w JSHeapNativeSizeWriter) AppendAt(rowid int64, r *JSHeapNativeSize) {
+	w.a.RowID(rowid)
+	w.Append(r)
+}
+
+// Flush hands the pending rows to the sink.
+func (w JSHeapNativeSizeWriter) Flush() { w.a.Flush() }
+
+// Appender returns the underlying appender (row counts, Discard).
+func (w JSHeapNativeSizeWriter) Appender() *rows.Appender { return w.a }
+
 // JSHeapNodeStats is a row of table js_heap_node_stats.
 type JSHeapNodeStats struct {
 	FileID           int64    // file_id

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,6 +93,7 @@ var rowsOf = map[string]string{
 	"js_heap_sample":              `SELECT * FROM js_heap_sample ORDER BY rowid`,
 	"js_heap_trace_function_info": `SELECT * FROM js_heap_trace_function_info ORDER BY rowid`,
 	"js_heap_trace_node":          `SELECT * FROM js_heap_trace_node ORDER BY rowid`,
+	"js_heap_native_size":         `SELECT * FROM js_heap_native_size ORDER BY rowid`,
 	"js_heap_node_stats":          `SELECT * FROM js_heap_node_stats ORDER BY rowid`,
 	"js_heap_class":               `SELECT * FROM js_heap_class ORDER BY rowid`,
 	"js_cpu_profile": `SELECT id, first_node_rowid, node_count, first_sample_id, sample_count, end_time - start_time
@@ -170,12 +172,36 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("%s: %d bytes differ from the %d bytes V8 wrote", name, len(got), len(want))
 				}
 			}
+			if tt.name == "htrace" {
+				// The ArkTS-layout snapshot's nodes come back whole, native
+				// sizes included, and the table holds each non-zero one.
+				got, err := os.ReadFile(filepath.Join(out, "Snapshot1.heapsnapshot"))
+				must(t, err)
+				var ours, theirs struct{ Nodes []int64 }
+				must(t, json.Unmarshal(got, &ours))
+				must(t, json.Unmarshal(arkSnap, &theirs))
+				if !reflect.DeepEqual(ours.Nodes, theirs.Nodes) {
+					t.Errorf("Snapshot1's nodes differ from the ArkTS-layout snapshot's")
+				}
+				var n, sum int64
+				for i := 7; i < len(theirs.Nodes); i += 8 {
+					if v := theirs.Nodes[i]; v != 0 {
+						n, sum = n+1, sum+v
+					}
+				}
+				want := []string{fmt.Sprintf("%d|%d", n, sum)}
+				if got := testutil.Query(t, testutil.OpenDB(t, db), `SELECT count(*), sum(native_size)
+					FROM js_heap_native_size WHERE file_id = 1`); n < 1000 || !reflect.DeepEqual(got, want) {
+					t.Errorf("js_heap_native_size of the ArkTS-layout snapshot: %q, want %q", got, want)
+				}
+			}
 			again := convertAnalysed(t, true, paths...)
 			a, b := testutil.OpenDB(t, db), testutil.OpenDB(t, again)
 			for table, q := range rowsOf {
 				want, got := testutil.Query(t, a, q), testutil.Query(t, b, q)
 				if len(want) == 0 && table != "js_heap_location" && table != "js_heap_sample" &&
-					!strings.HasPrefix(table, "js_heap_trace") && !(tt.name == "leak" && strings.HasPrefix(table, "js_cpu")) {
+					!strings.HasPrefix(table, "js_heap_trace") && !(tt.name == "leak" && strings.HasPrefix(table, "js_cpu")) &&
+					!(tt.name != "htrace" && table == "js_heap_native_size") {
 					t.Errorf("%s: no rows", table)
 				}
 				if !reflect.DeepEqual(got, want) {
@@ -334,19 +360,27 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 	}
 }
 
-// TestRawheapAsTranslator: a .rawheap dump (a dynamic one, a static one, a
-// hybrid pair) imported and exported is the snapshot rawheap_translator makes
-// of it, member by member (only the line breaks of the header differ).
+// TestRawheapAsTranslator: a .rawheap dump (dynamic V1 and V2 of each header
+// form, a static one, a hybrid pair) imported and exported is the snapshot
+// rawheap_translator makes of it, member by member, native_size included
+// (only the line breaks of the header differ). The dumps with native sizes
+// (JS_NATIVE_POINTER objects) keep every one: their sum in the export is the
+// translator's.
 func TestRawheapAsTranslator(t *testing.T) {
 	read := func(name string) []byte { return testutil.Fixture(t, "rawheap/"+name) }
 	for _, c := range []struct {
 		name       string
 		inputs     []string
 		translated string
+		nativeSum  int64 // the sum of the translator's native_size values
 	}{
-		{"dynamic", []string{"hybrid.dyn"}, "hybrid.dyn"},
-		{"static", []string{"static-node"}, "static-node"},
-		{"hybrid pair", []string{"hybrid.dyn", "hybrid.sta"}, "hybrid"},
+		{"dynamic", []string{"hybrid.dyn"}, "hybrid.dyn", 0},
+		{"V1", []string{"v1"}, "v1", 5344},
+		{"V1 2024", []string{"v1-2024"}, "v1-2024", 5344},
+		{"V2", []string{"v2"}, "v2", 5344},
+		{"V2 2026", []string{"v2-2026"}, "v2-2026", 5344},
+		{"static", []string{"static-node"}, "static-node", 0},
+		{"hybrid pair", []string{"hybrid.dyn", "hybrid.sta"}, "hybrid", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -373,8 +407,16 @@ func TestRawheapAsTranslator(t *testing.T) {
 					t.Errorf("%s differs from the translator's", k)
 				}
 			}
-			if n := len(theirs["nodes"].([]any)); n < 20000 {
-				t.Errorf("only %d node values", n)
+			nodes := ours["nodes"].([]any)
+			if len(nodes) < 20000 {
+				t.Errorf("only %d node values", len(nodes))
+			}
+			var sum int64
+			for i := 7; i < len(nodes); i += 8 {
+				sum += int64(nodes[i].(float64))
+			}
+			if sum != c.nativeSum {
+				t.Errorf("native_size sums to %d, want %d", sum, c.nativeSum)
 			}
 		})
 	}

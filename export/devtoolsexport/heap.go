@@ -30,7 +30,20 @@ var errInterleaved = errors.New("heap files' rows are interleaved")
 
 // heapTables are the tables a heap file is written from.
 var heapTables = []string{"js_heap_info", "js_heap_nodes", "js_heap_edges", "js_heap_string", "js_heap_location",
-	"js_heap_sample", "js_heap_trace_function_info", "js_heap_trace_node"}
+	"js_heap_sample", "js_heap_trace_function_info", "js_heap_trace_node", "js_heap_native_size"}
+
+// optionalTables are heap tables a database written before them lacks: its
+// heap files are written as if the table were empty.
+var optionalTables = map[string]bool{"js_heap_native_size": true}
+
+// tableMissing reports whether t is an optional table the database lacks.
+func (e *exporter) tableMissing(t string) (bool, error) {
+	if !optionalTables[t] {
+		return false, nil
+	}
+	n, err := e.r.QueryInt(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '` + t + `'`)
+	return n == 0, err
+}
 
 // countedTables are those whose rows a heap file's header counts.
 var countedTables = map[string]bool{"js_heap_nodes": true, "js_heap_edges": true, "js_heap_trace_function_info": true}
@@ -44,6 +57,12 @@ func (e *exporter) findRanges(ids []int64) (*heapIndex, error) {
 	for _, t := range heapTables {
 		m := map[int64]rowRange{}
 		ix.ranges[t] = m
+		if missing, err := e.tableMissing(t); err != nil || missing {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		minRow, err := e.r.QueryInt(`SELECT min(rowid) FROM ` + t)
 		if err != nil {
 			return nil, err
@@ -114,6 +133,13 @@ func (e *exporter) exactRanges() (*heapIndex, error) {
 	ix := &heapIndex{exact: true, ranges: map[string]map[int64]rowRange{}}
 	for _, t := range heapTables {
 		m := map[int64]rowRange{}
+		ix.ranges[t] = m
+		if missing, err := e.tableMissing(t); err != nil || missing {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		err := e.each(`SELECT file_id, min(rowid), max(rowid), count(*) FROM `+t+` GROUP BY file_id`,
 			func(q *store.Rows) error {
 				m[q.Int(0)] = rowRange{q.Int(1), q.Int(2), q.Int(3)}
@@ -217,8 +243,7 @@ func (e *exporter) writeHeapFile(w *writer, id int64, ix *heapIndex) error {
 	w.str("},\n")
 
 	// The integer arrays, one tuple a line as V8 writes them.
-	cols := "type, name, id, self_size, edge_count, trace_node_id, detachedness"
-	if err := e.ints(w, `"nodes":[`, ix.query("js_heap_nodes", cols, id, ""), id, 7, stride); err != nil {
+	if err := e.nodes(w, id, ix, stride); err != nil {
 		return err
 	}
 	if err := e.ints(w, "],\n\"edges\":[", ix.query("js_heap_edges", "type, name_or_index, to_node", id, ""),
@@ -311,6 +336,74 @@ func (e *exporter) ints(w *writer, head, query string, id int64, cols, stride in
 		w.more()
 		return w.err
 	})
+}
+
+// nodes writes the nodes array: the js_heap_nodes rows of heap file id, the
+// seven fields V8 writes, then, with a stride of 8 or more, each node's
+// native_size from js_heap_native_size (read beside them: both tables hold a
+// file's rows in node_index order; a node without a row has 0), and zeros
+// up to the stride.
+func (e *exporter) nodes(w *writer, id int64, ix *heapIndex, stride int) error {
+	cols := "type, name, id, self_size, edge_count, trace_node_id, detachedness"
+	if stride < 8 {
+		return e.ints(w, `"nodes":[`, ix.query("js_heap_nodes", cols, id, ""), id, 7, stride)
+	}
+	var native *store.Rows
+	more := false // native holds a row not yet used
+	if q := ix.query("js_heap_native_size", "node_index, native_size", id, ""); q != "" {
+		var err error
+		if native, err = e.r.Query(q); err != nil {
+			return err
+		}
+		defer native.Close()
+		more = native.Next()
+	}
+	w.str(`"nodes":[`)
+	q := ix.query("js_heap_nodes", cols+", node_index", id, "")
+	if q == "" {
+		return w.err
+	}
+	first := true
+	err := e.eachOf(q, id, 8, func(q *store.Rows) error {
+		if !first {
+			w.buf = append(w.buf, '\n', ',')
+		}
+		first = false
+		for k := range 7 {
+			if k > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			w.int(q.Int(k))
+		}
+		var size int64
+		for idx := q.Int(7); more && native.Int(0) <= idx; more = native.Next() {
+			if native.Int(2) != id {
+				return errInterleaved
+			}
+			if native.Int(0) == idx {
+				size = native.Int(1)
+			}
+		}
+		w.buf = append(w.buf, ',')
+		w.int(size)
+		for range stride - 8 {
+			w.buf = append(w.buf, ',', '0')
+		}
+		w.more()
+		return w.err
+	})
+	if !first {
+		w.buf = append(w.buf, '\n') // V8 ends a non-empty array with a line break
+	}
+	if err != nil {
+		return err
+	}
+	if native != nil {
+		if err := native.Err(); err != nil {
+			return fmt.Errorf("js_heap_native_size of heap file %d: %w", id, err)
+		}
+	}
+	return w.err
 }
 
 // stride finds how many fields a node of heap file id had: edges store their

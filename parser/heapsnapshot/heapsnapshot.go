@@ -28,6 +28,7 @@ type decoder struct {
 
 	meta    *meta
 	nodes   layout
+	native  int  // position of ArkTS's native_size in a node, -1 if absent
 	gotNode bool // the nodes array has been processed
 	seen    []string
 
@@ -44,7 +45,7 @@ type decoder struct {
 // naming the offset, so that the caller drops this snapshot and goes on.
 func Decoder(r io.Reader) heapfile.Decoder {
 	return func(w *heapfile.Writer) (err error) {
-		d := &decoder{js: jsonscan.NewReader(r, 256<<10), w: w, ibuf: make([]int64, 3*4096)}
+		d := &decoder{js: jsonscan.NewReader(r, 256<<10), w: w, native: -1, ibuf: make([]int64, 3*4096)}
 		defer func() {
 			if p := recover(); p != nil {
 				err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
@@ -255,7 +256,15 @@ const (
 func (d *decoder) node(l layout, t []int64) {
 	d.w.Node(heapfile.Node{Type: l.get(t, nType), Name: l.get(t, nName), ID: l.get(t, nID),
 		SelfSize: l.get(t, nSelfSize), EdgeCount: l.get(t, nEdgeCount), TraceNodeID: l.get(t, nTraceNodeID),
-		Detachedness: l.get(t, nDetachedness)})
+		Detachedness: l.get(t, nDetachedness), NativeSize: d.nativeSize(t)})
+}
+
+// nativeSize is the node's native_size (ArkTS), 0 when the nodes have none.
+func (d *decoder) nativeSize(t []int64) int64 {
+	if d.native >= 0 {
+		return t[d.native]
+	}
+	return 0
 }
 
 func (d *decoder) edgesArray() error {

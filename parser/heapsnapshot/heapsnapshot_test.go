@@ -274,6 +274,17 @@ func TestArkTSLayouts(t *testing.T) {
 	if res.SelfSize != 40 {
 		t.Errorf("self size %d, want 40 (native_size not counted)", res.SelfSize)
 	}
+	// A row for each node whose native size is not 0, wherever the field is.
+	if got := testutil.IntRows(m, "js_heap_native_size"); !reflect.DeepEqual(got, [][]int64{{0, 0, 500}}) {
+		t.Errorf("native sizes = %v, want node 0's 500", got)
+	}
+	first := strings.Replace(doc{nodes: `[0,3,1,11,16,1, 7,3,2,13,24,1]`, edges: `[2,1,6, 2,2,0]`}.String(),
+		`"node_fields":["type","name","id","self_size","edge_count","trace_node_id","detachedness"]`,
+		`"node_fields":["native_size","type","name","id","self_size","edge_count"]`, 1)
+	m, _, warns = decode(t, first, 0)
+	if got := testutil.IntRows(m, "js_heap_native_size"); !reflect.DeepEqual(got, [][]int64{{0, 1, 7}}) || len(warns) != 0 {
+		t.Errorf("native sizes, field first = %v, want node 1's 7 (warnings %q)", got, warns)
+	}
 	swapped := strings.NewReplacer(
 		`"node_fields":["type","name","id","self_size","edge_count","trace_node_id","detachedness"]`,
 		`"node_fields":["id","edge_count","type","name","self_size"]`,
@@ -288,6 +299,9 @@ func TestArkTSLayouts(t *testing.T) {
 	wantEdges := [][]int64{{0, 0, 2, 1, 5, 11, 13}, {0, 1, 2, 2, 0, 13, 11}}
 	if got := testutil.IntRows(m, "js_heap_edges"); !reflect.DeepEqual(got, wantEdges) || len(warns) != 0 {
 		t.Errorf("reordered edges = %v, want %v (warnings %q)", got, wantEdges, warns)
+	}
+	if got := testutil.IntRows(m, "js_heap_native_size"); len(got) != 0 {
+		t.Errorf("native sizes without the field = %v", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package heapsnapshot
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"tracestreamer/heapfile"
 	"tracestreamer/parser/jsonscan"
@@ -74,6 +75,9 @@ func (d *decoder) snapshot() error {
 		return errors.New("meta.node_fields is empty")
 	}
 	d.nodes = makeLayout(m.fields["node_fields"], nodeNames)
+	// ArkTS's native_size is not one of V8's fields: the fallback layout
+	// (no node_fields) has none.
+	d.native = slices.Index(m.fields["node_fields"], "native_size")
 	for _, need := range []int{nID, nEdgeCount} {
 		if d.nodes.pos[need] < 0 {
 			return fmt.Errorf("meta.node_fields lacks %q", nodeNames[need])

@@ -6,7 +6,9 @@
 # bundled capture and the file exported from its database, and summary.ts
 # prints what DevTools shows of both: node and edge counts, total size and the
 # class summary of a heap file; nodes, samples, duration and per-node times of
-# a CPU profile. Inputs: the node snapshot and timeline, the leak fixture's
+# a CPU profile; for every ArkTS-layout heap file (8 node fields) the node
+# arrays are also compared value for value, native_size included (DevTools'
+# summary does not read it). Inputs: the node snapshot and timeline, the leak fixture's
 # final snapshot and the node CPU profile as standalone files, and an htrace
 # (mkhtrace) with an ArkTS-layout copy of the snapshot (8 node fields, with
 # native_size) and the profile; and every .rawheap fixture of testdata/rawheap
@@ -111,13 +113,31 @@ compare() { # original exported
     case $a in *.cpuprofile) ;; *) fail=1 ;; esac
   fi
 }
+# samenodes compares the nodes arrays of two heap files (with their
+# node_fields), which DevTools' summary does not show in full: ArkTS's
+# native_size among them.
+samenodes() {
+  if node -e '
+const fs = require("fs");
+const [a, b] = process.argv.slice(1).map(f => JSON.parse(fs.readFileSync(f, "utf8")));
+const fa = a.snapshot.meta.node_fields, fb = b.snapshot.meta.node_fields;
+const k = fa.indexOf("native_size");
+let sum = 0;
+if (k >= 0) for (let i = k; i < a.nodes.length; i += fa.length) sum += a.nodes[i];
+if (JSON.stringify(fa) !== JSON.stringify(fb) || a.nodes.length !== b.nodes.length ||
+    a.nodes.some((v, i) => v !== b.nodes[i])) { console.log("  nodes differ"); process.exit(1); }
+console.log(`  same nodes: ${a.nodes.length / fa.length} of ${fa.length} fields, native_size sum ${sum}`);
+' "$1" "$2"; then :; else fail=1; fi
+}
 compare in/snapshot.heapsnapshot out-standalone/Snapshot0.heapsnapshot
 compare in/timeline.heaptimeline out-standalone/Timeline1.heaptimeline
 compare in/final.heapsnapshot out-standalone/Snapshot2.heapsnapshot
 compare in/profile.cpuprofile out-standalone/Profile0.cpuprofile
 compare in/arkts.heapsnapshot out-htrace/Snapshot0.heapsnapshot
+samenodes in/arkts.heapsnapshot out-htrace/Snapshot0.heapsnapshot
 compare in/profile.cpuprofile out-htrace/Profile0.cpuprofile
 for n in "${rawheaps[@]}"; do
   compare "in/$n.translated.heapsnapshot" "out-rawheap-$n/Snapshot0.heapsnapshot"
+  samenodes "in/$n.translated.heapsnapshot" "out-rawheap-$n/Snapshot0.heapsnapshot"
 done
 exit $fail

@@ -816,6 +816,11 @@ CREATE TABLE js_cpu_profile(
   start_time INT,
   end_time INT
 );
+CREATE TABLE js_heap_native_size(
+  file_id INT,
+  node_index INT,
+  native_size INT
+);
 CREATE TABLE js_heap_node_stats(
   file_id INT,
   node_index INT,
