@@ -318,8 +318,21 @@ func (v *v1) run() error {
 	typeField = nil
 	v.objStr = d.str.id("JSObject")
 
-	// Pass 1: nodes.
-	d.g.Reserve(N, 0)
+	// Pass 1: nodes. The nodes made after the objects' are known but for
+	// those of primitive values: the metadata's three and one per hash
+	// (counted as translate counts them), and room for primitives, so that
+	// the graph's node arrays are not copied when they come (room never
+	// used is address space only).
+	extra := int64(0)
+	if rs.metadataExists {
+		extra = 3
+	}
+	for i := v.fixed; i < N; i++ {
+		if (i < v.virt || i >= v.virt+nvirt) && n.off[i] != noData && n.hclass[i] >= 0 && n.typ[i] != typeRoot && n.id[i]>>32 != 0 {
+			extra++
+		}
+	}
+	d.g.Reserve(N+extra+N/32, 0)
 	// The translator counts every root and handle in the edge counts but
 	// makes edges only to heap objects; here the counts are of the edges
 	// made (docs/compat.md).
@@ -419,6 +432,8 @@ func (v *v1) run() error {
 			}
 		}
 	}
+	// The root lists are done with (the global refs are not).
+	rs.roots, rs.local, rs.global, rs.vm, rs.frame = nil, nil, nil, nil, nil
 	for k := range rs.refs {
 		d.edge(edgeElement, uint32(k), v.virt+int64(k))
 	}

@@ -215,7 +215,7 @@ func (d *dyn) v2() error {
 	}
 
 	// Pass 1: the nodes.
-	d.g.Reserve(hashBase, 0)
+	d.g.Reserve(hashBase+t.n/32, 0) // and room for hash nodes (address space only, if unused)
 	rs := &d.roots
 	// The translator counts every root and handle in the edge counts but
 	// makes edges only to those it finds; here the counts are of the edges
@@ -310,6 +310,8 @@ func (d *dyn) v2() error {
 			}
 		}
 	}
+	// The root lists are done with (the global refs are not).
+	rs.roots, rs.local, rs.global, rs.vm, rs.frame = nil, nil, nil, nil, nil
 	for i := range rs.refs {
 		d.edge(edgeElement, uint32(i), virtBase+int64(i))
 	}
