@@ -22,3 +22,14 @@ func (w *Writer) Reserve(nodes, edges int64) {
 		g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, e), slices.Grow(g.EdgeName, e), slices.Grow(g.To, e)
 	}
 }
+
+// NodeArrays returns the graph's names and self sizes of the nodes written so
+// far, when there is a graph (the analysis is on), for a decoder that needs
+// them again (a .rawheap's second pass) instead of keeping copies: read
+// only, and only until the decoder returns.
+func (w *Writer) NodeArrays() (name, self []uint32, ok bool) {
+	if w.graph == nil {
+		return nil, nil, false
+	}
+	return w.graph.Name, w.graph.Self, true
+}

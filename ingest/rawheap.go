@@ -101,5 +101,6 @@ func (g graphOf) Node(typ, name, id, self, ec, native int64) {
 func (g graphOf) Edge(typ, name, to int64) {
 	g.w.Edge(heapfile.Edge{Type: typ, NameOrIndex: name, ToNode: to * int64(len(rawheap.NodeFields))})
 }
-func (g graphOf) String(s string)            { g.w.String(s) }
-func (g graphOf) Reserve(nodes, edges int64) { g.w.Reserve(nodes, edges) }
+func (g graphOf) String(s string)                            { g.w.String(s) }
+func (g graphOf) NodeArrays() (name, self []uint32, ok bool) { return g.w.NodeArrays() }
+func (g graphOf) Reserve(nodes, edges int64)                 { g.w.Reserve(nodes, edges) }

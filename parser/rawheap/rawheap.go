@@ -132,6 +132,14 @@ type Graph interface {
 	String(s string)
 }
 
+// NodeArrays is what a Graph may also offer: the names and self sizes of
+// the nodes it has been handed, indexed by node, as it keeps them (ok false
+// when it keeps none). A decoder reads them in its second pass instead of
+// keeping copies of its own; it never changes them.
+type NodeArrays interface {
+	NodeArrays() (name, self []uint32, ok bool)
+}
+
 // The node and edge types the translator writes in its snapshot's meta.
 var (
 	NodeTypes = []string{"hidden", "array", "string", "object", "code", "closure", "regexp", "number", "native",

@@ -403,6 +403,13 @@ func (v *v1) run() error {
 	// Pass 2: edges. The ids and node types are done with (flags say what
 	// the second pass needs of them).
 	n.id, n.typ = nil, nil
+	// The names and sizes of the object nodes are the graph's, where it
+	// keeps them: read there, not kept twice.
+	if a, ok := d.g.(NodeArrays); ok {
+		if name, self, ok := a.NodeArrays(); ok && int64(len(name)) >= N && int64(len(self)) >= N {
+			n.str, n.size = name[:N:N], self[:N:N]
+		}
+	}
 	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
 	for k := int64(1); k <= 4; k++ {
