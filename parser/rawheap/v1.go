@@ -15,9 +15,11 @@ import (
 // objects the root section names, the global-ref nodes, the objects the
 // string section names, then the objects of the tables. The first pass
 // walks them in that order and hands over the nodes, the second the edges;
-// between them the decoder keeps, per node, its id, size, name, types, hidden
-// class and where its memory is (about 30 bytes), and the nodes made for
-// primitive values.
+// before them the decoder keeps, per node, its id, size, name, types, hidden
+// class and where its memory is (about 30 bytes); in the passes only where
+// its memory is, its JSType and flags (6 bytes; the hidden class is read
+// again, the names and sizes from the graph where it has them), the address
+// index, and the nodes made for primitive values.
 
 // tagged values of the dynamic runtime (docs/format/rawheap.md#v1)
 const (
@@ -60,7 +62,7 @@ type v1Nodes struct {
 	str    []uint32
 	typ    []uint8
 	jsType []uint8
-	hclass []int32 // node index of the hidden class, -1 none
+	hclass []int32 // node index of the hidden class, -1 none; nil once the passes start (hclassOf)
 	flags  []uint8 // what the first pass found (fDone, …)
 }
 
@@ -95,6 +97,9 @@ type v1 struct {
 	dangling           int64
 	firstDng           int64
 	emit               func(typ uint8, name uint32, to int64)
+	// hcCache holds the last hidden class found at each slot (address,
+	// node index + 1): most objects share a few of them.
+	hcCache [1 << 12][2]uint64
 }
 
 func (d *dyn) v1() error {
@@ -333,6 +338,9 @@ func (v *v1) run() error {
 		}
 	}
 	d.g.Reserve(N+extra+N/32, 0)
+	// The passes read each object's hidden class again (hclassOf) rather
+	// than keep it: 4 bytes a node less.
+	n.hclass = nil
 	// The translator counts every root and handle in the edge counts but
 	// makes edges only to heap objects; here the counts are of the edges
 	// made (docs/compat.md).
@@ -463,6 +471,26 @@ func (v *v1) run() error {
 	return nil
 }
 
+// hclassOf returns the node index of node i's hidden class, -1 if it has
+// none (no memory, or an address that is not a node).
+func (v *v1) hclassOf(i int64) int64 {
+	at := v.n.at(i)
+	if at < 0 {
+		return -1
+	}
+	a := v.main.u64(at, v.memEnd(at))
+	slot := &v.hcCache[uint32(a>>3)*0x9E3779B1>>20]
+	if slot[1] != 0 && slot[0] == a {
+		return int64(slot[1]) - 1
+	}
+	h, ok := v.find(a)
+	if !ok {
+		return -1
+	}
+	slot[0], slot[1] = a, uint64(h)+1
+	return h
+}
+
 // find returns the node index of an address node.
 func (v *v1) find(a uint64) (int64, bool) {
 	k, ok := slices.BinarySearch(v.addrs, a)
@@ -494,7 +522,8 @@ func (v *v1) findOrCreate(a uint64, name func() uint32) int64 {
 // edge count, and hands its edges to v.emit in the second pass.
 func (v *v1) translate(i int64, emit bool) uint32 {
 	n, m := &v.n, v.m
-	if n.off[i] == noData || n.hclass[i] < 0 {
+	h := v.hclassOf(i)
+	if h < 0 {
 		return 0
 	}
 	if !emit && n.typ[i] == typeRoot {
@@ -510,7 +539,6 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 			v.emit(typ, name, to)
 		}
 	}
-	h := int64(n.hclass[i])
 	if !emit && n.idAt(i) != n.idAt(h) {
 		n.flags[i] |= fHclassEdge
 	}
