@@ -22,6 +22,8 @@ type tally struct {
 // strings, the edges' total) when the decoder has returned.
 type checks struct {
 	negSelf, negID, nodeType, edgeType, edgeCount tally
+	// repeatedID counts the nodes whose id an earlier node has (ids.go).
+	repeatedID tally
 	// names counts the string indices the nodes and named edges give, to
 	// compare with the number of strings once they are all read.
 	names nameCounts
@@ -107,9 +109,14 @@ func (w *Writer) finishChecks() {
 		{&c.negSelf, stat.JSHeapValues, "nodes have a negative self size; kept as given"},
 		{&c.negID, stat.JSHeapValues, "nodes have a negative id; kept as given"},
 		{&c.edgeCount, stat.JSHeapEdgeCounts, "nodes have an edge count out of range, read as 0"},
+		{&c.repeatedID, stat.JSHeapIDs, "nodes repeat the id of an earlier node; each is given the synthetic id 2^52 + file id × 2^32 + node index"},
 	} {
 		if k.t.n > 0 {
-			w.report(k.event, stat.InvalidData, k.t.n, fmt.Sprintf("%d %s (the first: %s)", k.t.n, k.what, k.t.first))
+			typ := stat.InvalidData
+			if k.event == stat.JSHeapIDs {
+				typ = stat.NotMatch
+			}
+			w.report(k.event, typ, k.t.n, fmt.Sprintf("%d %s (the first: %s)", k.t.n, k.what, k.t.first))
 		}
 	}
 	if n, largest := c.names.atLeast(w.sum.Strings); n > 0 {

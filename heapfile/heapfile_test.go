@@ -101,3 +101,48 @@ func TestDecodePanicIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueIDs checks the ids a file's nodes are given: a repeated id gets
+// the node's synthetic id, and a real id that takes a synthetic one counts as
+// repeated; pages of ids turn from lists into bitmaps without losing one.
+func TestUniqueIDs(t *testing.T) {
+	const base = 1<<52 + 3<<32 // file 3
+	for _, c := range []struct {
+		name string
+		ids  []int64
+		want []int64
+	}{
+		{"unique", []int64{1, 3, 5, 2}, []int64{1, 3, 5, 2}},
+		{"zeros", []int64{1, 0, 0, 7, 0}, []int64{1, 0, base + 2, 7, base + 4}},
+		{"a real id repeating a synthetic one", []int64{0, 0, base + 1, base + 2}, []int64{0, base + 1, base + 2, base + 3}},
+		{"a synthetic id taken by a real one", []int64{0, base + 2, 0, 1<<53 - 1, 0}, []int64{0, base + 2, 1<<53 - 1, base + 3, base + 4}},
+		{"file ids wrap at 2^20", []int64{5, 5}, []int64{5, base + 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fileID := int64(3)
+			if c.name == "file ids wrap at 2^20" {
+				fileID = 3 + 1<<20
+			}
+			var s idSet
+			for i, id := range c.ids {
+				if got, _ := s.unique(fileID, int64(i), id); got != c.want[i] {
+					t.Errorf("node %d: id %d, want %d", i, got, c.want[i])
+				}
+			}
+		})
+	}
+	// 10 000 ids in descending order, every third twice: list pages, then
+	// bitmaps.
+	var s idSet
+	repeats := 0
+	for id := int64(30000); id > 0; id -= 3 {
+		for k := 0; k < 1+int(id/3%3/2); k++ {
+			if s.add(id) {
+				repeats++
+			}
+		}
+	}
+	if want := 3333; repeats != want {
+		t.Errorf("%d repeats, want %d", repeats, want)
+	}
+}

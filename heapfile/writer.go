@@ -108,6 +108,7 @@ type Writer struct {
 	edgeWarned bool
 
 	checks checks
+	idSet  idSet // the ids of the nodes so far (ids.go)
 	report Reporter
 	offset func() int64 // the decoder's position, if it gives it
 }
@@ -186,6 +187,10 @@ func (w *Writer) Node(nd Node) {
 	idx := int64(len(w.ids))
 	typ, name, id, self := nd.Type, nd.Name, nd.ID, nd.SelfSize
 	ec, trace, det := nd.EdgeCount, nd.TraceNodeID, nd.Detachedness
+	if uid, synthetic := w.idSet.unique(w.fileID, idx, id); synthetic {
+		w.note(&w.checks.repeatedID, "node %d has id %d, given %d", idx, id, uid)
+		id = uid
+	}
 	if w.graph == nil {
 		w.out.nodes.Append(&tables.JSHeapNodes{FileID: w.fileID, NodeIndex: idx, Type: typ, Name: name, ID: id,
 			SelfSize: self, EdgeCount: ec, TraceNodeID: trace, Detachedness: det})

@@ -162,6 +162,7 @@ const (
 	JSHeapNames
 	JSHeapTypes
 	JSHeapValues
+	JSHeapIDs
 
 	numEvents
 )
@@ -330,4 +331,5 @@ var events = [numEvents]struct{ name, desc string }{
 	JSHeapNames:                 {"js_heap_names", "heap file node and edge names past the strings array"},
 	JSHeapTypes:                 {"js_heap_types", "heap file node and edge types outside the type lists"},
 	JSHeapValues:                {"js_heap_values", "heap file values that are negative where they cannot be, or not 64-bit integers"},
+	JSHeapIDs:                   {"js_heap_ids", "heap file nodes whose id an earlier node of the file has, given a synthetic id"},
 }

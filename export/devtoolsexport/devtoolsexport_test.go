@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"tracestreamer/export/devtoolsexport"
+	"tracestreamer/heapfile"
 	"tracestreamer/ingest"
 	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/arkts/arktstest"
@@ -363,7 +364,8 @@ func TestRowsOutOfFileOrder(t *testing.T) {
 // TestRawheapAsTranslator: a .rawheap dump (dynamic V1 and V2 of each header
 // form, a static one, a hybrid pair) imported and exported is the snapshot
 // rawheap_translator makes of it, member by member, native_size included
-// (only the line breaks of the header differ). The dumps with native sizes
+// (only the line breaks of the header differ, and the nodes whose id an
+// earlier node has carry their synthetic id). The dumps with native sizes
 // (JS_NATIVE_POINTER objects) keep every one: their sum in the export is the
 // translator's.
 func TestRawheapAsTranslator(t *testing.T) {
@@ -373,14 +375,15 @@ func TestRawheapAsTranslator(t *testing.T) {
 		inputs     []string
 		translated string
 		nativeSum  int64 // the sum of the translator's native_size values
+		renamed    int   // nodes whose repeated id is replaced by a synthetic one
 	}{
-		{"dynamic", []string{"hybrid.dyn"}, "hybrid.dyn", 0},
-		{"V1", []string{"v1"}, "v1", 5344},
-		{"V1 2024", []string{"v1-2024"}, "v1-2024", 5344},
-		{"V2", []string{"v2"}, "v2", 5344},
-		{"V2 2026", []string{"v2-2026"}, "v2-2026", 5344},
-		{"static", []string{"static-node"}, "static-node", 0},
-		{"hybrid pair", []string{"hybrid.dyn", "hybrid.sta"}, "hybrid", 0},
+		{"dynamic", []string{"hybrid.dyn"}, "hybrid.dyn", 0, 4},
+		{"V1", []string{"v1"}, "v1", 5344, 47},
+		{"V1 2024", []string{"v1-2024"}, "v1-2024", 5344, 47},
+		{"V2", []string{"v2"}, "v2", 5344, 4},
+		{"V2 2026", []string{"v2-2026"}, "v2-2026", 5344, 181},
+		{"static", []string{"static-node"}, "static-node", 0, 0},
+		{"hybrid pair", []string{"hybrid.dyn", "hybrid.sta"}, "hybrid", 0, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -402,6 +405,11 @@ func TestRawheapAsTranslator(t *testing.T) {
 			if len(ours) != len(theirs) {
 				t.Errorf("%d members, the translator's %d", len(ours), len(theirs))
 			}
+			// The nodes whose id an earlier node has get a synthetic id
+			// (heapfile/ids.go): the export writes the stored id.
+			if n := renameRepeatedIDs(t, theirs); n != c.renamed {
+				t.Errorf("%d nodes repeat an id, want %d", n, c.renamed)
+			}
 			for k, v := range theirs {
 				if !reflect.DeepEqual(ours[k], v) {
 					t.Errorf("%s differs from the translator's", k)
@@ -420,4 +428,33 @@ func TestRawheapAsTranslator(t *testing.T) {
 			}
 		})
 	}
+}
+
+// renameRepeatedIDs gives the nodes of a parsed .heapsnapshot (heap file 0)
+// whose id an earlier node has the synthetic id tracestreamer stores, and
+// returns how many it renamed.
+func renameRepeatedIDs(t *testing.T, snap map[string]any) int {
+	t.Helper()
+	fields := snap["snapshot"].(map[string]any)["meta"].(map[string]any)["node_fields"].([]any)
+	idField := -1
+	for i, f := range fields {
+		if f == "id" {
+			idField = i
+		}
+	}
+	if idField < 0 {
+		t.Fatal("no id node field")
+	}
+	nodes := snap["nodes"].([]any)
+	seen := map[float64]bool{}
+	n := 0
+	for i := 0; i+len(fields) <= len(nodes); i += len(fields) {
+		id := nodes[i+idField].(float64)
+		if seen[id] {
+			nodes[i+idField] = float64(heapfile.SyntheticID(0, int64(i/len(fields))))
+			n++
+		}
+		seen[id] = true
+	}
+	return n
 }

@@ -1,0 +1,54 @@
+package ingest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tracestreamer/heapfile"
+	"tracestreamer/internal/testutil"
+)
+
+// TestRepeatedNodeIDs reads testdata's V1 dump, whose translator snapshot
+// gives 48 of its 4 576 nodes id 0 (the handle roots and the shared
+// primitive-value nodes: counted in v1.translated.heapsnapshot.gz), and
+// checks that the 47 after the first get the synthetic id 2^52 + file id ×
+// 2^32 + node index, that the edges name them by it, and that they are
+// counted once in stat with one warning.
+func TestRepeatedNodeIDs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "v1.db")
+	var warn strings.Builder
+	in := filepath.Join(testutil.Root(), "testdata/rawheap/v1.rawheap.gz")
+	if _, err := Run(context.Background(), []string{in}, Options{Output: out, Warnings: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	db := testutil.OpenDB(t, out)
+	if got := heapfile.SyntheticID(0, 4575); got != 4503599627375071 {
+		t.Fatalf("SyntheticID(0, 4575) = %d", got)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT count(*), count(DISTINCT id) FROM js_heap_nodes", "4576|4576"},
+		// Node 1, LocalHandleRoot[0], is the first with id 0 and keeps it;
+		// node 4575, the last Int value, is the 48th.
+		{"SELECT id FROM js_heap_nodes WHERE node_index = 1", "0"},
+		{"SELECT id FROM js_heap_nodes WHERE node_index = 2", "4503599627370498"},
+		{"SELECT id FROM js_heap_nodes WHERE node_index = 4575", "4503599627375071"},
+		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 4503599627370496", "47"},
+		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 4503599627370496 AND id <> 4503599627370496 + node_index", "0"},
+		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 9007199254740992", "0"},
+		// Every edge names its target by the node's stored id (1 137 edges to
+		// those nodes in the translator's snapshot).
+		{`SELECT count(*), sum(e.to_node_id = n.id) FROM js_heap_edges e JOIN js_heap_nodes n
+			ON n.file_id = e.file_id AND n.node_index * 8 = e.to_node WHERE n.id >= 4503599627370496`, "1137|1137"},
+		{"SELECT count(*) FROM js_heap_node_stats s JOIN js_heap_nodes n USING (file_id, node_index) WHERE s.id <> n.id", "0"},
+		{"SELECT stat_type, count FROM stat WHERE event_name = 'js_heap_ids' AND count > 0", "not_match|47"},
+	} {
+		if got := strings.Join(testutil.Query(t, db, c.q), ","); got != c.want {
+			t.Errorf("%s: %s, want %s", c.q, got, c.want)
+		}
+	}
+	if n := strings.Count(warn.String(), "repeat the id of an earlier node"); n != 1 {
+		t.Errorf("%d warnings about repeated ids, want 1:\n%s", n, warn.String())
+	}
+}
