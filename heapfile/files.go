@@ -22,7 +22,9 @@ type Files struct {
 	files     tables.JSHeapFilesWriter
 	diff      *tables.JSHeapClassDiffWriter // with the analysis only
 	next      int64
-	// prev is the last file of the current input, for comparisons.
+	// prev is the run's last analysed file, for comparisons: consecutive
+	// heap files of a run are compared whatever input they come from (a
+	// .rawheap dump is always a file of its own), as leaks compare them.
 	prev   *heapgraph.Objects
 	prevID int64
 }
@@ -57,9 +59,6 @@ func (f *Files) CompareLeaks(files LeakFiles) {
 	f.out.leaks = newLeakState(f.sink, f.tablesDef, files)
 	f.tables = append(f.tables, f.tablesDef.JSHeapLeak, f.tablesDef.JSHeapLeakPath, f.tablesDef.JSHeapLeakCluster)
 }
-
-// BeginInput starts a new input: later files are not compared with earlier ones.
-func (f *Files) BeginInput() { f.prev = nil }
 
 // NextID returns the id the next heap file will get.
 func (f *Files) NextID() int64 { return f.next }
@@ -124,7 +123,7 @@ func (h *File) Decode(dec Decoder) (Summary, error) {
 func (h *File) Drop() { h.files.sink.Rollback(h.mark) }
 
 // Keep writes the js_heap_files row of the decoded file, compares it with the
-// input's previous one, and counts it.
+// run's previous one, and counts it.
 func (h *File) Keep(name string, start, end int64) {
 	f := h.files
 	id := h.id

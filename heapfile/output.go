@@ -17,7 +17,7 @@ import (
 // Options say what is made of each heap file besides its own rows.
 type Options struct {
 	// Analyse makes the analysis run on every file's object graph
-	// (js_heap_node_stats, js_heap_class) and consecutive files of one input
+	// (js_heap_node_stats, js_heap_class) and consecutive files of the run
 	// be compared (js_heap_class_diff).
 	Analyse bool
 	// ScratchDir, when set, is where the analysis keeps the per-node arrays

@@ -365,7 +365,6 @@ func (r *run) input(ctx context.Context, path string, c *counted) error {
 	}
 	id := int64(len(r.sources))
 	heap0, cpu0 := r.heap.NextID(), r.cpu.NextID()
-	r.heap.BeginInput()
 	err := r.guard(path, o.format, &c.n, func() error {
 		return formatNamed(o.format).read(r, ctx, inputFile{path: path, o: o, source: id})
 	})
