@@ -68,12 +68,17 @@ type v1Nodes struct {
 
 type v1 struct {
 	*dyn
-	n        v1Nodes
-	addrs    []uint64 // sorted addresses of the nodes made from addresses
-	idx      []uint32 // their node indexes
-	fixed    int64    // inferred roots before the first address node
-	virt     int64    // index of the first global-ref node
-	count    int64    // nodes before the translation adds any
+	n v1Nodes
+	// index finds the nodes made from addresses: those below 2^48 (every
+	// heap object's, isHeapObject) as address<<32 | node index in buckets of
+	// their top 16 bits (8 bytes a node); the others (a damaged table's)
+	// sorted in big.
+	index    addrIndex
+	big      []pair // address, node index
+	naddr    int64  // nodes made from addresses
+	fixed    int64  // inferred roots before the first address node
+	virt     int64  // index of the first global-ref node
+	count    int64  // nodes before the translation adds any
 	prims    map[uint64]int64
 	primName []uint32
 	primBase int64
@@ -223,20 +228,28 @@ func (v *v1) run() error {
 	}
 	slices.Sort(firsts)
 	nvirt := int64(len(rs.refs))
-	v.addrs = make([]uint64, len(cand))
-	v.idx = make([]uint32, len(cand))
-	for i, c := range cand {
+	keys := make([]uint64, 0, len(cand))
+	var hi []uint32 // the top 16 bits of each key's address
+	for _, c := range cand {
 		k, _ := slices.BinarySearch(firsts, c.seq)
 		ix := v.fixed + int64(k)
 		if c.seq >= rootSeq {
 			ix += nvirt
 		}
-		v.addrs[i], v.idx[i] = c.addr, uint32(ix)
+		if c.addr>>48 != 0 {
+			v.big = append(v.big, pair{c.addr, uint32(ix)})
+			continue
+		}
+		keys = append(keys, c.addr<<32|uint64(ix))
+		hi = append(hi, uint32(c.addr>>32))
 	}
 	nroot, _ := slices.BinarySearch(firsts, rootSeq)
 	v.virt = v.fixed + int64(nroot)
 	cand, firsts = nil, nil
-	v.count = v.fixed + int64(len(v.addrs)) + nvirt
+	v.naddr = int64(len(keys) + len(v.big))
+	v.index = newAddrIndexTop(keys, hi)
+	keys, hi = nil, nil
+	v.count = v.fixed + v.naddr + nvirt
 	N := v.count
 	v.n = v1Nodes{id: make([]uint64, N), size: make([]uint32, N), off: make([]uint32, N),
 		str: make([]uint32, N), typ: make([]uint8, N), jsType: make([]uint8, N), hclass: make([]int32, N), flags: make([]uint8, N)}
@@ -493,11 +506,14 @@ func (v *v1) hclassOf(i int64) int64 {
 
 // find returns the node index of an address node.
 func (v *v1) find(a uint64) (int64, bool) {
-	k, ok := slices.BinarySearch(v.addrs, a)
-	if !ok {
-		return 0, false
+	if a>>48 != 0 {
+		k, ok := slices.BinarySearchFunc(v.big, a, func(p pair, a uint64) int { return cmpU64(p.addr, a) })
+		if !ok {
+			return 0, false
+		}
+		return int64(v.big[k].seq), true
 	}
-	return int64(v.idx[k]), true
+	return v.index.findTop(a)
 }
 
 // findOrCreate is the translator's FindOrCreateNode during the translation:

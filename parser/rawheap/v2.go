@@ -97,6 +97,41 @@ func newAddrIndex(keys []uint64) addrIndex {
 	return x
 }
 
+// newAddrIndexTop indexes keys of 48-bit addresses, (address&0xFFFFFFFF)<<32
+// | index, sorted by address, given the top 16 bits of each address in top:
+// the buckets are of those bits.
+func newAddrIndexTop(keys []uint64, top []uint32) addrIndex {
+	x := addrIndex{keys: keys, start: make([]uint32, 1<<16+1)}
+	b := uint32(0)
+	for i, t := range top {
+		for ; b <= t; b++ {
+			x.start[b] = uint32(i)
+		}
+	}
+	for ; b <= 1<<16; b++ {
+		x.start[b] = uint32(len(keys))
+	}
+	return x
+}
+
+// findTop finds a 48-bit address in an index made by newAddrIndexTop.
+func (x addrIndex) findTop(a uint64) (int64, bool) {
+	k, top := a<<32, a>>32
+	lo, hi := int(x.start[top]), int(x.start[top+1])
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x.keys[m]&^0xFFFFFFFF < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < int(x.start[top+1]) && x.keys[lo]>>32 == a&0xFFFFFFFF {
+		return int64(uint32(x.keys[lo])), true
+	}
+	return 0, false
+}
+
 func (x addrIndex) find(addr uint32) (int64, bool) {
 	k := uint64(addr) << 32
 	lo, hi := int(x.start[addr>>16]), int(x.start[addr>>16+1])
