@@ -8,7 +8,8 @@ import (
 
 // Reporter receives the inconsistencies of a heap file, counted by kind: n
 // items of one kind, and a message that says what they are and names the
-// first (the caller adds which file).
+// first (the caller adds which file). An empty message is a count to keep
+// in stat without a warning.
 type Reporter func(event stat.Event, typ stat.Type, n int64, msg string)
 
 // tally counts the items of one kind of inconsistency, and describes the first.
@@ -22,8 +23,10 @@ type tally struct {
 // strings, the edges' total) when the decoder has returned.
 type checks struct {
 	negSelf, negID, nodeType, edgeType, edgeCount tally
-	// repeatedID counts the nodes whose id an earlier node has (ids.go).
-	repeatedID tally
+	// repeatedID counts the nodes whose id an earlier node has (ids.go);
+	// zeroID those whose repeated id is 0, which rawheap_translator gives
+	// every handle root and primitive value by design: counted, not warned.
+	repeatedID, zeroID tally
 	// names counts the string indices the nodes and named edges give, to
 	// compare with the number of strings once they are all read.
 	names nameCounts
@@ -118,6 +121,9 @@ func (w *Writer) finishChecks() {
 			}
 			w.report(k.event, typ, k.t.n, fmt.Sprintf("%d %s (the first: %s)", k.t.n, k.what, k.t.first))
 		}
+	}
+	if c.zeroID.n > 0 {
+		w.report(stat.JSHeapIDs, stat.Received, c.zeroID.n, "")
 	}
 	if n, largest := c.names.atLeast(w.sum.Strings); n > 0 {
 		w.report(stat.JSHeapNames, stat.InvalidData, n, fmt.Sprintf(

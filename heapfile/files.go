@@ -103,7 +103,13 @@ func (f *Files) Begin(where string, warn Warner) *File {
 	mark := f.sink.Mark(f.tables)
 	h := &File{files: f, id: f.next, mark: mark, warn: warn}
 	if f.log != nil {
-		h.report = func(e stat.Event, t stat.Type, n int64, msg string) { f.log.Report(e, t, n, where, msg) }
+		h.report = func(e stat.Event, t stat.Type, n int64, msg string) {
+			if msg == "" {
+				f.log.Add(e, t, n)
+				return
+			}
+			f.log.Report(e, t, n, where, msg)
+		}
 	}
 	return h
 }

@@ -146,3 +146,45 @@ func TestUniqueIDs(t *testing.T) {
 		t.Errorf("%d repeats, want %d", repeats, want)
 	}
 }
+
+// TestRepeatedIDsCounted: a repeated id 0 (rawheap_translator's handle roots
+// and primitive values, by design) is counted as received without a
+// warning; any other repeated id is an inconsistency of the file, counted as
+// not_match with one warning. Both get synthetic ids.
+func TestRepeatedIDsCounted(t *testing.T) {
+	var buf strings.Builder
+	m, log := rows.NewMemory(), stat.NewLog(&buf)
+	f := New(m, schema.New(), log, Options{})
+	dec := func(w *Writer) error {
+		w.Meta(Meta{NodeTypes: [][]string{{"hidden", "object"}}, EdgeTypes: [][]string{{"property"}},
+			NodeCount: 5, EdgeCount: 0, Root: 0, NodeStride: 7})
+		for _, id := range []int64{0, 0, 0, 7, 7} {
+			w.Node(Node{Type: 1, ID: id})
+		}
+		w.String("")
+		return nil
+	}
+	if _, err := f.Read("dups", dec, nil, func(id int64, s Summary) (string, int64, int64) { return SnapshotName(id), 0, 1 }); err != nil {
+		t.Fatal(err)
+	}
+	f.Flush()
+	if got := log.Count(stat.JSHeapIDs, stat.Received); got != 2 {
+		t.Errorf("js_heap_ids received %d, want 2 (the repeats of id 0)", got)
+	}
+	if got := log.Count(stat.JSHeapIDs, stat.NotMatch); got != 1 {
+		t.Errorf("js_heap_ids not_match %d, want 1 (the repeat of id 7)", got)
+	}
+	if got := log.Problems(); got != 1 {
+		t.Errorf("%d problems, want 1", got)
+	}
+	if w := buf.String(); strings.Count(w, "repeat the id") != 1 || !strings.Contains(w, "node 4 has id 7, given 4503599627370500") {
+		t.Errorf("warnings:\n%s", w)
+	}
+	var ids []int64
+	for _, r := range m.Rows["js_heap_nodes"] {
+		ids = append(ids, r[4].Int)
+	}
+	if want := []int64{0, 1<<52 + 1, 1<<52 + 2, 7, 1<<52 + 4}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids %v, want %v", ids, want)
+	}
+}

@@ -123,7 +123,11 @@ func (o *Output) decode(fileID int64, dec Decoder, warn Warner, report Reporter)
 		warn = func(string, ...any) {}
 	}
 	if report == nil {
-		report = func(_ stat.Event, _ stat.Type, _ int64, msg string) { warn("%s", msg) }
+		report = func(_ stat.Event, _ stat.Type, _ int64, msg string) {
+			if msg != "" {
+				warn("%s", msg)
+			}
+		}
 	}
 	w = &Writer{fileID: fileID, out: o, warn: warn, report: report, stride: 1, edgeNode: -1}
 	defer func() {

@@ -188,7 +188,11 @@ func (w *Writer) Node(nd Node) {
 	typ, name, id, self := nd.Type, nd.Name, nd.ID, nd.SelfSize
 	ec, trace, det := nd.EdgeCount, nd.TraceNodeID, nd.Detachedness
 	if uid, synthetic := w.idSet.unique(w.fileID, idx, id); synthetic {
-		w.note(&w.checks.repeatedID, "node %d has id %d, given %d", idx, id, uid)
+		t := &w.checks.repeatedID
+		if id == 0 {
+			t = &w.checks.zeroID
+		}
+		w.note(t, "node %d has id %d, given %d", idx, id, uid)
 		id = uid
 	}
 	if w.graph == nil {
