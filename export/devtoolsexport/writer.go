@@ -3,8 +3,8 @@ package devtoolsexport
 import (
 	"io"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"tracestreamer/parser/jsonscan"
 )
 
 // writer appends JSON text to a buffer that it hands to the file whenever it
@@ -58,60 +58,10 @@ func (w *writer) micros(ns int64) {
 	}
 }
 
-const hex = "0123456789ABCDEF"
-
-// quote writes s as a JSON string the way V8's heap snapshot writer does:
-// printable ASCII as it is, '"' and '\\' escaped, \b \f \n \r \t, and every
-// other character as \uXXXX (upper-case hex; a pair of surrogates above
-// U+FFFF, where V8 keeps only the low 16 bits). SQLite's text is UTF-8; a
-// byte that is not valid UTF-8 is written as U+FFFD, which is what the
-// importer makes of it.
+// quote writes s as a JSON string the way V8's heap snapshot writer does
+// (jsonscan.EscapeNonASCII). SQLite's text is UTF-8; a byte that is not valid
+// UTF-8 is written as U+FFFD, which is what the importer makes of it.
 func (w *writer) quote(s []byte) {
-	b := append(w.buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			r, n := rune(c), 1
-			if c >= utf8.RuneSelf {
-				r, n = utf8.DecodeRune(s[i:])
-			}
-			if r > 0xffff {
-				r1, r2 := utf16.EncodeRune(r)
-				b = appendU(appendU(b, r1), r2)
-			} else {
-				b = appendU(b, r)
-			}
-			i += n
-			start = i
-			continue
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	w.buf = append(b, '"')
+	w.buf = jsonscan.AppendStringEscaping(w.buf, s, jsonscan.EscapeNonASCII)
 	w.more()
-}
-
-func appendU(b []byte, r rune) []byte {
-	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }

@@ -83,3 +83,36 @@ func FuzzSkipBytes(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendString: both escapings read back with ReadString and
+// encoding/json as the string (valid UTF-8) or, with EscapeNonASCII, as the
+// string with each invalid byte U+FFFD; EscapeNonASCII writes printable ASCII
+// only.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"abc", "a\"b\\c\n\t\b\f\x01\x7f", "é€😀", "a\xffb\xe2\x82", "\xed\xa0\x80"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		testutil.CountExec("FuzzAppendString")
+		for _, e := range []Escaping{EscapeMinimal, EscapeNonASCII} {
+			doc := AppendStringEscaping(nil, s, e)
+			want := string(s)
+			if e == EscapeNonASCII {
+				want = string([]rune(string(s)))
+				for _, c := range doc {
+					if c < 0x20 || c >= utf8.RuneSelf {
+						t.Fatalf("AppendStringEscaping(%q, %d) = %q: byte %#x", s, e, doc, c)
+					}
+				}
+			} else if !utf8.Valid(s) {
+				continue
+			}
+			d := NewBytes(doc)
+			got, err := d.ReadString(nil)
+			var std string
+			if err != nil || string(got) != want || !d.AtEOF() || json.Unmarshal(doc, &std) != nil || std != want {
+				t.Fatalf("AppendStringEscaping(%q, %d) = %q: ReadString %q %v, encoding/json %q", s, e, doc, got, err, std)
+			}
+		}
+	})
+}

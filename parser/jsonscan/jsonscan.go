@@ -763,32 +763,74 @@ func (d *Decoder) Bytes(start, end int64) []byte {
 	return d.buf[start:end]
 }
 
-// AppendString appends s as a JSON string literal: '"' and '\' escaped, control
-// characters as \n, \r, \t or \u00XX, everything else as it is.
-func AppendString(dst []byte, s []byte) []byte {
-	const hex = "0123456789abcdef"
+// Escaping says which characters AppendStringEscaping writes as escapes.
+type Escaping uint8
+
+const (
+	// EscapeMinimal escapes what JSON requires: '"' and '\' escaped, control
+	// characters as \n, \r, \t or \u00xx (lower-case hex), everything else,
+	// invalid UTF-8 included, as it is.
+	EscapeMinimal Escaping = iota
+	// EscapeNonASCII writes pure ASCII the way V8's heap snapshot writer does:
+	// printable ASCII as it is, '"' and '\' escaped, \b \f \n \r \t, and every
+	// other character as \uXXXX (upper-case hex; above U+FFFF a surrogate
+	// pair, where V8 keeps only the low 16 bits). A byte that is not valid
+	// UTF-8 is written as \uFFFD, which is what a decoder makes of it.
+	EscapeNonASCII
+)
+
+// AppendString appends s as a JSON string literal with EscapeMinimal.
+func AppendString(dst []byte, s []byte) []byte { return AppendStringEscaping(dst, s, EscapeMinimal) }
+
+// AppendStringEscaping appends s as a JSON string literal, escaped as e says.
+func AppendStringEscaping(dst []byte, s []byte, e Escaping) []byte {
+	hex, ascii := "0123456789abcdef", e == EscapeNonASCII
+	if ascii {
+		hex = "0123456789ABCDEF"
+	}
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || !ascii) {
+			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
+		n := 1
+		switch {
+		case c == '"' || c == '\\':
 			dst = append(dst, '\\', c)
-		case '\n':
+		case c == '\n':
 			dst = append(dst, '\\', 'n')
-		case '\r':
+		case c == '\r':
 			dst = append(dst, '\\', 'r')
-		case '\t':
+		case c == '\t':
 			dst = append(dst, '\\', 't')
+		case c == '\b' && ascii:
+			dst = append(dst, '\\', 'b')
+		case c == '\f' && ascii:
+			dst = append(dst, '\\', 'f')
+		case c < utf8.RuneSelf:
+			dst = appendU(dst, hex, rune(c))
 		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			var r rune
+			r, n = utf8.DecodeRune(s[i:])
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				dst = appendU(appendU(dst, hex, r1), hex, r2)
+			} else {
+				dst = appendU(dst, hex, r)
+			}
 		}
-		start = i + 1
+		i += n
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// appendU appends \uXXXX for a UTF-16 code unit r.
+func appendU(b []byte, hex string, r rune) []byte {
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }

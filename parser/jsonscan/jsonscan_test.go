@@ -234,3 +234,25 @@ func TestMemberError(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendStringEscaping(t *testing.T) {
+	for _, tc := range []struct {
+		in                string
+		minimal, nonASCII string
+	}{
+		{"", `""`, `""`},
+		{`a"b\c`, `"a\"b\\c"`, `"a\"b\\c"`},
+		{"\n\r\t", `"\n\r\t"`, `"\n\r\t"`},
+		{"\b\f\x01\x1f\x7f", `"\u0008\u000c\u0001\u001f` + "\x7f\"", `"\b\f\u0001\u001F` + "\x7f\""},
+		{"é€", "\"é€\"", `"\u00E9\u20AC"`},
+		{"😀", "\"😀\"", `"\uD83D\uDE00"`},
+		{"a\xffb\xe2\x82", "\"a\xffb\xe2\x82\"", `"a\uFFFDb\uFFFD\uFFFD"`},
+	} {
+		if got := string(AppendString([]byte("x"), []byte(tc.in))); got != "x"+tc.minimal {
+			t.Errorf("AppendString(%q) = %s, want x%s", tc.in, got, tc.minimal)
+		}
+		if got := string(AppendStringEscaping(nil, []byte(tc.in), EscapeNonASCII)); got != tc.nonASCII {
+			t.Errorf("AppendStringEscaping(%q, EscapeNonASCII) = %s, want %s", tc.in, got, tc.nonASCII)
+		}
+	}
+}
