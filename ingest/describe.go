@@ -31,17 +31,23 @@ func (s *Sniffed) Describe(ctx context.Context, add func(what string, count int6
 	}
 	d := formatNamed(format(s.Format)).describe
 	if d == nil {
-		d = streamed(func(context.Context, io.Reader, string, addLine) error { return nil })
+		d = streamed(func(context.Context, io.Reader, string, addLinef) error { return nil })
 	}
 	return d(ctx, s, add)
 }
 
-// streamed is a describer reading the content once, from its start: what it
-// leaves unread is read to measure the content.
-func streamed(d func(ctx context.Context, r io.Reader, path string, add addLine) error) describer {
+// addLinef is addLine with the note formatted by fmt.Sprintf, as the format
+// parsers' describers write it.
+type addLinef = func(what string, count int64, format string, args ...any)
+
+// streamed is a describer reading the content once, from its start, and
+// formatting the notes of its lines: what it leaves unread is read to measure
+// the content.
+func streamed(d func(ctx context.Context, r io.Reader, path string, add addLinef) error) describer {
 	return func(ctx context.Context, s *Sniffed, add addLine) (int64, error) {
 		c := &countReader{r: s.Content}
-		if err := d(ctx, c, s.path, add); err != nil {
+		addf := func(what string, n int64, format string, args ...any) { add(what, n, fmt.Sprintf(format, args...)) }
+		if err := d(ctx, c, s.path, addf); err != nil {
 			return c.n, err
 		}
 		_, err := io.Copy(io.Discard, c)

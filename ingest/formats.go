@@ -73,7 +73,7 @@ func inputFormats() []inputFormat {
 				return r.htrace(ctx, in.o.r, in.path, in.source)
 			},
 			usable: func(r *run) bool { return r.db.Count(r.tables.JSConfig) > 0 || heapFiles(r) || cpuProfiles(r) },
-			describe: streamed(func(_ context.Context, r io.Reader, path string, add addLine) error {
+			describe: streamed(func(_ context.Context, r io.Reader, path string, add addLinef) error {
 				return arkts.DescribeHTrace(r, path, add)
 			})},
 		{name: formatRawheap, detect: func(head []byte) bool { return rawheap.Sniff(head) != rawheap.NotRawheap },
@@ -84,17 +84,17 @@ func inputFormats() []inputFormat {
 				return r.traceFile(ctx, in.o.r, in.path, in.o.compression)
 			},
 			usable:   func(r *run) bool { return r.trace != nil },
-			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLine) error { return traceevent.Describe(r, add) })},
+			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLinef) error { return traceevent.Describe(r, add) })},
 		{name: formatHeapSnapshot, detect: isJSON(formatHeapSnapshot), event: stat.JSMemory, usable: heapFiles,
 			read: func(r *run, ctx context.Context, in inputFile) error { return r.heapFile(ctx, in.o.r, in.path) },
-			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLine) error {
+			describe: streamed(func(_ context.Context, r io.Reader, _ string, add addLinef) error {
 				return heapsnapshot.Describe(r, add)
 			})},
 		{name: formatCPUProfile, detect: isJSON(formatCPUProfile), event: stat.JSCPUProfiler, usable: cpuProfiles,
 			read: func(r *run, ctx context.Context, in inputFile) error {
 				return r.cpuFile(ctx, in.o.r, in.path, in.source)
 			},
-			describe: streamed(func(ctx context.Context, r io.Reader, _ string, add addLine) error {
+			describe: streamed(func(ctx context.Context, r io.Reader, _ string, add addLinef) error {
 				return cpuprofile.Describe(ctx, r, add)
 			})},
 	}

@@ -1,6 +1,7 @@
 package arkts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 // DescribeHTrace says what an .htrace capture holds, for tracestreamer info,
 // without converting it: its records by plugin and what the ArkTS ones make up
 // (heap files, CPU profiles), one line at a time to add.
-func DescribeHTrace(r io.Reader, path string, add func(what string, count int64, note string)) error {
+func DescribeHTrace(r io.Reader, path string, add func(what string, count int64, format string, args ...any)) error {
 	rd := htrace.NewReader(r, path, stat.NewLog(nil))
 	census := NewCensus()
 	plugins := map[string]int64{}
@@ -44,21 +45,21 @@ func DescribeHTrace(r io.Reader, path string, add func(what string, count int64,
 			census.Result(rec.Data)
 		}
 	}
-	line(add, "records", records, "%s", pluginList(plugins))
+	add("records", records, "%s", pluginList(plugins))
 	if malformed > 0 {
-		line(add, "malformed records", malformed, "")
+		add("malformed records", malformed, "")
 	}
 	if census.Configs+census.Messages > 0 {
 		mode := map[int32]string{ModeSnapshot: "snapshot", ModeTimeline: "timeline"}[census.Mode]
-		line(add, "ArkTS heap snapshots", census.Snapshots, "heap mode %s", mode)
-		line(add, "ArkTS heap timelines", census.Timelines, "")
+		add("ArkTS heap snapshots", census.Snapshots, "heap mode %s", mode)
+		add("ArkTS heap timelines", census.Timelines, "")
 		if census.Open {
-			line(add, "ArkTS heap file without its end marker", 1, "kept by a conversion if its text is whole")
+			add("ArkTS heap file without its end marker", 1, "kept by a conversion if its text is whole")
 		}
-		line(add, "ArkTS snapshot chunks", census.Chunks, "%.1f MB of snapshot text", float64(census.ChunkText)/1e6)
-		line(add, "ArkTS CPU profiles", census.Profiles, "")
+		add("ArkTS snapshot chunks", census.Chunks, "%.1f MB of snapshot text", float64(census.ChunkText)/1e6)
+		add("ArkTS CPU profiles", census.Profiles, "")
 		if census.Invalid > 0 {
-			line(add, "ArkTS messages that are not JSON", census.Invalid, "")
+			add("ArkTS messages that are not JSON", census.Invalid, "")
 		}
 	}
 	return nil
@@ -67,19 +68,11 @@ func DescribeHTrace(r io.Reader, path string, add func(what string, count int64,
 // pluginList is "name N, name N" by falling count.
 func pluginList(m map[string]int64) string {
 	names := slices.SortedFunc(maps.Keys(m), func(a, b string) int {
-		if m[a] != m[b] {
-			return int(m[b] - m[a])
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b))
 	})
 	var parts []string
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", n, m[n]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// line hands add one line of a description, its note formatted.
-func line(add func(what string, count int64, note string), what string, n int64, note string, args ...any) {
-	add(what, n, fmt.Sprintf(note, args...))
 }

@@ -1,7 +1,6 @@
 package heapsnapshot
 
 import (
-	"fmt"
 	"io"
 
 	"tracestreamer/parser/jsonscan"
@@ -10,7 +9,7 @@ import (
 // Describe says what a heap snapshot or timeline holds, for tracestreamer
 // info, without converting it: the counts its header declares and the sizes
 // of its arrays (a timeline has samples), skipping their values.
-func Describe(r io.Reader, add func(what string, count int64, note string)) error {
+func Describe(r io.Reader, add func(what string, count int64, format string, args ...any)) error {
 	js := jsonscan.NewReader(r, 1<<20)
 	var nodeCount, edgeCount, funcCount int64 = -1, -1, -1
 	lengths := map[string]int64{}
@@ -49,13 +48,13 @@ func Describe(r io.Reader, add func(what string, count int64, note string)) erro
 	if lengths["samples"] > 0 || funcCount > 0 {
 		what = "heap timeline (allocation tracking)"
 	}
-	line(add, what, 1, "header: %d nodes, %d edges, %d allocation-stack functions", nodeCount, edgeCount, funcCount)
-	line(add, "strings", lengths["strings"], "")
+	add(what, 1, "header: %d nodes, %d edges, %d allocation-stack functions", nodeCount, edgeCount, funcCount)
+	add("strings", lengths["strings"], "")
 	if n := lengths["samples"]; n > 0 {
-		line(add, "timeline samples", n/2, "")
+		add("timeline samples", n/2, "")
 	}
 	if n := lengths["locations"]; n > 0 {
-		line(add, "locations", n/4, "")
+		add("locations", n/4, "")
 	}
 	return nil
 }
@@ -84,9 +83,4 @@ func intsLength(js *jsonscan.Decoder, buf []int64) (int64, error) {
 			return total, err
 		}
 	}
-}
-
-// line hands add one line of a description, its note formatted.
-func line(add func(what string, count int64, note string), what string, n int64, note string, args ...any) {
-	add(what, n, fmt.Sprintf(note, args...))
 }

@@ -1,8 +1,8 @@
 package traceevent
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -15,7 +15,7 @@ import (
 // Describe says what a Trace Event file holds, for tracestreamer info, without
 // importing it: every element's common fields decoded and counted by phase,
 // the processes, threads and time span.
-func Describe(r io.Reader, add func(what string, count int64, note string)) error {
+func Describe(r io.Reader, add func(what string, count int64, format string, args ...any)) error {
 	rd, err := tokenizer.NewReader(r)
 	if err != nil {
 		return err
@@ -62,26 +62,23 @@ func Describe(r io.Reader, add func(what string, count int64, note string)) erro
 	if rd.Form() == tokenizer.ObjectForm {
 		form = "object with traceEvents"
 	}
-	line(add, "events", n, "%s", form)
+	add("events", n, "%s", form)
 	names := slices.SortedFunc(maps.Keys(phases), func(a, b string) int {
-		if phases[a] != phases[b] {
-			return int(phases[b] - phases[a])
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(phases[b], phases[a]), strings.Compare(a, b))
 	})
 	for _, ph := range names {
-		line(add, "  phase "+ph, phases[ph], "%s", phaseName(ph))
+		add("  phase "+ph, phases[ph], "%s", phaseName(ph))
 	}
 	if invalid > 0 {
-		line(add, "  not decodable", invalid, "counted in stat by a conversion")
+		add("  not decodable", invalid, "counted in stat by a conversion")
 	}
-	line(add, "processes", int64(len(procs)), "")
-	line(add, "threads", int64(len(threads)), "")
+	add("processes", int64(len(procs)), "")
+	add("threads", int64(len(threads)), "")
 	if maxTS >= 0 {
-		line(add, "time span", (maxTS-minTS)/1000, "µs, from ts %.3f to %.3f µs", float64(minTS)/1e3, float64(maxTS)/1e3)
+		add("time span", (maxTS-minTS)/1000, "µs, from ts %.3f to %.3f µs", float64(minTS)/1e3, float64(maxTS)/1e3)
 	}
 	for _, k := range rd.OtherKeys {
-		line(add, "member "+k, int64(len(rd.Other[k])), "bytes")
+		add("member "+k, int64(len(rd.Other[k])), "bytes")
 	}
 	return nil
 }
@@ -96,9 +93,4 @@ func phaseName(ph string) string {
 		"D": "object destroyed", "M": "metadata", "V": "global memory dump", "v": "process memory dump",
 		"R": "mark", "c": "clock sync", "(": "context enter", ")": "context leave", "=": "linked id",
 	}[ph]
-}
-
-// line hands add one line of a description, its note formatted.
-func line(add func(what string, count int64, note string), what string, n int64, note string, args ...any) {
-	add(what, n, fmt.Sprintf(note, args...))
 }
