@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,7 @@ func TestRepeatedNodeIDs(t *testing.T) {
 	if got := heapfile.SyntheticID(0, 4575); got != 4503599627375071 {
 		t.Fatalf("SyntheticID(0, 4575) = %d", got)
 	}
+	base := heapfile.SyntheticID(0, 0) // 2^52: the least synthetic id, file 0's node 0
 	for _, c := range []struct{ q, want string }{
 		{"SELECT count(*), count(DISTINCT id) FROM js_heap_nodes", "4576|4576"},
 		// Node 1, LocalHandleRoot[0], is the first with id 0 and keeps it;
@@ -34,13 +36,13 @@ func TestRepeatedNodeIDs(t *testing.T) {
 		{"SELECT id FROM js_heap_nodes WHERE node_index = 1", "0"},
 		{"SELECT id FROM js_heap_nodes WHERE node_index = 2", "4503599627370498"},
 		{"SELECT id FROM js_heap_nodes WHERE node_index = 4575", "4503599627375071"},
-		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 4503599627370496", "47"},
-		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 4503599627370496 AND id <> 4503599627370496 + node_index", "0"},
+		{fmt.Sprintf("SELECT count(*) FROM js_heap_nodes WHERE id >= %d", base), "47"},
+		{fmt.Sprintf("SELECT count(*) FROM js_heap_nodes WHERE id >= %d AND id <> %[1]d + node_index", base), "0"},
 		{"SELECT count(*) FROM js_heap_nodes WHERE id >= 9007199254740992", "0"},
 		// Every edge names its target by the node's stored id (1 137 edges to
 		// those nodes in the translator's snapshot).
-		{`SELECT count(*), sum(e.to_node_id = n.id) FROM js_heap_edges e JOIN js_heap_nodes n
-			ON n.file_id = e.file_id AND n.node_index * 8 = e.to_node WHERE n.id >= 4503599627370496`, "1137|1137"},
+		{fmt.Sprintf(`SELECT count(*), sum(e.to_node_id = n.id) FROM js_heap_edges e JOIN js_heap_nodes n
+			ON n.file_id = e.file_id AND n.node_index * 8 = e.to_node WHERE n.id >= %d`, base), "1137|1137"},
 		{"SELECT count(*) FROM js_heap_node_stats s JOIN js_heap_nodes n USING (file_id, node_index) WHERE s.id <> n.id", "0"},
 		// Repeats of id 0 are the translator's by design: counted as received,
 		// not as a problem, and not warned about.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/ingest"
 	"tracestreamer/inspect"
 	"tracestreamer/internal/testutil"
@@ -341,9 +342,10 @@ func TestReadRawheap(t *testing.T) {
 			if strings.HasPrefix(tc.kind, "dynamic") {
 				// The objects are the nodes with an id of their own: not the
 				// synthetic root (1), nor the nodes the translator gives id 0,
-				// which keep 0 (the first) or get a synthetic id of 2^52 and
-				// more (heapfile/ids.go).
-				if n := q(`SELECT count(*) FROM js_heap_nodes WHERE id NOT IN (0, 1) AND id < 4503599627370496`); first["objects"] != n {
+				// which keep 0 (the first) or get a synthetic id, 2^52 and
+				// more (heapfile.SyntheticID).
+				if n := q(fmt.Sprintf(`SELECT count(*) FROM js_heap_nodes WHERE id NOT IN (0, 1) AND id < %d`,
+					heapfile.SyntheticID(0, 0))); first["objects"] != n {
 					t.Errorf("objects %d, conversion's nodes with an object id %d", first["objects"], n)
 				}
 				if first["metadata trailer"] != 1 {
