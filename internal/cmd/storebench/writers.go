@@ -78,6 +78,65 @@ func chunks(n, per int, f func(r, k int) error) error {
 	return nil
 }
 
+// stmts are a table's two prepared INSERTs (insertSQL): per rows, and one
+// row for the rest of a batch (chunks).
+type stmts[S any] struct {
+	many, one S
+	per       int
+}
+
+// prepareStmts prepares t's two INSERTs with prepare.
+func prepareStmts[S any](t *schema.Table, prepare func(q string) (S, error)) (*stmts[S], error) {
+	in := &stmts[S]{per: rowsPer(t)}
+	var err error
+	if in.many, err = prepare(insertSQL(t, in.per)); err != nil {
+		return nil, err
+	}
+	if in.one, err = prepare(insertSQL(t, 1)); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// insert writes the rows of b in the store's chunks: run binds rows
+// r..r+k-1 to the statement s (many or one) and executes it.
+func (in *stmts[S]) insert(b *rows.Batch, run func(s S, r, k int) error) error {
+	return chunks(b.N, in.per, func(r, k int) error {
+		s := in.many
+		if k == 1 {
+			s = in.one
+		}
+		if err := run(s, r, k); err != nil {
+			return fmt.Errorf("insert into %s: %w", b.Table.Name, err)
+		}
+		return nil
+	})
+}
+
+// eachValue hands the values of rows r..r+k-1 of b, in the order of the
+// statement's parameters (p from 0), to intValue and textValue.
+func eachValue(b *rows.Batch, r, k int, intValue func(p int, v int64), textValue func(p int, v string)) {
+	t := b.Table
+	ni, nt := t.NumInt(), t.NumText()
+	if nt == 0 {
+		for p, v := range b.Ints[r*ni : (r+k)*ni] {
+			intValue(p, v)
+		}
+		return
+	}
+	p := 0
+	for row := r; row < r+k; row++ {
+		for c, col := range t.Columns {
+			if col.Type.IsText() {
+				textValue(p, b.Texts[row*nt+t.Slot(c)])
+			} else {
+				intValue(p, b.Ints[row*ni+t.Slot(c)])
+			}
+			p++
+		}
+	}
+}
+
 // tmpName is where the writers other than the store build dest.
 func tmpName(dest string) string {
 	return filepath.Join(filepath.Dir(dest), "."+filepath.Base(dest)+".storebench.tmp")
@@ -122,19 +181,14 @@ type sqlWriter struct {
 	db        *sql.DB
 	conn      *sql.Conn
 	tx        *sql.Tx
-	ins       map[*schema.Table]*sqlInserter
+	ins       map[*schema.Table]*stmts[*sql.Stmt]
 	args      []any
-}
-
-type sqlInserter struct {
-	many, one *sql.Stmt
-	per       int
 }
 
 func openSQL(dest string, oneRow bool) (*sqlWriter, error) {
 	tmp := tmpName(dest)
 	os.Remove(tmp)
-	w := &sqlWriter{tmp: tmp, dest: dest, oneRow: oneRow, ins: map[*schema.Table]*sqlInserter{}}
+	w := &sqlWriter{tmp: tmp, dest: dest, oneRow: oneRow, ins: map[*schema.Table]*stmts[*sql.Stmt]{}}
 	err := w.open()
 	if err != nil {
 		w.Close()
@@ -170,16 +224,12 @@ func (w *sqlWriter) open() error {
 	return nil
 }
 
-func (w *sqlWriter) inserter(t *schema.Table) (*sqlInserter, error) {
+func (w *sqlWriter) inserter(t *schema.Table) (*stmts[*sql.Stmt], error) {
 	if in := w.ins[t]; in != nil {
 		return in, nil
 	}
-	in := &sqlInserter{per: rowsPer(t)}
-	var err error
-	if in.many, err = w.tx.Prepare(insertSQL(t, in.per)); err != nil {
-		return nil, err
-	}
-	if in.one, err = w.tx.Prepare(insertSQL(t, 1)); err != nil {
+	in, err := prepareStmts(t, w.tx.Prepare)
+	if err != nil {
 		return nil, err
 	}
 	if w.oneRow {
@@ -193,39 +243,15 @@ func (w *sqlWriter) inserter(t *schema.Table) (*sqlInserter, error) {
 }
 
 func (w *sqlWriter) Insert(b *rows.Batch) error {
-	t := b.Table
-	in, err := w.inserter(t)
+	in, err := w.inserter(b.Table)
 	if err != nil {
 		return err
 	}
-	ni, nt := t.NumInt(), t.NumText()
-	return chunks(b.N, in.per, func(r, k int) error {
-		s := in.many
-		if k == 1 {
-			s = in.one
-		}
-		args := w.args[:k*len(t.Columns)]
-		if nt == 0 {
-			for p, v := range b.Ints[r*ni : (r+k)*ni] {
-				args[p] = v
-			}
-		} else {
-			p := 0
-			for row := r; row < r+k; row++ {
-				for c, col := range t.Columns {
-					if col.Type.IsText() {
-						args[p] = b.Texts[row*nt+t.Slot(c)]
-					} else {
-						args[p] = b.Ints[row*ni+t.Slot(c)]
-					}
-					p++
-				}
-			}
-		}
-		if _, err := s.Exec(args...); err != nil {
-			return fmt.Errorf("insert into %s: %w", t.Name, err)
-		}
-		return nil
+	return in.insert(b, func(s *sql.Stmt, r, k int) error {
+		args := w.args[:k*len(b.Table.Columns)]
+		eachValue(b, r, k, func(p int, v int64) { args[p] = v }, func(p int, v string) { args[p] = v })
+		_, err := s.Exec(args...)
+		return err
 	})
 }
 
@@ -272,12 +298,7 @@ type zombieWriter struct {
 	tmp, dest string
 	skip      bool // skip binding the INT value a parameter already holds
 	c         *zs.Conn
-	ins       map[*schema.Table]*zombieInserter
-}
-
-type zombieInserter struct {
-	many, one *zombieStmt
-	per       int
+	ins       map[*schema.Table]*stmts[*zombieStmt]
 }
 
 // zombieStmt is a statement and, for zombiezen-skip, the INT value bound to
@@ -321,7 +342,7 @@ func openZombie(dest string, skip bool) (*zombieWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &zombieWriter{tmp: tmp, dest: dest, skip: skip, c: c, ins: map[*schema.Table]*zombieInserter{}}
+	w := &zombieWriter{tmp: tmp, dest: dest, skip: skip, c: c, ins: map[*schema.Table]*stmts[*zombieStmt]{}}
 	stmts := append(append(append([]string{}, Pragmas...), "BEGIN"), Tables.DDL()...)
 	for _, q := range stmts {
 		if err := w.exec(q); err != nil {
@@ -355,16 +376,12 @@ func (w *zombieWriter) prepare(q string) (*zombieStmt, error) {
 	return &zombieStmt{Stmt: s, skip: w.skip, isInt: make([]bool, n), val: make([]int64, n)}, nil
 }
 
-func (w *zombieWriter) inserter(t *schema.Table) (*zombieInserter, error) {
+func (w *zombieWriter) inserter(t *schema.Table) (*stmts[*zombieStmt], error) {
 	if in := w.ins[t]; in != nil {
 		return in, nil
 	}
-	in := &zombieInserter{per: rowsPer(t)}
-	var err error
-	if in.many, err = w.prepare(insertSQL(t, in.per)); err != nil {
-		return nil, err
-	}
-	if in.one, err = w.prepare(insertSQL(t, 1)); err != nil {
+	in, err := prepareStmts(t, w.prepare)
+	if err != nil {
 		return nil, err
 	}
 	w.ins[t] = in
@@ -372,38 +389,13 @@ func (w *zombieWriter) inserter(t *schema.Table) (*zombieInserter, error) {
 }
 
 func (w *zombieWriter) Insert(b *rows.Batch) error {
-	t := b.Table
-	in, err := w.inserter(t)
+	in, err := w.inserter(b.Table)
 	if err != nil {
 		return err
 	}
-	ni, nt := t.NumInt(), t.NumText()
-	return chunks(b.N, in.per, func(r, k int) error {
-		s := in.many
-		if k == 1 {
-			s = in.one
-		}
-		if nt == 0 {
-			for p, v := range b.Ints[r*ni : (r+k)*ni] {
-				s.bindInt(p+1, v)
-			}
-		} else {
-			p := 1
-			for row := r; row < r+k; row++ {
-				for c, col := range t.Columns {
-					if col.Type.IsText() {
-						s.bindText(p, b.Texts[row*nt+t.Slot(c)])
-					} else {
-						s.bindInt(p, b.Ints[row*ni+t.Slot(c)])
-					}
-					p++
-				}
-			}
-		}
-		if err := s.run(); err != nil {
-			return fmt.Errorf("insert into %s: %w", t.Name, err)
-		}
-		return nil
+	return in.insert(b, func(s *zombieStmt, r, k int) error {
+		eachValue(b, r, k, func(p int, v int64) { s.bindInt(p+1, v) }, func(p int, v string) { s.bindText(p+1, v) })
+		return s.run()
 	})
 }
 
