@@ -23,6 +23,9 @@ func (r *run) linkFlowChains(ctx context.Context) error {
 	}
 	defer q.Close()
 	for q.Next() {
+		if len(arrows)%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		arrows = append(arrows, flowchains.Arrow{ID: q.Int(0), Out: q.Int(1), In: q.Int(2)})
 	}
 	if err := q.Err(); err != nil {

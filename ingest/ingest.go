@@ -198,8 +198,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	}
 	opts.Progress.setPhase(PhaseProcessing)
 	if err == nil && r.trace != nil {
-		r.trace.Finish()
-		err = ctx.Err()
+		err = r.trace.FinishContext(ctx)
 	}
 	if err == nil {
 		r.heap.Flush()
@@ -207,7 +206,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		r.generic()
 	}
 	opts.Progress.setPhase(PhaseWriting)
-	if cerr := r.sink.Close(); err == nil && cerr != nil {
+	if err != nil {
+		// The run is given up: the rows still queued would only be written
+		// into a file that is removed.
+		r.sink.Abort()
+	} else if cerr := r.sink.Close(); cerr != nil {
 		err = cerr
 	}
 	if err == nil {
@@ -241,7 +244,10 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		sum.Rows[t.Name] = db.Count(t)
 	}
 	opts.Progress.setPhase(PhaseCommitting)
-	if err := db.Commit(); err != nil {
+	if err := db.CommitUnless(ctx.Done()); err != nil {
+		if errors.Is(err, store.ErrStopped) {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	r.log.Summary()

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"sync"
 
 	"tracestreamer/rows"
@@ -61,7 +62,8 @@ func (a *Async) run() {
 		var err error
 		switch {
 		case a.Err() != nil:
-			// Drain so that producers never block.
+			// Drain so that producers never block (and, after Abort, write
+			// nothing more).
 		case o.kind == opInsert:
 			err = a.db.Insert(o.batch)
 			if len(a.ops) == 0 {
@@ -156,4 +158,18 @@ func (a *Async) Close() error {
 	close(a.ops)
 	<-a.done
 	return a.Err()
+}
+
+// ErrAborted is the error of an Async after Abort.
+var ErrAborted = errors.New("store: writing aborted")
+
+// Abort is Close for a run that is given up (interrupted): the batches still
+// queued are not written, since the rows would be thrown away with the file,
+// and writing up to MaxQueuedText of them first made an interrupted run slow
+// to exit. As after Close, no Put may follow; the database must still be
+// aborted. It returns once the writer has stopped.
+func (a *Async) Abort() {
+	a.setErr(ErrAborted)
+	close(a.ops)
+	<-a.done
 }

@@ -476,7 +476,28 @@ func (d *DB) finalize() {
 
 // Commit ends the transaction, places the tables built as b-trees in the file,
 // closes it and renames it to the destination.
-func (d *DB) Commit() error {
+func (d *DB) Commit() error { return d.CommitUnless(nil) }
+
+// ErrStopped is returned by CommitUnless when stop was closed before the
+// database was moved into place.
+var ErrStopped = errors.New("store: commit stopped")
+
+// CommitUnless is Commit, except that once stop is closed (an interrupted
+// run) it gives up between its steps, as Abort does, and returns ErrStopped:
+// the destination is only replaced if stop is still open just before.
+func (d *DB) CommitUnless(stop <-chan struct{}) error {
+	stopped := func() bool {
+		select {
+		case <-stop:
+			d.Abort()
+			return true
+		default:
+			return false
+		}
+	}
+	if stopped() {
+		return ErrStopped
+	}
 	err := error(nil)
 	if len(d.late) > 0 {
 		err = d.settle()
@@ -488,12 +509,18 @@ func (d *DB) Commit() error {
 		d.Abort()
 		return fmt.Errorf("write output %s: %w", d.dest, err)
 	}
+	if stopped() {
+		return ErrStopped
+	}
 	// The data reaches the disk before the name does, and the name before
 	// Commit returns: after a crash the destination holds the old file or the
 	// whole new one, never a torn one.
 	if err := scratch.Sync(d.tmp); err != nil {
 		os.Remove(d.tmp)
 		return fmt.Errorf("write output %s: %w", d.dest, err)
+	}
+	if stopped() {
+		return ErrStopped
 	}
 	if err := os.Rename(d.tmp, d.dest); err != nil {
 		os.Remove(d.tmp)

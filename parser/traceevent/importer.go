@@ -102,6 +102,11 @@ type Importer struct {
 	offset       int64 // of the event processed now (-1: at the end)
 	system       systemText
 	sampleTIDs   map[event.Ident]int
+	// ctx is FinishContext's while it runs; halt is set once it is done
+	// (halted), haltTick counts the calls of halted.
+	ctx      context.Context
+	halt     bool
+	haltTick int
 	// decodeBatch decodes a batch of the pipeline ((*batch).decode; tests
 	// replace it).
 	decodeBatch func(*batch, *event.Decoder, stage)
@@ -200,10 +205,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	workers := decodeWorkers()
 	p := newPipe(workers)
 	go readElements(rd, p)
-	err = p.decoded(workers, elements, im.decodeBatch).consume(func(b *batch) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	err = p.decoded(workers, elements, im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.text != 0 {
@@ -244,10 +246,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe(workers)
 	go readSorted(sorter, p)
-	err = p.decoded(workers, records, im.decodeBatch).consume(func(b *batch) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	err = p.decoded(workers, records, im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {

@@ -1,6 +1,7 @@
 package traceevent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -334,12 +335,23 @@ func readSorted(s *extsort.Sorter, p *pipe) {
 }
 
 // consume calls fn for every batch the producer hands over, then returns the
-// producer's error. If fn fails, the producer is stopped.
-func (p *pipe) consume(fn func(*batch) error) error {
+// producer's error. If fn fails, or ctx is done (checked before each batch and
+// while waiting for one, however long the producer takes to make it), the
+// producer is stopped.
+func (p *pipe) consume(ctx context.Context, fn func(*batch) error) error {
 	defer close(p.stop)
 	var err error
-	for b := range p.full {
-		if err == nil {
+	for err == nil {
+		var b *batch
+		select {
+		case b = <-p.full:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if b == nil { // the producer is done, or ctx
+			break
+		}
+		if err = ctx.Err(); err == nil {
 			err = fn(b)
 			if err == nil {
 				err = b.err
@@ -348,9 +360,6 @@ func (p *pipe) consume(fn func(*batch) error) error {
 		select {
 		case p.free <- b:
 		default:
-		}
-		if err != nil {
-			break
 		}
 	}
 	// Let the producer finish (it sees stop) before returning.

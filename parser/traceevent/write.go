@@ -2,6 +2,7 @@ package traceevent
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -23,6 +24,9 @@ const invalidID = 4294967295
 // closeSlice takes a slice that is final: it writes the slice's pending
 // arguments and hands its rows to the order buffer.
 func (im *Importer) closeSlice(r *tracker.Slice) {
+	if im.halted() {
+		return
+	}
 	if r.PendArgs != nil {
 		// A slice never closed keeps the arguments of its start.
 		r.ArgSet = im.args.set(r.PendArgs)
@@ -41,7 +45,9 @@ func (im *Importer) closeSlice(r *tracker.Slice) {
 // writeSlice writes one callstack row and its callstack_extra row, and
 // gives the slice back to the tracker.
 func (im *Importer) writeSlice(r *tracker.Slice) {
-	im.writeSliceRows(r)
+	if !im.halted() {
+		im.writeSliceRows(r)
+	}
 	im.slices.Release(r)
 }
 
@@ -114,6 +120,9 @@ func (im *Importer) drain() {
 // writeInstants writes the process and global instants made so far.
 func (im *Importer) writeInstants() {
 	for _, in := range im.instants.Take() {
+		if im.halted() {
+			return
+		}
 		ref, ok := in.Ref()
 		im.app.instant.Append(&tables.Instant{
 			TS:         in.TS,
@@ -140,6 +149,9 @@ func (im *Importer) writeInstants() {
 func (im *Importer) writeFlows() {
 	made := im.flows.Take()
 	for _, f := range made.Arrows {
+		if im.halted() {
+			return
+		}
 		set := int64(none)
 		if f.Version == 1 {
 			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
@@ -158,6 +170,9 @@ func (im *Importer) writeFlows() {
 		})
 	}
 	for _, e := range made.Events {
+		if im.halted() {
+			return
+		}
 		set := im.args.add(e.Args, nil)
 		im.app.flowEvent.Append(&tables.FlowEvent{
 			ID:       int64(e.ID),
@@ -178,6 +193,9 @@ func (im *Importer) writeFlows() {
 // writeMetadata writes the metadata_event rows made so far.
 func (im *Importer) writeMetadata() {
 	for _, m := range im.meta.Take() {
+		if im.halted() {
+			return
+		}
 		set := im.args.add(m.Args, nil)
 		im.app.meta.Append(&tables.MetadataEvent{
 			ID:       int64(m.ID),
@@ -194,6 +212,9 @@ func (im *Importer) writeMetadata() {
 func (im *Importer) writeDumps() {
 	d := im.dumps.Take()
 	for _, m := range d.Dumps {
+		if im.halted() {
+			return
+		}
 		set := im.args.add(m.Args, nil)
 		im.app.dump.Append(&tables.MemoryDump{
 			ID:            int64(m.ID),
@@ -208,6 +229,9 @@ func (im *Importer) writeDumps() {
 		})
 	}
 	for _, v := range d.Values {
+		if im.halted() {
+			return
+		}
 		im.app.value.Append(&tables.MemoryDumpValue{
 			ID:           int64(v.ID),
 			MemoryDumpID: int64(v.DumpID),
@@ -222,6 +246,9 @@ func (im *Importer) writeDumps() {
 		})
 	}
 	for _, e := range d.Edges {
+		if im.halted() {
+			return
+		}
 		im.app.edge.Append(&tables.MemoryDumpEdge{
 			ID:           int64(e.ID),
 			MemoryDumpID: int64(e.DumpID),
@@ -489,7 +516,36 @@ func (im *Importer) systemRows(kind string, data []byte, end bool) []byte {
 // the rows kept until the end (processes, threads, counters, frames, tracks,
 // objects, profiles) and the stat counts. Call it once, after the last Read,
 // and only if some file was read.
-func (im *Importer) Finish() {
+func (im *Importer) Finish() { im.FinishContext(context.Background()) }
+
+// FinishContext is Finish, given up soon after ctx is done (a run with
+// millions of threads, open slices or counter series writes them here for
+// seconds): it then returns ctx's error, and the rows written are incomplete,
+// for a database that is thrown away.
+func (im *Importer) FinishContext(ctx context.Context) error {
+	im.ctx = ctx
+	defer func() { im.ctx = nil }()
+	im.finish()
+	return ctx.Err()
+}
+
+// halted reports whether the context of FinishContext is done; it looks at
+// the context every haltEvery calls, so that the loops writing rows at the
+// end can ask for every row.
+func (im *Importer) halted() bool {
+	if im.halt || im.ctx == nil {
+		return im.halt
+	}
+	im.haltTick++
+	if im.haltTick%haltEvery == 0 && im.ctx.Err() != nil {
+		im.halt = true
+	}
+	return im.halt
+}
+
+const haltEvery = 1024
+
+func (im *Importer) finish() {
 	st := &im.stats
 	im.offset = -1 // what is found now is found at the end
 	im.slices.Finish()
@@ -506,6 +562,9 @@ func (im *Importer) Finish() {
 	im.order.flush(im.writeSlice)
 	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.Resolve(), -1)
 	im.drain()
+	if im.halted() {
+		return // no warnings about an import given up
+	}
 	im.stats.flush(im.env.Log, im.lastPath)
 	im.countMarkers()
 
@@ -546,6 +605,9 @@ func (im *Importer) countMarkers() {
 func (im *Importer) writeFrames() {
 	w := tables.NewStackFrame(im.env.Sink, im.t)
 	for _, f := range im.frames.Rows {
+		if im.halted() {
+			return
+		}
 		w.Append(&tables.StackFrame{
 			ID:           int64(f.ID),
 			Source:       f.Source,
@@ -567,6 +629,9 @@ func (im *Importer) writeFrames() {
 // writeTracks writes the async tracks made so far (final when made).
 func (im *Importer) writeTracks() {
 	for _, t := range im.tracks.Take() {
+		if im.halted() {
+			return
+		}
 		im.app.track.Append(&tables.AsyncTrack{
 			ID:     int64(t.ID),
 			Kind:   t.Kind,
@@ -586,6 +651,9 @@ func (im *Importer) writeCounters() {
 	mf := tables.NewMeasureFilter(im.env.Sink, im.t)
 	pmf := tables.NewProcessMeasureFilter(im.env.Sink, im.t)
 	for id, f := range im.counters.Filters {
+		if im.halted() {
+			return
+		}
 		mf.Append(&tables.MeasureFilter{ID: int64(id), Type: "process_measure_filter", Name: f.Name,
 			SourceArgSetID: int64(f.Ipid)})
 		pmf.Append(&tables.ProcessMeasureFilter{ID: int64(id), Name: f.Name, Ipid: int64(f.Ipid)})
@@ -594,6 +662,9 @@ func (im *Importer) writeCounters() {
 	pmf.Flush()
 	pm := tables.NewProcessMeasure(im.env.Sink, im.t)
 	for _, s := range im.counters.Samples {
+		if im.halted() {
+			return
+		}
 		var value rows.Int // NULL unless a number
 		if v, err := strconv.ParseInt(string(s.Value), 10, 64); err == nil {
 			value = rows.I(v)
@@ -609,6 +680,9 @@ func (im *Importer) writeCounters() {
 func (im *Importer) writeObjects() {
 	w := tables.NewObjectInstance(im.env.Sink, im.t)
 	for _, o := range im.objects.Instances {
+		if im.halted() {
+			return
+		}
 		explicit := int64(0)
 		if o.ExplicitCreate {
 			explicit = 1
@@ -631,6 +705,9 @@ func (im *Importer) writeObjects() {
 	w.Flush()
 	s := tables.NewObjectSnapshot(im.env.Sink, im.t)
 	for i, o := range im.objects.Snapshots {
+		if im.halted() {
+			return
+		}
 		s.Append(&tables.ObjectSnapshot{
 			ID:       int64(o.ID),
 			ObjectID: int64(o.ObjectID),
@@ -648,6 +725,9 @@ func (im *Importer) writeObjects() {
 func (im *Importer) writeProfiles() {
 	w := tables.NewCPUProfile(im.env.Sink, im.t)
 	for _, p := range im.samples.Profiles {
+		if im.halted() {
+			return
+		}
 		w.Append(&tables.CPUProfile{ID: int64(p.ID), Ipid: int64(p.Ipid), Itid: int64(p.Itid), ProfileKey: p.Key,
 			StartTS: p.StartTS})
 	}
@@ -657,21 +737,22 @@ func (im *Importer) writeProfiles() {
 // writeThreads writes the process and thread tables with their names (spec
 // docs/format/traceevent.md#names) and the counts the UI uses to show a process.
 func (im *Importer) writeThreads() {
-	writeThreadTables(im.env.Sink, im.t, im.threads, im.sliceThreads, im.counters.Filters)
+	writeThreadTables(im.env.Sink, im.t, im.threads, im.sliceThreads, im.counters.Filters, im.halted)
 }
 
 // WritePlaceholderThreads writes the process and thread tables of a run
 // without Trace Event input: only row 0 of each, the reference's "swapper"
 // placeholder. This package is the one writer of both tables.
 func WritePlaceholderThreads(sink rows.Sink, t *schema.Tables) {
-	writeThreadTables(sink, t, tracker.NewThreads(nil, 0), nil, nil)
+	writeThreadTables(sink, t, tracker.NewThreads(nil, 0), nil, nil, func() bool { return false })
 }
 
 // writeThreadTables writes one process row per process of th and one thread
 // row per thread, with the counts of threads, threads with slices
-// (sliceThreads) and counter series (filters) per process.
+// (sliceThreads) and counter series (filters) per process. It gives up when
+// halted reports true.
 func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, sliceThreads []bool,
-	filters []tracker.CounterFilter) {
+	filters []tracker.CounterFilter, halted func() bool) {
 	threadCount := make([]int64, len(th.Processes))
 	sliceCount := make([]int64, len(th.Processes))
 	for itid, t := range th.Threads {
@@ -689,6 +770,9 @@ func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, s
 	}
 	p := tables.NewProcess(sink, ts)
 	for ipid, pr := range th.Processes {
+		if halted() {
+			return
+		}
 		name, ok := th.ProcessName(ipid)
 		p.Append(&tables.Process{
 			ID:          int64(ipid),
@@ -705,6 +789,9 @@ func writeThreadTables(sink rows.Sink, ts *schema.Tables, th *tracker.Threads, s
 	p.Flush()
 	t := tables.NewThread(sink, ts)
 	for itid, tr := range th.Threads {
+		if halted() {
+			return
+		}
 		name, ok := th.ThreadName(itid)
 		main := int64(0)
 		if itid > 0 && tr.Tid == th.Processes[tr.Ipid].Pid {

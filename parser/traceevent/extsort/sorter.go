@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"unsafe"
 
 	"tracestreamer/internal/scratch"
@@ -35,6 +36,9 @@ type Sorter struct {
 	spilling chan spillResult
 	spare    []rec     // the records' slice of the run written last, to reuse
 	scratch  []tsIndex // for sortOrder, owned by the spilling goroutine while it runs
+	// closing, set by Close, stops the run being written: Close does not
+	// wait for a run that is removed anyway.
+	closing atomic.Bool
 }
 
 type spillResult struct {
@@ -120,7 +124,7 @@ func (s *Sorter) spill() error {
 	recs, chunks, scratch := s.recs, s.chunks, s.scratch
 	s.spilling = make(chan spillResult, 1)
 	go func(done chan<- spillResult) {
-		scratch, err := writeRun(f, recs, chunks, scratch)
+		scratch, err := writeRun(f, recs, chunks, scratch, &s.closing)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -151,12 +155,15 @@ func (s *Sorter) wait() error {
 }
 
 // writeRun sorts recs and writes them to f. It returns scratch, grown if
-// needed.
-func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex) ([]tsIndex, error) {
+// needed. It gives up with ErrStopped soon after stop is set.
+func writeRun(f *os.File, recs []rec, chunks [][]byte, scratch []tsIndex, stop *atomic.Bool) ([]tsIndex, error) {
 	order, scratch := sortOrder(recs, scratch)
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr []byte
-	for _, i := range order {
+	for n, i := range order {
+		if n%4096 == 0 && stop.Load() {
+			return scratch, ErrStopped
+		}
 		r := &recs[i]
 		hdr = writeRecord(w, hdr, r.key, r.off, rawOf(chunks, r))
 	}
@@ -302,6 +309,16 @@ var ErrStopped = errors.New("sort: stopped")
 // return ErrStopped soon, in any phase of the merge.
 func (s *Sorter) Sorted(stop <-chan struct{}, fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
+	// The run still being written stops too.
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		select {
+		case <-stop:
+			s.closing.Store(true)
+		case <-ended:
+		}
+	}()
 	if err := s.wait(); err != nil {
 		return err
 	}
@@ -454,8 +471,9 @@ func (s *Sorter) Runs() int {
 	return len(s.runs)
 }
 
-// Close removes the temporary files.
+// Close removes the temporary files. A run being written stops early.
 func (s *Sorter) Close() {
+	s.closing.Store(true)
 	s.wait()
 	if s.dir != "" {
 		os.RemoveAll(s.dir)

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -179,5 +180,65 @@ func TestSorterBoundedFanIn(t *testing.T) {
 	}
 	if left := fds() - base; left > 0 {
 		t.Errorf("%d files left open", left)
+	}
+}
+
+// TestWriteRunStops: a run being written gives up once its stop flag is set
+// (Close, or Sorted's stop), after at most a few thousand records, instead
+// of sorting and writing the whole half budget before an interrupted import
+// can exit.
+func TestWriteRunStops(t *testing.T) {
+	s := NewSorter(1 << 30)
+	const n = 50_000
+	for i := range n {
+		if err := s.Add(Key{TS: int64(n - i), Seq: int64(i)}, int64(i), []byte(`{"ph":"X"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stop := range []bool{false, true} {
+		f, err := os.CreateTemp(t.TempDir(), "run-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var flag atomic.Bool
+		flag.Store(stop)
+		_, err = writeRun(f, s.recs, s.chunks, nil, &flag)
+		f.Close()
+		info, _ := os.Stat(f.Name())
+		switch {
+		case stop && !errors.Is(err, ErrStopped):
+			t.Errorf("stopped: error %v, want ErrStopped", err)
+		case stop && info.Size() != 0:
+			t.Errorf("stopped: %d bytes written", info.Size())
+		case !stop && (err != nil || info.Size() < n*10):
+			t.Errorf("not stopped: error %v, %d bytes written", err, info.Size())
+		}
+	}
+	s.Close()
+}
+
+// TestSortedStoppedDuringSpill: closing stop while the last run is being
+// written ends Sorted with ErrStopped, and no temporary file stays.
+func TestSortedStoppedDuringSpill(t *testing.T) {
+	s := NewSorter(256 << 10)
+	for i := range 100_000 {
+		if err := s.Add(Key{TS: int64(i % 977), Seq: int64(i)}, int64(i), []byte(`{"ph":"X","ts":1}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.spill() // the last run is being written, or was
+	dir := s.dir
+	stop := make(chan struct{})
+	close(stop)
+	calls := 0
+	err := s.Sorted(stop, func(Key, int64, []byte) error { calls++; return nil })
+	if !errors.Is(err, ErrStopped) {
+		t.Errorf("error %v, want ErrStopped", err)
+	}
+	if calls > 4096 {
+		t.Errorf("%d records handed on after the stop", calls)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("temporary folder %s left: %v", dir, err)
 	}
 }
