@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 
 	"tracestreamer/heapfile"
@@ -36,6 +37,12 @@ type decoder struct {
 	pendingEdges []int64 // edges read before the nodes they refer to
 	scratch      []byte
 	ibuf         []int64
+
+	// While an array is read on another goroutine (readAhead), the
+	// position the Writer's warnings name is that of the values being
+	// handed over, which the reading goroutine recorded.
+	piped    bool
+	blockEnd int64
 }
 
 // Decoder returns the decoder of one heap snapshot document read from r,
@@ -51,7 +58,7 @@ func Decoder(r io.Reader) heapfile.Decoder {
 				err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
 			}
 		}()
-		w.SetOffset(d.js.Offset)
+		w.SetOffset(d.offset)
 		return d.decode()
 	}
 }
@@ -157,7 +164,18 @@ func (d *decoder) layoutOf(metaKey string, names []string) layout {
 	return makeLayout(d.meta.fields[metaKey], names)
 }
 
-// tuples streams an integer array as tuples of l.stride values.
+// offset is the position in the document the Writer's warnings name: where
+// the reading of the values being handed over ended.
+func (d *decoder) offset() int64 {
+	if d.piped {
+		return d.blockEnd
+	}
+	return d.js.Offset()
+}
+
+// tuples streams an integer array as tuples of l.stride values. With more
+// than one core, the numbers are read on another goroutine (readAhead), one
+// block ahead of the Writer, which takes most of the decoder's time.
 func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	if l.stride <= 0 {
 		return errors.New("tuple layout has no fields")
@@ -170,22 +188,125 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	first := true
 	var bad jsonscan.NonIntegers
 	defer d.warnNonIntegers(&bad)
-	for {
+	read := func(buf []int64) (intRead, bool) {
 		n, done, err := js.ReadIntsLenient(buf, &first, &bad)
-		if err != nil {
+		return intRead{n: n, done: done, err: err, end: js.Offset()}, done || err != nil
+	}
+	if runtime.GOMAXPROCS(0) > 1 {
+		return d.readAhead(len(buf), read, func(vals []int64, r intRead) error { return d.take(l, fn, vals, r) })
+	}
+	for {
+		r, last := read(buf)
+		if err := d.take(l, fn, buf[:r.n], r); last || err != nil {
 			return err
 		}
-		whole := n / l.stride * l.stride
-		for i := 0; i < whole; i += l.stride {
-			fn(l, buf[i:i+l.stride])
-		}
-		if done {
-			if n != whole {
-				d.w.Warn("%d values at the end of an array do not fill a tuple of %d; ignored", n-whole, l.stride)
-			}
-			return nil
-		}
 	}
+}
+
+// intRead is the outcome of one ReadIntsLenient call: how many values it
+// read, whether the array ended, its error, and the offset after it.
+type intRead struct {
+	n    int
+	done bool
+	err  error
+	end  int64
+}
+
+// take hands the tuples of the values of one read to fn.
+func (d *decoder) take(l layout, fn func(l layout, t []int64), vals []int64, r intRead) error {
+	if r.err != nil {
+		return r.err
+	}
+	whole := r.n / l.stride * l.stride
+	for i := 0; i < whole; i += l.stride {
+		fn(l, vals[i:i+l.stride])
+	}
+	if r.done && r.n != whole {
+		d.w.Warn("%d values at the end of an array do not fill a tuple of %d; ignored", r.n-whole, l.stride)
+	}
+	return nil
+}
+
+// A readAhead block holds up to readsPerBlock reads of the decoder's usual
+// size: fewer hand-overs, with the same values, outcomes and offsets as
+// reading into d.ibuf one read at a time.
+const (
+	readsPerBlock = 8
+	blocksAhead   = 3
+)
+
+// intBlock is what the reading goroutine hands over: the values of up to
+// readsPerBlock reads, each read's outcome, and a panic of the next read (a
+// bug), raised again on the decoder's goroutine after the reads before it
+// are taken.
+type intBlock struct {
+	vals  []int64
+	reads []intRead
+	panic any
+}
+
+// readAhead runs read (per: the values one read takes) on a goroutine of its
+// own until it reports the last read, handing the blocks of values to take
+// in order on this goroutine; it returns take's first error. The reading
+// goroutine alone uses the JSON decoder until readAhead returns, whatever
+// happens (take panics: the reader is stopped and waited for first).
+func (d *decoder) readAhead(per int, read func([]int64) (intRead, bool), take func([]int64, intRead) error) error {
+	full := make(chan intBlock, blocksAhead)
+	free := make(chan intBlock, blocksAhead+1)
+	for range blocksAhead + 1 {
+		free <- intBlock{vals: make([]int64, per*readsPerBlock), reads: make([]intRead, 0, readsPerBlock)}
+	}
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		defer close(full)
+		var b intBlock
+		defer func() {
+			if p := recover(); p != nil {
+				b.panic = p
+				full <- b // never blocks: at most blocksAhead blocks are queued
+			}
+		}()
+		for {
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			b.reads = b.reads[:0]
+			last := false
+			for i := 0; i < readsPerBlock && !last; i++ {
+				var r intRead
+				r, last = read(b.vals[i*per : (i+1)*per])
+				b.reads = append(b.reads, r)
+			}
+			full <- b
+			if last {
+				return
+			}
+		}
+	}()
+	d.piped = true
+	defer func() {
+		d.piped = false
+		close(stop)
+		for range full { // let a blocked reader finish
+		}
+		<-exited
+	}()
+	for b := range full {
+		for i, r := range b.reads {
+			d.blockEnd = r.end
+			if err := take(b.vals[i*per:i*per+r.n], r); err != nil || r.done {
+				return err
+			}
+		}
+		if b.panic != nil {
+			panic(b.panic)
+		}
+		free <- b
+	}
+	return nil
 }
 
 // warnNonIntegers reports the values of an array that were not integers: one

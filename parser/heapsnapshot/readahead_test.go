@@ -1,0 +1,131 @@
+package heapsnapshot
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tracestreamer/heapfile"
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+)
+
+// bigDoc is a snapshot whose arrays span many reads (and several of
+// readAhead's blocks), with problems far into them: a repeated id, a
+// negative self size, a value that is not an integer, an edge to no node,
+// values left over after the last edge; garbage, when given, replaces the
+// target of edge garbage.
+func bigDoc(nodes int, garbage int) string {
+	var nb, eb strings.Builder
+	nb.WriteByte('[')
+	for i := range nodes {
+		if i > 0 {
+			nb.WriteByte(',')
+		}
+		id, self := strconv.Itoa(2*i+1), strconv.Itoa(8*(i%50))
+		switch i {
+		case nodes * 2 / 3:
+			id = "41" // node 20's id
+		case nodes * 5 / 6:
+			self = "-16"
+		case nodes / 2:
+			self = "1.5"
+		}
+		fmt.Fprintf(&nb, "%d,%d,%s,%s,2,0,0", 3+i%2, i%5, id, self)
+	}
+	nb.WriteByte(']')
+	eb.WriteByte('[')
+	for e := range 2 * nodes {
+		if e > 0 {
+			eb.WriteByte(',')
+		}
+		to := strconv.Itoa((e * 7919 % nodes) * 7)
+		switch e {
+		case nodes * 3 / 2:
+			to = "15" // not a multiple of the node's 7 values
+		case garbage:
+			to = "x"
+		}
+		fmt.Fprintf(&eb, "2,%d,%s", e%4, to)
+	}
+	eb.WriteString(",2,0]")
+	return doc{nodeCount: nodes, edgeCount: 2 * nodes, nodes: nb.String(), edges: eb.String(),
+		strs: `["a","b","c","d","e"]`}.String()
+}
+
+// TestReadAheadSameAsSerial: with more than one core the arrays' numbers are
+// read on another goroutine; the rows, the warnings (the offsets they name
+// included) and the errors are those of reading them on the decoder's own.
+func TestReadAheadSameAsSerial(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	const nodes = 30000 // 210 000 node values, 17 reads; 180 000 edge values
+	for _, tt := range []struct {
+		name    string
+		text    string
+		wantErr string
+	}{
+		{"whole", bigDoc(nodes, -1), ""},
+		{"garbage in the edges", bigDoc(nodes, 40000), "edges: offset"},
+	} {
+		for _, analyse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/analyse=%v", tt.name, analyse), func(t *testing.T) {
+				var got [2]*rows.Memory
+				var warns [2][]string
+				var errs [2]string
+				for i, procs := range []int{1, 4} {
+					runtime.GOMAXPROCS(procs)
+					got[i] = rows.NewMemory()
+					o := heapfile.NewOutput(got[i], schema.New(), heapfile.Options{Analyse: analyse})
+					_, err := o.Decode(1, Decoder(strings.NewReader(tt.text)), func(f string, a ...any) {
+						warns[i] = append(warns[i], fmt.Sprintf(f, a...))
+					})
+					if err != nil {
+						errs[i] = err.Error()
+					}
+					o.Flush()
+				}
+				if errs[0] != errs[1] || !strings.Contains(errs[0], tt.wantErr) || (tt.wantErr == "") != (errs[0] == "") {
+					t.Fatalf("errors %q (1 core) and %q (4 cores), want one with %q", errs[0], errs[1], tt.wantErr)
+				}
+				if !reflect.DeepEqual(warns[0], warns[1]) {
+					t.Errorf("warnings differ:\n1 core:  %q\n4 cores: %q", warns[0], warns[1])
+				}
+				if tt.wantErr != "" {
+					return // the rows of a failed file are the caller's to roll back
+				}
+				if !reflect.DeepEqual(got[0].Rows, got[1].Rows) {
+					t.Errorf("rows differ")
+				}
+				if n := len(got[1].Rows["js_heap_edges"]); n != 2*nodes {
+					t.Errorf("%d edge rows, want %d", n, 2*nodes)
+				}
+				all := strings.Join(warns[1], "\n")
+				for _, want := range []string{
+					"node 20000 has id 41, given ",
+					"node 25000 has self size -16",
+					"1 values that are not 64-bit integers were read as 0 (the first at offset ",
+					"edge 45000 points to node offset 15, not a node",
+					"2 values at the end of an array do not fill a tuple of 3; ignored",
+				} {
+					if !strings.Contains(all, want) {
+						t.Errorf("no warning with %q in\n%s", want, all)
+					}
+				}
+				// The repeated id is named with the offset after the read that
+				// holds it, far into the nodes array.
+				m := regexp.MustCompile(`node 20000 has id 41, given \d+, near offset (\d+)`).FindStringSubmatch(all)
+				if m == nil {
+					t.Fatalf("no offset for the repeated id in\n%s", all)
+				}
+				at := strings.LastIndex(tt.text[:strings.Index(tt.text, `"edges"`)], ",41,")
+				if off, _ := strconv.Atoi(m[1]); off < at || off > at+12288*8 {
+					t.Errorf("repeated id near offset %d, written at %d", off, at)
+				}
+			})
+		}
+	}
+}
