@@ -9,6 +9,7 @@ package rows
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"tracestreamer/schema"
 )
@@ -81,6 +82,13 @@ func NewAppender(sink Sink, t *schema.Table) *Appender {
 func (a *Appender) batch() *Batch {
 	if a.b == nil {
 		a.b = a.sink.NewBatch(a.table)
+		if a.count >= int64(a.max) {
+			// A table that filled a batch before gets room for a whole one
+			// at once, instead of growing it a quarter at a time (which
+			// leaves about four batches' worth of garbage).
+			a.b.Ints = slices.Grow(a.b.Ints, a.max*a.nInt)
+			a.b.Texts = slices.Grow(a.b.Texts, a.max*a.nText)
+		}
 	}
 	return a.b
 }

@@ -203,7 +203,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	defer sorter.Close()
 	order := event.NewOrderer()
 	workers := decodeWorkers()
-	p := newPipe(workers)
+	p := newPipe(workers, nil)
 	go readElements(rd, p)
 	err = p.decoded(workers, elements, im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {
@@ -244,7 +244,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	im.readerProblems(rd)
 	im.topLevelFirst(rd)
-	p = newPipe(workers)
+	p = newPipe(workers, p)
 	go readSorted(sorter, p)
 	err = p.decoded(workers, records, im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {

@@ -170,12 +170,24 @@ func decodeWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), maxDecodeWo
 const maxDecodeWorkers = 8
 
 // newPipe returns a pipe with batches enough for workers decoding at once
-// and the stages on either side of them.
-func newPipe(workers int) *pipe {
+// and the stages on either side of them. It takes over the batches free in
+// the pipe before, if any (the second pass reuses the first's), and makes
+// the rest.
+func newPipe(workers int, before *pipe) *pipe {
 	n := workers + 6
 	p := &pipe{full: make(chan *batch, 4), free: make(chan *batch, n), stop: make(chan struct{})}
 	for range n {
-		p.free <- &batch{buf: make([]byte, 0, batchBytes)}
+		var b *batch
+		if before != nil {
+			select {
+			case b = <-before.free:
+			default:
+			}
+		}
+		if b == nil {
+			b = &batch{buf: make([]byte, 0, batchBytes), items: make([]item, 0, batchItems)}
+		}
+		p.free <- b
 	}
 	return p
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -85,6 +86,11 @@ func (s *Sorter) Add(k Key, off int64, raw []byte) error {
 		last++
 	}
 	c := s.chunks[last]
+	if len(s.recs) == cap(s.recs) {
+		// Doubled, not grown by append's quarter: the slices left behind
+		// add up to about the final one instead of four times it.
+		s.recs = slices.Grow(s.recs, max(len(s.recs), 1024))
+	}
 	s.recs = append(s.recs, rec{key: k, off: off, chunk: uint32(last), pos: uint32(len(c)), n: uint32(len(raw))})
 	s.chunks[last] = append(c, raw...)
 	s.bytes += int64(len(raw)) + recOverhead
