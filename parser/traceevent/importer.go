@@ -201,6 +201,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	}
 	sorter := extsort.NewSorter(im.opts.SortBudget)
 	defer sorter.Close()
+	sorter.StopOn(ctx.Done()) // an Add waiting for a run being written returns
 	order := event.NewOrderer()
 	workers := decodeWorkers()
 	p := newPipe(workers, nil)
@@ -216,7 +217,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 				continue
 			}
 			if err := sorter.Add(order.Key(&it.ev), it.ev.Offset, b.record(i)); err != nil {
-				return err
+				return cmp.Or(ctx.Err(), err)
 			}
 		}
 		return nil

@@ -37,9 +37,11 @@ type Sorter struct {
 	spilling chan spillResult
 	spare    []rec     // the records' slice of the run written last, to reuse
 	scratch  []tsIndex // for sortOrder, owned by the spilling goroutine while it runs
-	// closing, set by Close, stops the run being written: Close does not
-	// wait for a run that is removed anyway.
+	// closing, set by Close (or when StopOn's channel closes), stops the
+	// run being written: Close does not wait for a run that is removed
+	// anyway.
 	closing atomic.Bool
+	ended   chan struct{} // closed by Close: StopOn's goroutine ends
 }
 
 type spillResult struct {
@@ -477,9 +479,27 @@ func (s *Sorter) Runs() int {
 	return len(s.runs)
 }
 
+// StopOn makes the closing of stop (an interrupt) stop the run being
+// written, as Close does, so that an Add waiting for it returns soon, with an
+// error wrapping ErrStopped. Call it at most once, before Close.
+func (s *Sorter) StopOn(stop <-chan struct{}) {
+	s.ended = make(chan struct{})
+	go func(ended <-chan struct{}) {
+		select {
+		case <-stop:
+			s.closing.Store(true)
+		case <-ended:
+		}
+	}(s.ended)
+}
+
 // Close removes the temporary files. A run being written stops early.
 func (s *Sorter) Close() {
 	s.closing.Store(true)
+	if s.ended != nil {
+		close(s.ended)
+		s.ended = nil
+	}
 	s.wait()
 	if s.dir != "" {
 		os.RemoveAll(s.dir)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -240,5 +241,36 @@ func TestSortedStoppedDuringSpill(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("temporary folder %s left: %v", dir, err)
+	}
+}
+
+// TestStopOnEndsAdd: once StopOn's channel is closed, the runs being written
+// stop and Add fails with ErrStopped within two spills, instead of waiting
+// for each run to be sorted and written (an interrupted first pass).
+func TestStopOnEndsAdd(t *testing.T) {
+	s := NewSorter(64 << 10)
+	defer s.Close()
+	stop := make(chan struct{})
+	s.StopOn(stop)
+	add := func(i int) error {
+		return s.Add(Key{TS: int64(i % 977), Seq: int64(i)}, int64(i), []byte(`{"ph":"X","ts":1}`))
+	}
+	i := 0
+	for ; s.Runs() < 2; i++ {
+		if err := add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	for !s.closing.Load() {
+		runtime.Gosched()
+	}
+	runs := s.Runs()
+	var err error
+	for ; err == nil && s.Runs() <= runs+3; i++ {
+		err = add(i)
+	}
+	if !errors.Is(err, ErrStopped) {
+		t.Errorf("Add after the stop: %v (%d runs, %d before the stop), want ErrStopped", err, s.Runs(), runs)
 	}
 }
