@@ -131,6 +131,26 @@ func TestUniqueIDs(t *testing.T) {
 			}
 		})
 	}
+	// The set let go once the edges come, and made again from the ids
+	// given when a node comes after them after all: the same ids as a set
+	// kept throughout.
+	{
+		var kept, dropped idSet
+		ids := []int64{0, 9, 0, 1<<52 + 3<<32 + 4, 9, 0}
+		var given []int64
+		for i, id := range ids {
+			if i == 3 {
+				dropped.drop()
+			}
+			dropped.restore(given)
+			want, _ := kept.unique(3, int64(i), id)
+			got, _ := dropped.unique(3, int64(i), id)
+			if got != want {
+				t.Errorf("after drop: node %d: id %d, want %d", i, got, want)
+			}
+			given = append(given, got)
+		}
+	}
 	// 10 000 ids in descending order, every third twice: list pages, then
 	// bitmaps.
 	var s idSet

@@ -36,6 +36,30 @@ type idSet struct {
 	lastKey  uint64
 	last     *idPage // the page of the last id looked up (ids come in runs)
 	fallback int64   // the next synthetic id to try after a collision
+	// dropped says that the pages were let go (drop) while ids were in
+	// the set: they are the node ids the Writer keeps, added again if a node
+	// comes after all.
+	dropped bool
+}
+
+// drop lets the set's pages go once the nodes are all given (the first
+// edge): the set is the final ids of the nodes, which the Writer keeps, so
+// that it can be made again (restore) should a node come after an edge.
+func (s *idSet) drop() {
+	if s.pages != nil {
+		s.pages, s.last, s.dropped = nil, nil, true
+	}
+}
+
+// restore makes a dropped set again from the final ids of the nodes given.
+func (s *idSet) restore(ids []int64) {
+	if !s.dropped {
+		return
+	}
+	s.dropped = false
+	for _, id := range ids {
+		s.add(id)
+	}
 }
 
 const pageList = 32

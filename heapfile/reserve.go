@@ -18,6 +18,7 @@ func (w *Writer) Reserve(nodes, edges int64) {
 		w.nodeCap = nodes
 		g.Reserve(nodes, 0)
 	case len(g.To) == 0 && edges > 0:
+		w.idSet.drop() // the nodes are given (Edge)
 		e := int(min(edges, 1<<32-2))
 		g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, e), slices.Grow(g.EdgeName, e), slices.Grow(g.To, e)
 	}

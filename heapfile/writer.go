@@ -187,6 +187,7 @@ func (w *Writer) Node(nd Node) {
 	idx := int64(len(w.ids))
 	typ, name, id, self := nd.Type, nd.Name, nd.ID, nd.SelfSize
 	ec, trace, det := nd.EdgeCount, nd.TraceNodeID, nd.Detachedness
+	w.idSet.restore(w.ids)
 	if uid, synthetic := w.idSet.unique(w.fileID, idx, id); synthetic {
 		t := &w.checks.repeatedID
 		if id == 0 {
@@ -261,6 +262,11 @@ func (w *Writer) Edge(e Edge) {
 		}
 	}
 	idx := w.sum.Edges
+	if idx == 0 {
+		// The nodes are given: the id set is not needed while the edges
+		// come and the graph is analysed (on 5 M scattered ids, 20-25 MB).
+		w.idSet.drop()
+	}
 	w.checkEdge(idx, e)
 	var nulls uint64
 	var from int64
