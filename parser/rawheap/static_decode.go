@@ -123,11 +123,16 @@ func (tg *transGraph) emit(g Graph, sum *Summary) {
 		strs[i] = ""
 		sum.Strings++
 	}
+	// The counts are known: the receiver sizes its arrays once, rather than
+	// grow them (and leave the old copies to the collector) as they fill.
+	edges := int64(len(tg.head) + len(tg.edges) + len(tg.later))
+	g.Reserve(int64(len(tg.nodes)), 0)
 	for _, n := range tg.nodes {
 		g.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(n.edgeCount), int64(n.native))
 		sum.Nodes++
 	}
 	tg.nodes = nil
+	g.Reserve(sum.Nodes, edges)
 	for _, list := range []*[]transEdge{&tg.head, &tg.edges, &tg.later} {
 		for _, e := range *list {
 			g.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
