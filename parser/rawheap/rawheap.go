@@ -192,3 +192,82 @@ func le32(b []byte) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 func le64(b []byte) uint64 { return uint64(le32(b)) | uint64(le32(b[4:]))<<32 }
+
+// rootNodes hands over the nodes the translator infers before the objects'
+// (docs/format/rawheap.md#what-a-dump-becomes): SyntheticRoot, the
+// four handle-root groups, HeapMetadata when the header names the heap and
+// GlobalHandleObject when the global refs are tracked. found tells the root
+// addresses that are object nodes: the translator counts every root and
+// handle in the edge counts but makes edges only to those, and here the
+// counts are of the edges made, so that a dump naming objects it does not
+// hold still gives a consistent graph (docs/compat.md). metaType is the
+// metadata node's type; placeholder says that a dump without metadata has a
+// node in its place all the same (V2, named placeholderName), where V1 has
+// none.
+func (d *dyn) rootNodes(rn rootNames, found func(addr uint64) bool, metaType uint8, placeholder bool, placeholderName uint32) {
+	rs := &d.roots
+	count := func(list []uint64) (n uint32) {
+		for _, a := range list {
+			if found(a) {
+				n++
+			}
+		}
+		return n
+	}
+	synthEC := count(rs.roots) + 4
+	if rs.metadataExists {
+		synthEC++
+	}
+	if rs.refTracking {
+		synthEC++
+	}
+	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
+	d.node(typeRoot, rn.local, 0, 1, count(rs.local), 0)
+	d.node(typeRoot, rn.global, 0, 1, count(rs.global), 0)
+	d.node(typeRoot, rn.vm, 0, 1, count(rs.vm), 0)
+	d.node(typeRoot, rn.frame, 0, 1, count(rs.frame), 0)
+	switch {
+	case rs.metadataExists:
+		d.node(metaType, rn.metadata, 0, 1, 3, 0)
+	case placeholder:
+		d.node(metaType, placeholderName, 0, 0, 0, 0)
+	}
+	if rs.refTracking {
+		d.node(typeRoot, rn.gho, 0, 1, uint32(len(rs.refs)), 0)
+	}
+}
+
+// rootEdges hands over the edges of the nodes rootNodes made (placeholder
+// as given to it): SyntheticRoot's to the four groups, HeapMetadata,
+// GlobalHandleObject and the roots; then each group's to its objects. find
+// gives the node of a root address, false for one that is not an object node.
+func (d *dyn) rootEdges(rn rootNames, placeholder bool, find func(addr uint64) (int64, bool)) {
+	rs := &d.roots
+	for k := int64(1); k <= 4; k++ {
+		d.edge(edgeShortcut, rn.subroot, k)
+	}
+	next := int64(5)
+	if rs.metadataExists {
+		d.edge(edgeShortcut, rn.subroot, next)
+	}
+	if rs.metadataExists || placeholder {
+		next++
+	}
+	if rs.refTracking {
+		d.edge(edgeShortcut, rn.subroot, next)
+	}
+	for _, a := range rs.roots {
+		if to, ok := find(a); ok {
+			d.edge(edgeShortcut, rn.subroot, to)
+		}
+	}
+	for _, g := range [][]uint64{rs.local, rs.global, rs.vm, rs.frame} {
+		k := uint32(0)
+		for _, a := range g {
+			if to, ok := find(a); ok {
+				d.edge(edgeElement, k, to)
+				k++
+			}
+		}
+	}
+}

@@ -354,35 +354,9 @@ func (v *v1) run() error {
 	// The passes read each object's hidden class again (hclassOf) rather
 	// than keep it: 4 bytes a node less.
 	n.hclass = nil
-	// The translator counts every root and handle in the edge counts but
-	// makes edges only to heap objects; here the counts are of the edges
-	// made (docs/compat.md).
-	found := func(list []uint64) (n uint32) {
-		for _, a := range list {
-			if isHeapObject(a) {
-				n++
-			}
-		}
-		return n
-	}
-	synthEC := found(rs.roots) + 4
-	if rs.metadataExists {
-		synthEC++
-	}
-	if rs.refTracking {
-		synthEC++
-	}
-	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
-	d.node(typeRoot, rn.local, 0, 1, found(rs.local), 0)
-	d.node(typeRoot, rn.global, 0, 1, found(rs.global), 0)
-	d.node(typeRoot, rn.vm, 0, 1, found(rs.vm), 0)
-	d.node(typeRoot, rn.frame, 0, 1, found(rs.frame), 0)
-	if rs.metadataExists {
-		d.node(typeDefault, rn.metadata, 0, 1, 3, 0)
-	}
-	if rs.refTracking {
-		d.node(typeRoot, rn.gho, 0, 1, uint32(len(rs.refs)), 0)
-	}
+	// Every heap object of the root lists is an address node (a candidate
+	// above).
+	d.rootNodes(rn, func(a uint64) bool { return isHeapObject(a) }, typeDefault, false, 0)
 	for i := v.fixed; i < N; i++ {
 		if i >= v.virt && i < v.virt+nvirt {
 			var ec uint32
@@ -433,33 +407,12 @@ func (v *v1) run() error {
 	}
 	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
-	for k := int64(1); k <= 4; k++ {
-		d.edge(edgeShortcut, rn.subroot, k)
-	}
-	next := int64(5)
-	if rs.metadataExists {
-		d.edge(edgeShortcut, rn.subroot, next)
-		next++
-	}
-	if rs.refTracking {
-		d.edge(edgeShortcut, rn.subroot, next)
-	}
-	for _, a := range rs.roots {
-		if isHeapObject(a) {
-			to, _ := v.find(a)
-			d.edge(edgeShortcut, rn.subroot, to)
+	d.rootEdges(rn, false, func(a uint64) (int64, bool) {
+		if !isHeapObject(a) {
+			return 0, false
 		}
-	}
-	for _, g := range [][]uint64{rs.local, rs.global, rs.vm, rs.frame} {
-		k := uint32(0)
-		for _, a := range g {
-			if isHeapObject(a) {
-				to, _ := v.find(a)
-				d.edge(edgeElement, k, to)
-				k++
-			}
-		}
-	}
+		return v.find(a)
+	})
 	// The root lists are done with (the global refs are not).
 	rs.roots, rs.local, rs.global, rs.vm, rs.frame = nil, nil, nil, nil, nil
 	for k := range rs.refs {

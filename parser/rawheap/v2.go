@@ -252,38 +252,7 @@ func (d *dyn) v2() error {
 	// Pass 1: the nodes.
 	d.g.Reserve(hashBase+t.n/32, 0) // and room for hash nodes (address space only, if unused)
 	rs := &d.roots
-	// The translator counts every root and handle in the edge counts but
-	// makes edges only to those it finds; here the counts are of the edges
-	// made, so that a dump naming objects it does not hold still gives a
-	// consistent graph (docs/compat.md).
-	found := func(list []uint64) (n uint32) {
-		for _, a := range list {
-			if _, ok := find(a); ok {
-				n++
-			}
-		}
-		return n
-	}
-	synthEC := found(rs.roots) + 4
-	if rs.metadataExists {
-		synthEC++
-	}
-	if rs.refTracking {
-		synthEC++
-	}
-	d.node(typeSynthetic, rn.synthetic, 1, 0, synthEC, 0)
-	d.node(typeRoot, rn.local, 0, 1, found(rs.local), 0)
-	d.node(typeRoot, rn.global, 0, 1, found(rs.global), 0)
-	d.node(typeRoot, rn.vm, 0, 1, found(rs.vm), 0)
-	d.node(typeRoot, rn.frame, 0, 1, found(rs.frame), 0)
-	if rs.metadataExists {
-		d.node(m.nodeType(0), rn.metadata, 0, 1, 3, 0)
-	} else {
-		d.node(m.nodeType(0), metaName, 0, 0, 0, 0)
-	}
-	if rs.refTracking {
-		d.node(typeRoot, rn.gho, 0, 1, uint32(len(rs.refs)), 0)
-	}
+	d.rootNodes(rn, func(a uint64) bool { _, ok := find(a); return ok }, m.nodeType(0), metaDefault, metaName)
 	ob := &v2Objects{d: d, t: t, find: find, hashBase: hashBase, jsObject: jsObject}
 	ob.run(func(i int64, e v2Entry, ec uint32, masked bool, hash uint32) {
 		typ := uint8(typeDefault)
@@ -308,7 +277,11 @@ func (d *dyn) v2() error {
 	}, nil)
 	hashNames := ob.hashNames
 	for k, name := range rn.refs {
-		d.node(typeObject, name, 0, 0, found([]uint64{rs.refs[k].obj}), 0)
+		var ec uint32
+		if _, ok := find(rs.refs[k].obj); ok {
+			ec = 1
+		}
+		d.node(typeObject, name, 0, 0, ec, 0)
 	}
 	if rs.metadataExists {
 		for i := 0; i < 3; i++ {
@@ -322,29 +295,7 @@ func (d *dyn) v2() error {
 	// Pass 2: the edges, in the translator's order.
 	d.g.Reserve(d.nodes, d.edgeSum)
 	d.str.frozen = true
-	for i := int64(1); i <= 4; i++ {
-		d.edge(edgeShortcut, rn.subroot, i)
-	}
-	if rs.metadataExists {
-		d.edge(edgeShortcut, rn.subroot, 5)
-	}
-	if rs.refTracking {
-		d.edge(edgeShortcut, rn.subroot, 6)
-	}
-	for _, a := range rs.roots {
-		if to, ok := find(a); ok {
-			d.edge(edgeShortcut, rn.subroot, to)
-		}
-	}
-	for _, g := range [][]uint64{rs.local, rs.global, rs.vm, rs.frame} {
-		k := uint32(0)
-		for _, a := range g {
-			if to, ok := find(a); ok {
-				d.edge(edgeElement, k, to)
-				k++
-			}
-		}
-	}
+	d.rootEdges(rn, metaDefault, find)
 	// The root lists are done with (the global refs are not).
 	rs.roots, rs.local, rs.global, rs.vm, rs.frame = nil, nil, nil, nil, nil
 	for i := range rs.refs {
