@@ -102,8 +102,8 @@ type Importer struct {
 	offset       int64 // of the event processed now (-1: at the end)
 	system       systemText
 	sampleTIDs   map[event.Ident]int
-	// ctx is FinishContext's while it runs; halt is set once it is done
-	// (halted), haltTick counts the calls of halted.
+	// ctx is Read's or FinishContext's while they run; halt is set once it
+	// is done (halted), haltTick counts the calls of halted.
 	ctx      context.Context
 	halt     bool
 	haltTick int
@@ -185,6 +185,10 @@ type Input struct {
 // the error is for input that could not be read at all (not a trace, I/O
 // errors).
 func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
+	// Slices held for their turn may all be written at once when the one
+	// before them closes (up to --max-pending): that loop looks at ctx too.
+	im.ctx = ctx
+	defer func() { im.ctx = nil }()
 	counted := &countReader{r: r}
 	rd, err := tokenizer.NewReaderText(counted, im.systemPart)
 	if err == nil && im.opts.MaxEvent > 0 {

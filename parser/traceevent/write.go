@@ -529,9 +529,9 @@ func (im *Importer) FinishContext(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// halted reports whether the context of FinishContext is done; it looks at
-// the context every haltEvery calls, so that the loops writing rows at the
-// end can ask for every row.
+// halted reports whether the context of Read or FinishContext is done; it
+// looks at the context every haltEvery calls, so that the loops writing rows
+// can ask for every row. Once it reports true, the import is given up.
 func (im *Importer) halted() bool {
 	if im.halt || im.ctx == nil {
 		return im.halt
