@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 
 	"tracestreamer/heapfile"
@@ -164,18 +163,8 @@ func (d *decoder) layoutOf(metaKey string, names []string) layout {
 	return makeLayout(d.meta.fields[metaKey], names)
 }
 
-// offset is the position in the document the Writer's warnings name: where
-// the reading of the values being handed over ended.
-func (d *decoder) offset() int64 {
-	if d.piped {
-		return d.blockEnd
-	}
-	return d.js.Offset()
-}
-
-// tuples streams an integer array as tuples of l.stride values. With more
-// than one core, the numbers are read on another goroutine (readAhead), one
-// block ahead of the Writer, which takes most of the decoder's time.
+// tuples streams an integer array as tuples of l.stride values, read one
+// block ahead of the Writer (readAhead).
 func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	if l.stride <= 0 {
 		return errors.New("tuple layout has no fields")
@@ -184,27 +173,56 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	if err := js.Expect('['); err != nil {
 		return err
 	}
-	buf := d.ibuf[:len(d.ibuf)/l.stride*l.stride]
+	per := len(d.ibuf) / l.stride * l.stride
 	first := true
 	var bad jsonscan.NonIntegers
 	defer d.warnNonIntegers(&bad)
-	read := func(buf []int64) (intRead, bool) {
-		n, done, err := js.ReadIntsLenient(buf, &first, &bad)
-		return intRead{n: n, done: done, err: err, end: js.Offset()}, done || err != nil
-	}
-	if runtime.GOMAXPROCS(0) > 1 {
-		return d.readAhead(len(buf), read, func(vals []int64, r intRead) error { return d.take(l, fn, vals, r) })
-	}
-	for {
-		r, last := read(buf)
-		if err := d.take(l, fn, buf[:r.n], r); last || err != nil {
-			return err
+	// A block holds up to readsPerBlock reads of per values: the values,
+	// outcomes and offsets of reading into d.ibuf one read at a time.
+	fill := func(b *intBlock) bool {
+		b.reads = b.reads[:0]
+		for i := range readsPerBlock {
+			n, done, err := js.ReadIntsLenient(b.vals[i*per:(i+1)*per], &first, &bad)
+			b.reads = append(b.reads, intRead{n: n, done: done, err: err, end: js.Offset()})
+			if done || err != nil {
+				return true
+			}
 		}
+		return false
 	}
+	take := func(b *intBlock) (bool, error) {
+		for i, r := range b.reads {
+			d.blockEnd = r.end
+			if r.err != nil {
+				return true, r.err
+			}
+			vals := b.vals[i*per : i*per+r.n]
+			whole := r.n / l.stride * l.stride
+			for j := 0; j < whole; j += l.stride {
+				fn(l, vals[j:j+l.stride])
+			}
+			if r.done {
+				if r.n != whole {
+					d.w.Warn("%d values at the end of an array do not fill a tuple of %d; ignored", r.n-whole, l.stride)
+				}
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return readAhead(d, func() *intBlock {
+		return &intBlock{vals: make([]int64, per*readsPerBlock), reads: make([]intRead, 0, readsPerBlock)}
+	}, fill, take)
 }
 
-// intRead is the outcome of one ReadIntsLenient call: how many values it
+// intBlock is a block of an integer array: up to readsPerBlock
+// ReadIntsLenient calls' values, and each call's outcome: how many values it
 // read, whether the array ended, its error, and the offset after it.
+type intBlock struct {
+	vals  []int64
+	reads []intRead
+}
+
 type intRead struct {
 	n    int
 	done bool
@@ -212,102 +230,7 @@ type intRead struct {
 	end  int64
 }
 
-// take hands the tuples of the values of one read to fn.
-func (d *decoder) take(l layout, fn func(l layout, t []int64), vals []int64, r intRead) error {
-	if r.err != nil {
-		return r.err
-	}
-	whole := r.n / l.stride * l.stride
-	for i := 0; i < whole; i += l.stride {
-		fn(l, vals[i:i+l.stride])
-	}
-	if r.done && r.n != whole {
-		d.w.Warn("%d values at the end of an array do not fill a tuple of %d; ignored", r.n-whole, l.stride)
-	}
-	return nil
-}
-
-// A readAhead block holds up to readsPerBlock reads of the decoder's usual
-// size: fewer hand-overs, with the same values, outcomes and offsets as
-// reading into d.ibuf one read at a time.
-const (
-	readsPerBlock = 8
-	blocksAhead   = 3
-)
-
-// intBlock is what the reading goroutine hands over: the values of up to
-// readsPerBlock reads, each read's outcome, and a panic of the next read (a
-// bug), raised again on the decoder's goroutine after the reads before it
-// are taken.
-type intBlock struct {
-	vals  []int64
-	reads []intRead
-	panic any
-}
-
-// readAhead runs read (per: the values one read takes) on a goroutine of its
-// own until it reports the last read, handing the blocks of values to take
-// in order on this goroutine; it returns take's first error. The reading
-// goroutine alone uses the JSON decoder until readAhead returns, whatever
-// happens (take panics: the reader is stopped and waited for first).
-func (d *decoder) readAhead(per int, read func([]int64) (intRead, bool), take func([]int64, intRead) error) error {
-	full := make(chan intBlock, blocksAhead)
-	free := make(chan intBlock, blocksAhead+1)
-	for range blocksAhead + 1 {
-		free <- intBlock{vals: make([]int64, per*readsPerBlock), reads: make([]intRead, 0, readsPerBlock)}
-	}
-	stop, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		defer close(full)
-		var b intBlock
-		defer func() {
-			if p := recover(); p != nil {
-				b.panic = p
-				full <- b // never blocks: at most blocksAhead blocks are queued
-			}
-		}()
-		for {
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			}
-			b.reads = b.reads[:0]
-			last := false
-			for i := 0; i < readsPerBlock && !last; i++ {
-				var r intRead
-				r, last = read(b.vals[i*per : (i+1)*per])
-				b.reads = append(b.reads, r)
-			}
-			full <- b
-			if last {
-				return
-			}
-		}
-	}()
-	d.piped = true
-	defer func() {
-		d.piped = false
-		close(stop)
-		for range full { // let a blocked reader finish
-		}
-		<-exited
-	}()
-	for b := range full {
-		for i, r := range b.reads {
-			d.blockEnd = r.end
-			if err := take(b.vals[i*per:i*per+r.n], r); err != nil || r.done {
-				return err
-			}
-		}
-		if b.panic != nil {
-			panic(b.panic)
-		}
-		free <- b
-	}
-	return nil
-}
+const readsPerBlock = 8
 
 // warnNonIntegers reports the values of an array that were not integers: one
 // such value must not cost a snapshot of millions of nodes its every row.
@@ -416,16 +339,53 @@ func (d *decoder) edge(l layout, t []int64) {
 	d.w.Edge(heapfile.Edge{Type: l.get(t, eType), NameOrIndex: l.get(t, eNameOrIndex), ToNode: l.get(t, eToNode)})
 }
 
+// strings reads the strings array, one block ahead of the Writer
+// (readAhead).
 func (d *decoder) strings() error {
 	js := d.js
-	return js.Array(func(i int) (err error) {
-		if d.scratch, err = js.ReadString(d.scratch[:0]); err != nil {
-			return err
+	if err := js.Expect('['); err != nil {
+		return err
+	}
+	first := true
+	fill := func(b *stringBlock) bool {
+		b.s, b.err = b.s[:0], nil
+		for len(b.s) < stringsPerBlock {
+			more, err := js.More(first)
+			if err != nil || !more {
+				b.err, b.end = err, js.Offset()
+				return true
+			}
+			first = false
+			if d.scratch, err = js.ReadString(d.scratch[:0]); err != nil {
+				b.err, b.end = err, js.Offset()
+				return true
+			}
+			b.s = append(b.s, string(d.scratch))
 		}
-		d.w.String(string(d.scratch))
-		return nil
-	})
+		b.end = js.Offset()
+		return false
+	}
+	take := func(b *stringBlock) (bool, error) {
+		d.blockEnd = b.end
+		for _, s := range b.s {
+			d.w.String(s)
+		}
+		clear(b.s) // the Writer keeps what it needs
+		return b.err != nil || len(b.s) < stringsPerBlock, b.err
+	}
+	return readAhead(d, func() *stringBlock { return &stringBlock{s: make([]string, 0, stringsPerBlock)} }, fill, take)
 }
+
+// stringBlock is a block of the strings array: up to stringsPerBlock
+// strings, the error that ended the reading, if any, and the offset after
+// the block.
+type stringBlock struct {
+	s   []string
+	err error
+	end int64
+}
+
+const stringsPerBlock = 4096
 
 func (d *decoder) functionInfo(l layout, t []int64) {
 	d.w.FunctionInfo(l.get(t, 0), l.get(t, 1), l.get(t, 2), l.get(t, 3), l.get(t, 4), l.get(t, 5))

@@ -17,10 +17,11 @@ import (
 // bigDoc is a snapshot whose arrays span many reads (and several of
 // readAhead's blocks), with problems far into them: a repeated id, a
 // negative self size, a value that is not an integer, an edge to no node,
-// values left over after the last edge; garbage, when given, replaces the
-// target of edge garbage.
-func bigDoc(nodes int, garbage int) string {
-	var nb, eb strings.Builder
+// values left over after the last edge, a string that is not UTF-8;
+// garbage, when given, replaces the target of edge garbage, and
+// badString, string badString with a number.
+func bigDoc(nodes, garbage, badString int) string {
+	var nb, eb, sb strings.Builder
 	nb.WriteByte('[')
 	for i := range nodes {
 		if i > 0 {
@@ -53,8 +54,23 @@ func bigDoc(nodes int, garbage int) string {
 		fmt.Fprintf(&eb, "2,%d,%s", e%4, to)
 	}
 	eb.WriteString(",2,0]")
+	sb.WriteByte('[')
+	for i := range nodes / 2 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		switch i {
+		case nodes / 3:
+			sb.WriteString("\"not \xff UTF-8\"")
+		case badString:
+			sb.WriteString("7")
+		default:
+			fmt.Fprintf(&sb, "\"s%d\\n\"", i)
+		}
+	}
+	sb.WriteByte(']')
 	return doc{nodeCount: nodes, edgeCount: 2 * nodes, nodes: nb.String(), edges: eb.String(),
-		strs: `["a","b","c","d","e"]`}.String()
+		strs: sb.String()}.String()
 }
 
 // TestReadAheadSameAsSerial: with more than one core the arrays' numbers are
@@ -68,8 +84,9 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 		text    string
 		wantErr string
 	}{
-		{"whole", bigDoc(nodes, -1), ""},
-		{"garbage in the edges", bigDoc(nodes, 40000), "edges: offset"},
+		{"whole", bigDoc(nodes, -1, -1), ""},
+		{"garbage in the edges", bigDoc(nodes, 40000, -1), "edges: offset"},
+		{"a number in the strings", bigDoc(nodes, -1, 9000), "strings: offset"},
 	} {
 		for _, analyse := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/analyse=%v", tt.name, analyse), func(t *testing.T) {
@@ -103,6 +120,9 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 				if n := len(got[1].Rows["js_heap_edges"]); n != 2*nodes {
 					t.Errorf("%d edge rows, want %d", n, 2*nodes)
 				}
+				if s := got[1].Rows["js_heap_string"]; len(s) != nodes/2 || s[14999][2].Text != "s14999\n" {
+					t.Errorf("%d string rows, want %d ending with \"s14999\\n\"", len(s), nodes/2)
+				}
 				all := strings.Join(warns[1], "\n")
 				for _, want := range []string{
 					"node 20000 has id 41, given ",
@@ -110,6 +130,7 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 					"1 values that are not 64-bit integers were read as 0 (the first at offset ",
 					"edge 45000 points to node offset 15, not a node",
 					"2 values at the end of an array do not fill a tuple of 3; ignored",
+					"string 10000 is not valid UTF-8; invalid bytes replaced by U+FFFD",
 				} {
 					if !strings.Contains(all, want) {
 						t.Errorf("no warning with %q in\n%s", want, all)
