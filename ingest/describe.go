@@ -24,7 +24,8 @@ type describer func(ctx context.Context, s *Sniffed, add addLine) (size int64, e
 // converting it: the describer of its format's entry in inputFormats
 // calls add once per line. It returns the size of the (decompressed)
 // content. A format without a describer gets no lines; its content is read
-// to its end to measure it.
+// to its end to measure it. Once ctx is done it stops reading and returns
+// ctx's error.
 func (s *Sniffed) Describe(ctx context.Context, add func(what string, count int64, note string)) (int64, error) {
 	if s.Format == "" {
 		return 0, errors.New("describe: the input's format was not recognised")
@@ -33,7 +34,11 @@ func (s *Sniffed) Describe(ctx context.Context, add func(what string, count int6
 	if d == nil {
 		d = streamed(func(context.Context, io.Reader, string, addLinef) error { return nil })
 	}
-	return d(ctx, s, add)
+	n, err := d(ctx, s, add)
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err() // whatever a parser made of the read that failed
+	}
+	return n, err
 }
 
 // addLinef is addLine with the note formatted by fmt.Sprintf, as the format
@@ -90,7 +95,7 @@ func describeRawheap(ctx context.Context, s *Sniffed, add addLine) (int64, error
 			return 0, err
 		}
 		size = info.Size()
-		if d, err = rawheap.Describe(f, size); err != nil {
+		if d, err = rawheap.Describe(ctxReaderAt{ctx, f}, size); err != nil {
 			return size, err
 		}
 	case rawheap.Sniff(s.Head) == rawheap.Static:

@@ -33,7 +33,7 @@ func TestDescribeInPasses(t *testing.T) {
 		t.Fatalf("in place: %+v, %v", want, err)
 	}
 	for _, keep := range []int{16, 4 << 10, 60 << 10} {
-		s, err := Sniff(gz, nil, nil)
+		s, err := Sniff(context.Background(), gz, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestDescribeInPasses(t *testing.T) {
 			t.Errorf("keep %d: %+v, %d bytes, %v; want %+v", keep, d, size, err, want)
 		}
 
-		s, err = Sniff("-", bytes.NewReader(mustReadFile(t, gz)), nil)
+		s, err = Sniff(context.Background(), "-", bytes.NewReader(mustReadFile(t, gz)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

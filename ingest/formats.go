@@ -78,7 +78,7 @@ func inputFormats() []inputFormat {
 			})},
 		{name: formatRawheap, detect: func(head []byte) bool { return rawheap.Sniff(head) != rawheap.NotRawheap },
 			event: stat.JSMemory, usable: heapFiles, describe: describeRawheap,
-			read: func(r *run, ctx context.Context, in inputFile) error { return r.rawheapFile(in.o, in.path) }},
+			read: func(r *run, ctx context.Context, in inputFile) error { return r.rawheapFile(ctx, in.o, in.path) }},
 		{name: formatTraceEvent, detect: isJSON(formatTraceEvent), event: stat.JSONFile,
 			read: func(r *run, ctx context.Context, in inputFile) error {
 				return r.traceFile(ctx, in.o.r, in.path, in.o.compression)

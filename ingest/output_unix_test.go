@@ -134,13 +134,14 @@ func TestPipesAndStdin(t *testing.T) {
 	}
 }
 
-// TestCancelWhilePipeWaits: a run reading a named pipe that has no writer, a
-// pipe whose writer stalls after part of its input, or a standard input that
-// never delivers, stops with the context's error when the context is
-// cancelled, and leaves no file behind.
-func TestCancelWhilePipeWaits(t *testing.T) {
-	trace := testutil.Fixture(t, "node/trace.json")
-	tests := []struct {
+// stalledInputs are inputs that stop delivering: a named pipe that has no
+// writer, a pipe whose writer stalls after part of data, a standard input
+// that never delivers.
+func stalledInputs(data []byte) []struct {
+	name  string
+	setup func(t *testing.T, dir string) (input string, stdin io.Reader)
+} {
+	return []struct {
 		name  string
 		setup func(t *testing.T, dir string) (input string, stdin io.Reader)
 	}{
@@ -154,7 +155,7 @@ func TestCancelWhilePipeWaits(t *testing.T) {
 			must(t, syscall.Mkfifo(fifo, 0o644))
 			go func() {
 				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-					f.Write(trace[:len(trace)/2])
+					f.Write(data[:len(data)/2])
 					t.Cleanup(func() { f.Close() }) // open, silent, until the test ends
 				}
 			}()
@@ -166,6 +167,14 @@ func TestCancelWhilePipeWaits(t *testing.T) {
 			return "-", r
 		}},
 	}
+}
+
+// TestCancelWhilePipeWaits: a run reading a named pipe that has no writer, a
+// pipe whose writer stalls after part of its input, or a standard input that
+// never delivers, stops with the context's error when the context is
+// cancelled, and leaves no file behind.
+func TestCancelWhilePipeWaits(t *testing.T) {
+	tests := stalledInputs(testutil.Fixture(t, "node/trace.json"))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -191,6 +200,38 @@ func TestCancelWhilePipeWaits(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
 				t.Errorf("files left: %v", entries)
+			}
+		})
+	}
+}
+
+// TestSniffCancelWhilePipeWaits: info's reading of an input (Sniff, then
+// Describe) that stops delivering stops with the context's error when the
+// context is cancelled: opening a pipe without a writer, recognising, and
+// describing (the stalled writer's 2.2 MB are more than Sniff reads).
+func TestSniffCancelWhilePipeWaits(t *testing.T) {
+	for _, tt := range stalledInputs(testutil.Fixture(t, "chromium/trace.json.gz")) {
+		t.Run(tt.name, func(t *testing.T) {
+			in, stdin := tt.setup(t, t.TempDir())
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				s, err := Sniff(ctx, in, stdin, nil)
+				if err == nil {
+					_, err = s.Describe(ctx, func(string, int64, string) {})
+					s.Close()
+				}
+				done <- err
+			}()
+			time.Sleep(200 * time.Millisecond)
+			cancel()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("error %v, want context.Canceled", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("Sniff or Describe went on reading after the context was cancelled")
 			}
 		})
 	}

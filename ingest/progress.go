@@ -57,6 +57,19 @@ func (c countingReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// ctxReaderAt is ctxReader for a reader at offsets (a .rawheap's decoder).
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c ctxReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(b, off)
+}
+
 // ctxReader stops reading once its context is cancelled (Ctrl-C), whatever
 // parser is reading.
 type ctxReader struct {

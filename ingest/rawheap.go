@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"io"
 	"os"
 
@@ -15,13 +16,14 @@ import (
 // regular uncompressed file is read where it is; a compressed one, an
 // archive member or a pipe is first copied to a scratch file beside the
 // output (removed at once, so nothing is left behind), the one copy of the
-// dump a conversion makes.
-func (r *run) rawheapFile(o *opened, path string) error {
+// dump a conversion makes. Every read of the dump checks ctx: a cancelled
+// run stops reading it.
+func (r *run) rawheapFile(ctx context.Context, o *opened, path string) error {
 	if r.paired[path] {
 		return nil // read with the dynamic half of its pair
 	}
 	if rawheap.Sniff(o.head) == rawheap.Static {
-		return r.rawheapStatic(o, path)
+		return r.rawheapStatic(ctx, o, path)
 	}
 	warnf := func(format string, args ...any) { r.log.Warn(stat.JSMemory, stat.InvalidData, path, format, args...) }
 	var ra io.ReaderAt
@@ -46,21 +48,27 @@ func (r *run) rawheapFile(o *opened, path string) error {
 		defer f.Close()
 		n, err := io.Copy(f, o.r)
 		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			warnf("rawheap dropped: copying it to a scratch file: %v", err)
 			return nil
 		}
 		ra, size = f, n
 	}
-	f, err := rawheap.Open(ra, size)
+	f, err := rawheap.Open(ctxReaderAt{ctx, ra}, size)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		r.log.Warn(stat.Rawheap, stat.InvalidData, path, "rawheap dropped: %v", err)
 		return nil
 	}
 	if sta, ok := r.pairs[path]; ok {
-		return r.rawheapPair(f, path, sta)
+		return r.rawheapPair(ctx, f, path, sta)
 	}
 	r.log.Add(stat.Rawheap, stat.Received, 1)
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+	return r.rawheapGraph(ctx, path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
 		_, err := rawheap.DecodeProblems(f, g, r.problems(path))
 		return f.Timestamp, err
 	})

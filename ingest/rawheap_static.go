@@ -59,27 +59,30 @@ func (r *run) problems(path string) func(rawheap.Problem) {
 }
 
 // rawheapStatic reads a static dump alone.
-func (r *run) rawheapStatic(o *opened, path string) error {
+func (r *run) rawheapStatic(ctx context.Context, o *opened, path string) error {
 	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
 	r.log.Add(stat.Rawheap, stat.Received, 1)
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+	return r.rawheapGraph(ctx, path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
 		info, _, err := rawheap.DecodeStatic(o.r, g, r.problems(path))
 		return info.Timestamp, err
 	})
 }
 
 // rawheapPair reads a hybrid pair: f, the dynamic half opened at path, and
-// the static half at staPath.
-func (r *run) rawheapPair(f *rawheap.File, path, staPath string) error {
+// the static half at staPath, read through ctx as the dynamic one is.
+func (r *run) rawheapPair(ctx context.Context, f *rawheap.File, path, staPath string) error {
 	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
 	r.log.Add(stat.Rawheap, stat.Received, 2)
-	so, err := open(context.TODO(), staPath, nil, func(f io.Reader) io.Reader { return f })
+	so, err := open(ctx, staPath, nil, func(f io.Reader) io.Reader { return ctxReader{ctx, f} })
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		warnf("hybrid pair: its static half %s: %v; the dynamic dump is read alone", staPath, err)
 		so = &opened{r: eofReader{}, close: func() {}}
 	}
 	defer so.close()
-	return r.rawheapGraph(path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
+	return r.rawheapGraph(ctx, path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
 		info, _, err := rawheap.DecodeHybrid(f, so.r, g, r.problems(path+" (with "+staPath+")"))
 		ts := f.Timestamp
 		if ts == 0 {
@@ -96,7 +99,8 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // rawheapGraph writes the heap file a .rawheap decoder hands its graph to
 // (decode returns the dump's timestamp; without one the file at path gives
 // its modification time), or drops it when the decoder gives nothing usable.
-func (r *run) rawheapGraph(path string, warnf func(string, ...any), decode func(rawheap.Graph, rawheap.Warner) (uint64, error)) error {
+// A cancelled run returns ctx's error, with no warning: the run ends there.
+func (r *run) rawheapGraph(ctx context.Context, path string, warnf func(string, ...any), decode func(rawheap.Graph, rawheap.Warner) (uint64, error)) error {
 	var end int64
 	_, err := r.heap.Read(path, func(w *heapfile.Writer) error {
 		w.Meta(rawheapMeta)
@@ -111,6 +115,9 @@ func (r *run) rawheapGraph(path string, warnf func(string, ...any), decode func(
 		return heapfile.SnapshotName(id), end - 1, end
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		warnf("rawheap dropped: %v", err)
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -137,5 +138,44 @@ func TestHybridPairOrder(t *testing.T) {
 				t.Errorf("%s xref edges, want 32", got[0])
 			}
 		})
+	}
+}
+
+// TestHybridPairCancelled: a run cancelled before it reads a hybrid pair
+// (an uncompressed dynamic half, read at offsets, and its static half) reads
+// nothing of either half and ends with the context's error, without a
+// warning. The static half has an extra record of an unknown tag at its end,
+// which the run not cancelled warns about: reading the half reaches it.
+func TestHybridPairCancelled(t *testing.T) {
+	dir := t.TempDir()
+	sta := filepath.Join(dir, "hybrid.sta.rawheap")
+	extra := make([]byte, 17+4) // tag, 8-byte id, body length, item count; a body of 4 bytes
+	extra[0] = 0xEE
+	binary.LittleEndian.PutUint32(extra[9:], 4)
+	if err := os.WriteFile(sta, append(testutil.Fixture(t, "rawheap/hybrid.sta.rawheap.gz"), extra...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The dynamic half uncompressed: read where it is, at offsets.
+	dyn := filepath.Join(dir, "hybrid.dyn.rawheap")
+	if err := os.WriteFile(dyn, testutil.Fixture(t, "rawheap/hybrid.dyn.rawheap.gz"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []string{dyn, sta}
+	for _, cancelled := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var warn bytes.Buffer
+		_, err := Run(ctx, in, Options{Output: filepath.Join(dir, fmt.Sprintf("%v.db", cancelled)), Warnings: &warn,
+			BeforeInput: func(string) {
+				if cancelled {
+					cancel()
+				}
+			}})
+		cancel()
+		switch {
+		case !cancelled && (err != nil || !strings.Contains(warn.String(), "record of unknown tag 0xee")):
+			t.Errorf("not cancelled: %v, warnings %q", err, warn.String())
+		case cancelled && (!errors.Is(err, context.Canceled) || warn.Len() > 0):
+			t.Errorf("cancelled: %v, want context.Canceled; warnings %q", err, warn.String())
+		}
 	}
 }

@@ -50,19 +50,6 @@ func (c counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ctxReader stops reading once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
 // ErrUnknown is returned for a file that is neither a database nor an input
 // tracestreamer reads.
 var ErrUnknown = errors.New("not a tracestreamer database nor an input tracestreamer reads")
@@ -70,7 +57,7 @@ var ErrUnknown = errors.New("not a tracestreamer database nor an input tracestre
 // ReadTrace reads the trace at path once and counts what it holds.
 func ReadTrace(ctx context.Context, path string, stdin io.Reader) (*Trace, error) {
 	t := &Trace{Path: path}
-	s, err := ingest.Sniff(path, stdin, func(r io.Reader) io.Reader { return counter{ctxReader{ctx, r}, &t.Bytes} })
+	s, err := ingest.Sniff(ctx, path, stdin, func(r io.Reader) io.Reader { return counter{r, &t.Bytes} })
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +72,6 @@ func ReadTrace(ctx context.Context, path string, stdin io.Reader) (*Trace, error
 	}
 	// The format's entry in ingest's registry describes it, reading it as
 	// its parser does.
-	s.Content = ctxReader{ctx, s.Content}
 	t.Content, err = s.Describe(ctx, func(what string, n int64, note string) {
 		t.Holds = append(t.Holds, Item{What: what, Count: n, Note: note})
 	})
@@ -105,6 +91,9 @@ func head(b []byte, n int) []byte { return b[:min(n, len(b))] }
 
 // IsDatabase reports whether path starts as a SQLite database does.
 func IsDatabase(path string) bool {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return false // a database is a regular file; opening a pipe would wait for its writer and take its first bytes
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
