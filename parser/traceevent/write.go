@@ -545,7 +545,18 @@ func (im *Importer) halted() bool {
 
 const haltEvery = 1024
 
+// haltedNow is halted looking at the context now, between long steps.
+func (im *Importer) haltedNow() bool {
+	if !im.halt && im.ctx != nil && im.ctx.Err() != nil {
+		im.halt = true
+	}
+	return im.halt
+}
+
 func (im *Importer) finish() {
+	if im.haltedNow() {
+		return
+	}
 	st := &im.stats
 	im.offset = -1 // what is found now is found at the end
 	im.slices.Finish()
@@ -558,6 +569,9 @@ func (im *Importer) finish() {
 	st.Add(stat.JSONNestableBegin, stat.NotMatch, nestableOpen, -1)
 	im.legacy.Finish()
 	im.flows.Finish()
+	if im.haltedNow() {
+		return
+	}
 	im.slices.TakeAll(im.closeSlice)
 	im.order.flush(im.writeSlice)
 	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.Resolve(), -1)
