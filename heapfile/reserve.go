@@ -1,6 +1,9 @@
 package heapfile
 
-import "slices"
+import (
+	"runtime/debug"
+	"slices"
+)
 
 // Reserve sizes the arrays for the nodes and edges to come, for a decoder
 // that learns its counts as it goes (a .rawheap): call it before the first
@@ -20,6 +23,15 @@ func (w *Writer) Reserve(nodes, edges int64) {
 	case len(g.To) == 0 && edges > 0:
 		w.idSet.drop() // the nodes are given (Edge)
 		e := int(min(edges, 1<<32-2))
+		if e >= 1<<22 {
+			// The decoder has let go of what only its node pass needed (a
+			// .rawheap's address index, …). The edge arrays are larger than
+			// any hole that leaves, so they would be mapped beside it, and it
+			// would stay resident until the runtime returns it in its own
+			// time: it is returned now, at the cost of one collection (5
+			// M-object V2 dump: peak 0.43-0.46 → 0.42-0.43 GB).
+			debug.FreeOSMemory()
+		}
 		g.EdgeType, g.EdgeName, g.To = slices.Grow(g.EdgeType, e), slices.Grow(g.EdgeName, e), slices.Grow(g.To, e)
 	}
 }

@@ -64,6 +64,24 @@ func (r *run) rawheapFile(ctx context.Context, o *opened, path string) error {
 		r.log.Warn(stat.Rawheap, stat.InvalidData, path, "rawheap dropped: %v", err)
 		return nil
 	}
+	// A V2 dump's decoder logs its references in a scratch file rather than
+	// keep its address index while the edges are made; removed at once, as
+	// the copy above.
+	var refs *os.File
+	defer func() {
+		if refs != nil {
+			refs.Close()
+		}
+	}()
+	f.Scratch = func() (rawheap.ScratchFile, error) {
+		sf, err := scratch.File(r.scratchDir, "rawheap-refs")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(sf.Name())
+		refs = sf
+		return sf, nil
+	}
 	if sta, ok := r.pairs[path]; ok {
 		return r.rawheapPair(ctx, f, path, sta)
 	}

@@ -33,6 +33,18 @@ type File struct {
 	// Problems are what Open found wrong but could read around; Decode
 	// reports them.
 	Problems []Problem
+	// Scratch, when set, gives a scratch file for the decoder to write to
+	// and read back (a V2 dump's first pass logs there the node each
+	// reference found, so that the second pass needs no address index).
+	// The caller closes and removes it after Decode; without one, or when
+	// it fails, the decoder keeps what it needs in memory.
+	Scratch func() (ScratchFile, error)
+}
+
+// ScratchFile is a file the decoder writes and reads back.
+type ScratchFile interface {
+	io.ReaderAt
+	io.WriterAt
 }
 
 // Open reads the parts of a dynamic .rawheap that locate the rest: the

@@ -1,6 +1,9 @@
 package rawheap
 
 import (
+	"bufio"
+	"encoding/binary"
+	"io"
 	"slices"
 	"strconv"
 )
@@ -12,8 +15,10 @@ import (
 // The graph is read in two passes over the object section, each reading the
 // table and the token stream side by side: the first hands over the nodes
 // (an object's edge count is known once its tokens are read), the second
-// the edges. Between them only the address index (8 bytes an object), the
-// names the string section gives and the names of the hash nodes are kept.
+// the edges. The first pass finds each reference's node in the address
+// index (8 bytes an object) and, given a scratch file (File.Scratch), logs it
+// there (refLog), so that the index is let go before the edges come; the
+// names of the hash nodes are kept.
 
 const v2ItemSize = 24
 
@@ -222,6 +227,7 @@ func (d *dyn) v2() error {
 		}
 	}
 	jsObject := d.str.id("JSObject")
+	namedList, named, keys = nil, nil, nil
 
 	gho := int64(0)
 	if d.roots.refTracking {
@@ -253,7 +259,7 @@ func (d *dyn) v2() error {
 	d.g.Reserve(hashBase+t.n/32, 0) // and room for hash nodes (address space only, if unused)
 	rs := &d.roots
 	d.rootNodes(rn, func(a uint64) bool { _, ok := find(a); return ok }, m.nodeType(0), metaDefault, metaName)
-	ob := &v2Objects{d: d, t: t, find: find, hashBase: hashBase, jsObject: jsObject}
+	ob := &v2Objects{d: d, t: t, find: find, hashBase: hashBase, jsObject: jsObject, log: d.newRefLog()}
 	ob.run(func(i int64, e v2Entry, ec uint32, masked bool, hash uint32) {
 		typ := uint8(typeDefault)
 		name, isNamed := nameOf(e, i)
@@ -290,6 +296,31 @@ func (d *dyn) v2() error {
 	}
 	for _, name := range hashNames {
 		d.node(typeNumber, name, 0, 0, 0, 0)
+	}
+
+	names = addrIndex{} // the first pass's (nameOf)
+	// With the first pass's references logged, the address index is let
+	// go before the edges come; the few addresses the second pass looks up
+	// itself, the root lists', become node indexes + 1 (0: none) first.
+	if ob.log.flush() {
+		for _, list := range [][]uint64{rs.roots, rs.local, rs.global, rs.vm, rs.frame} {
+			for k, a := range list {
+				list[k] = 0
+				if to, ok := find(a); ok {
+					list[k] = uint64(to) + 1
+				}
+			}
+		}
+		for k, ref := range rs.refs {
+			rs.refs[k].obj = 0
+			if to, ok := find(ref.obj); ok {
+				rs.refs[k].obj = uint64(to) + 1
+			}
+		}
+		find = func(x uint64) (int64, bool) { return int64(x) - 1, x != 0 }
+		idx, ob.find = addrIndex{}, nil
+	} else {
+		ob.log = nil
 	}
 
 	// Pass 2: the edges, in the translator's order.
@@ -332,6 +363,9 @@ type v2Objects struct {
 	edge     func(uint8, uint32, int64) // the second pass's receiver
 	// hashNames are the names of the hash nodes, made in the first pass.
 	hashNames []uint32
+	// log, when set, holds the node each reference token of the first pass
+	// found, which the second pass reads instead of looking it up.
+	log *refLog
 }
 
 func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, hash uint32),
@@ -365,7 +399,16 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 		}
 		addr := uint32(c) | uint32(b[0])<<8 | uint32(b[1])<<16 | uint32(b[2])<<24
 		o.lastAddr = addr
-		to, ok := o.find(uint64(addr))
+		var to int64
+		switch {
+		case edge != nil && o.log != nil:
+			to, ok = o.log.next()
+		default:
+			to, ok = o.find(uint64(addr))
+			if o.log != nil {
+				o.log.put(to, ok)
+			}
+		}
 		if !ok {
 			if edge == nil {
 				dangling++
@@ -420,6 +463,82 @@ func (o *v2Objects) run(node func(i int64, e v2Entry, ec uint32, masked bool, ha
 	if node != nil && dangling > 0 {
 		d.problem(ProblemDangling, firstDangling, "%d references to addresses that are not in the object table (the first here) were dropped", dangling)
 	}
+	if edge != nil && o.log != nil && o.log.err != nil {
+		d.problem(ProblemTruncated, t.memStart, "reading back the scratch file of the object references: %v; the edges after the first unread one are lost", o.log.err)
+	}
+}
+
+// refLog is the first pass's log of the nodes its reference tokens found,
+// in a scratch file: 4 bytes each (node index + 1, 0 for none), written in
+// token order and read back in the same order by the second pass, which
+// walks the same tokens. 4 bytes a reference on disk instead of the address
+// index's 8 bytes an object in memory while the graph's edges are made.
+type refLog struct {
+	f   ScratchFile
+	buf []byte
+	off int64 // bytes written
+	r   *bufio.Reader
+	err error
+}
+
+// newRefLog opens the log on the file's scratch file; nil without one.
+func (d *dyn) newRefLog() *refLog {
+	if d.f.Scratch == nil {
+		return nil
+	}
+	sf, err := d.f.Scratch()
+	if err != nil || sf == nil {
+		return nil
+	}
+	return &refLog{f: sf, buf: make([]byte, 0, 1<<20)}
+}
+
+func (l *refLog) put(to int64, ok bool) {
+	v := uint32(0)
+	if ok {
+		v = uint32(to) + 1
+	}
+	l.buf = binary.LittleEndian.AppendUint32(l.buf, v)
+	if len(l.buf) == cap(l.buf) {
+		l.write()
+	}
+}
+
+func (l *refLog) write() {
+	if l.err == nil && len(l.buf) > 0 {
+		_, l.err = l.f.WriteAt(l.buf, l.off)
+		l.off += int64(len(l.buf))
+	}
+	l.buf = l.buf[:0]
+}
+
+// flush ends the first pass's log and readies it for the second; false
+// when it could not be written (the second pass then looks the addresses up).
+func (l *refLog) flush() bool {
+	if l == nil {
+		return false
+	}
+	l.write()
+	if l.err != nil {
+		return false
+	}
+	l.buf = nil
+	l.r = bufio.NewReaderSize(io.NewSectionReader(l.f, 0, l.off), 1<<20)
+	return true
+}
+
+// next reads the next reference's node.
+func (l *refLog) next() (int64, bool) {
+	var b [4]byte
+	if l.err != nil {
+		return 0, false
+	}
+	if _, err := io.ReadFull(l.r, b[:]); err != nil {
+		l.err = err
+		return 0, false
+	}
+	v := binary.LittleEndian.Uint32(b[:])
+	return int64(v) - 1, v != 0
 }
 
 // emit counts an edge of the current object and, in the second pass,
