@@ -91,6 +91,11 @@ func TestClassDiffAcrossInputs(t *testing.T) {
 		{`SELECT base_file_id, file_id, name, added_count, removed_count, added_size, removed_size FROM js_heap_class_diff
 			WHERE name IN ('TransientRecord', 'CacheEntry', 'RequestContext') ORDER BY 1, 3`,
 			"0|1|CacheEntry|120|0|6720|0,0|1|RequestContext|60|0|3360|0,0|1|TransientRecord|500|0|24000|0,1|2|TransientRecord|0|500|0|24000"},
+		// The dumps' header times, 60 s apart (scripts/rawheap/fixtures.sh):
+		// each heap file ends at its own time (a dump lasts 1 ns), not one on
+		// top of another in SmartPerf-Host.
+		{`SELECT id, end_time, end_time - start_time FROM js_heap_files ORDER BY id`,
+			"0|1764000000000000000|1,1|1764000060000000000|1,2|1764000120000000000|1"},
 	} {
 		if got := strings.Join(testutil.Query(t, db, c.q), ","); got != c.want {
 			t.Errorf("%s: %s, want %s", c.q, got, c.want)

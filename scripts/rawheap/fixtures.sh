@@ -35,8 +35,12 @@ one v2 $N -max 4000 -version 2.0.0
 # 2026: space/heap/VM header fields, handle-root groups, global-ref group
 # (tracking off), JsLeakWatcher's hashes in the ids.
 one v2-2026 $N -max 4000 -version 2.0.0 -header -roots -hash
+# Three dumps of one process, 60 s apart (as the static trio): a timeline of
+# one heap each, which SmartPerf-Host would otherwise draw on top of each other.
+ts=1764000000000000 # µs, the runtime's system clock
 for s in baseline target final; do
 	one v1-2026-leak-$s testdata/leak/$s.heapsnapshot.gz -max 25000 -version 1.0.0 -header -roots -hash \
-		-focus CacheEntry,RequestContext,Session,TransientRecord
+		-focus CacheEntry,RequestContext,Session,TransientRecord -timestamp $ts
+	ts=$((ts + 60000000))
 done
 ls -l "$D"
