@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -726,5 +727,51 @@ func TestArgsRepeatedKeysAndUTF8(t *testing.T) {
 		if !utf8.ValidString(row[1].Text) {
 			t.Errorf("data_dict %d: invalid UTF-8 %q", row[0].Int, row[1].Text)
 		}
+	}
+}
+
+// TestIDsAndConfigUTF8: invalid UTF-8 in ids (id, id2, bind_id, args.linked_id)
+// and in the top-level members that become trace_config rows is replaced by
+// U+FFFD (one for each run of bad bytes) wherever it is stored, as in args,
+// and counted once per text
+// (json_string invalid_data); ids that differ only in their invalid bytes
+// are one id.
+func TestIDsAndConfigUTF8(t *testing.T) {
+	const bad = "\xff\xfe"
+	r := importText(t, "{\"traceEvents\":"+lines(
+		`{"ph":"X","pid":1,"tid":1,"ts":0,"dur":20,"name":"a"}`,
+		`{"ph":"s","pid":1,"tid":1,"ts":1,"name":"f","cat":"c","id":"fl`+bad+`"}`,
+		`{"ph":"f","pid":1,"tid":1,"ts":2,"name":"f","cat":"c","id":"fl`+"\xfd"+`","bp":"e"}`,
+		`{"ph":"b","pid":1,"tid":1,"ts":3,"name":"as","cat":"c","id2":{"local":"lo`+bad+`"}}`,
+		`{"ph":"N","pid":1,"tid":1,"ts":5,"name":"ob","id":"ob`+bad+`"}`,
+		`{"ph":"(","pid":1,"tid":1,"ts":7,"name":"cx","id":"cx`+bad+`"}`,
+		`{"ph":"=","pid":1,"tid":1,"ts":8,"name":"ln","id":"ln","args":{"linked_id":"lk`+bad+`"}}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":9,"dur":1,"name":"v1","bind_id":"bi`+bad+`","flow_out":true}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":11,"dur":1,"name":"v2","bind_id":"bi`+bad+`","flow_in":true}`)+
+		`,"displayTimeUnit":"ns`+bad+`","otherData":{"v":"x`+bad+`"},"metadata":{"m`+bad+`":1}}`, Options{})
+	const r1 = "\uFFFD"
+	for _, c := range []struct {
+		table string
+		cols  []string
+		want  []string
+	}{
+		{"flow", []string{"id", "flow_key"}, []string{"0 fl" + r1, "1 bi" + r1}},
+		{"flow_event", []string{"phase", "flow_key", "flow_id"}, []string{"s fl" + r1 + " -", "f fl" + r1 + " 0"}},
+		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1}},
+		{"object_instance", []string{"raw_id"}, []string{"ob" + r1}},
+		{"context_event", []string{"raw_id"}, []string{"cx" + r1}},
+		{"linked_id", []string{"raw_id", "linked_raw_id"}, []string{"ln lk" + r1}},
+		{"trace_config", []string{"key", "value"}, []string{"container object", "compression none",
+			"displayTimeUnit ns" + r1, "otherData.v x" + r1, "metadata.m" + r1 + " 1"}},
+	} {
+		got := slices.DeleteFunc(r.table(c.table, c.cols...), func(s string) bool { return strings.HasPrefix(s, "uncompressed_size ") })
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %q, want %q", c.table, got, c.want)
+		}
+	}
+	// id: s, f, N, (; id2; bind_id twice; linked_id; displayTimeUnit,
+	// otherData.v, the metadata key.
+	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != 11 {
+		t.Errorf("json_string invalid_data %d, want 11 (%v)", n, r.stats())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"tracestreamer/parser/jsonscan"
@@ -370,19 +371,13 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
 			im.stats.Add(stat.JSONDisplayTimeUnit, stat.Received, 1, -1)
-			text, ok := event.StringValue(raw)
+			text, ok := im.topLevelText(raw)
 			if !ok || (text != "ms" && text != "ns") {
 				im.stats.Add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, -1)
 			}
-			if !ok {
-				text = string(raw)
-			}
 			im.configRow(key, text)
 		case "controllerTraceDataKey":
-			text, ok := event.StringValue(raw)
-			if !ok {
-				text = string(raw)
-			}
+			text, _ := im.topLevelText(raw)
 			im.configRow(key, text)
 		case "otherData", "metadata":
 			configLeaves(raw, key, 0, im.configRow)
@@ -398,8 +393,29 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	}
 }
 
-// configRow writes one trace_config row of this importer.
+// topLevelText is the text of a top-level string member for its
+// trace_config row, decoded as an element's strings are (invalid UTF-8
+// replaced by U+FFFD and counted), or its JSON text when it is not a string
+// (ok false).
+func (im *Importer) topLevelText(raw []byte) (text string, ok bool) {
+	if text, ok = event.StringValue(raw); !ok {
+		return string(raw), false
+	}
+	if !utf8.Valid(raw) {
+		im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
+	}
+	return text, true
+}
+
+// configRow writes one trace_config row of this importer; invalid UTF-8 in
+// its key or value is replaced by U+FFFD and counted, once per text.
 func (im *Importer) configRow(key, value string) {
+	for _, s := range []*string{&key, &value} {
+		if !utf8.ValidString(*s) {
+			*s = strings.ToValidUTF8(*s, "\uFFFD")
+			im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
+		}
+	}
 	im.app.config.Append(&tables.TraceConfig{ID: im.configID, TraceSource: "trace_event_json", Key: key, Value: value})
 	im.configID++
 }

@@ -283,6 +283,16 @@ func (ev *Event) str(raw []byte) (string, bool) {
 	return s, s != ""
 }
 
+// idText keeps the JSON text of an id member as it is (the trackers decode
+// it, invalid UTF-8 replaced: tracker.NormaliseID) and counts text with
+// invalid UTF-8 once, as str counts a string.
+func (ev *Event) idText(raw []byte) []byte {
+	if !utf8.Valid(raw) {
+		ev.BadStrings++
+	}
+	return raw
+}
+
 // number returns the text of a number given as a JSON number or as a numeric
 // string (docs/format/traceevent.md#numbers-given-as-strings).
 func (ev *Event) number(raw []byte) ([]byte, bool) {
@@ -380,9 +390,9 @@ func (ev *Event) field(key []byte, raw []byte) {
 			ev.ArgsInvalid = true
 		}
 	case "id":
-		ev.ID = raw
+		ev.ID = ev.idText(raw)
 	case "id2":
-		ev.ID2 = raw
+		ev.ID2 = ev.idText(raw)
 	case "scope":
 		ev.Scope, _ = ev.str(raw)
 	case "s":
@@ -390,7 +400,7 @@ func (ev *Event) field(key []byte, raw []byte) {
 	case "bp":
 		ev.BP, _ = ev.str(raw)
 	case "bind_id":
-		ev.BindID = raw
+		ev.BindID = ev.idText(raw)
 	case "flow_in":
 		ev.FlowIn = string(raw) == "true"
 	case "flow_out":

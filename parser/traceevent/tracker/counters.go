@@ -11,7 +11,7 @@ import (
 )
 
 // NormaliseID gives the text form of an id value (docs/format/traceevent.md#ids-and-scopes): a string as it
-// is, an integer as its decimal text, a float as its shortest round-trip text;
+// is (invalid UTF-8 replaced by U+FFFD), an integer as its decimal text, a float as its shortest round-trip text;
 // ok is false for other JSON values.
 func NormaliseID(raw []byte) (string, bool) {
 	raw = event.TrimSpace(raw)
@@ -20,12 +20,16 @@ func NormaliseID(raw []byte) (string, bool) {
 	}
 	switch c := raw[0]; {
 	case c == '"':
-		if s, ok := plainString(raw); ok {
-			return s, true
+		s, ok := plainString(raw)
+		if !ok {
+			js := jsonscan.NewBytes(raw)
+			b, err := js.ReadString(nil)
+			s, ok = string(b), err == nil && js.AtEOF()
 		}
-		js := jsonscan.NewBytes(raw)
-		b, err := js.ReadString(nil)
-		return string(b), err == nil && js.AtEOF()
+		if !utf8.ValidString(s) { // stored as TEXT: valid UTF-8, as the element's strings (counted by event.Decode)
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		return s, ok
 	case c == '-' || (c >= '0' && c <= '9'):
 		if event.IsIntegerLiteral(raw) {
 			return string(raw), true

@@ -17,7 +17,9 @@ func TestNormaliseID(t *testing.T) {
 		{`true`, "", false}, {`{}`, "", false}, {`"a\"b"`, `a"b`, true},
 		// The plain-string shortcut and the general reading agree at their edges.
 		{`""`, "", true}, {`"0x10" `, "0x10", true}, {`"0x10"x`, "", false}, {`"`, "", false},
-		{`"\u0041"`, "A", true}, {"\"\xff\"", "\xff", true}, {"\"a\tb\"", "", false},
+		{`"\u0041"`, "A", true}, {"\"a\tb\"", "", false},
+		// Invalid UTF-8 becomes U+FFFD on both paths.
+		{"\"\xff\"", "\uFFFD", true}, {"\"a\\n\xff\xfeb\"", "a\n\uFFFDb", true},
 	}
 	for _, tt := range tests {
 		if got, ok := NormaliseID([]byte(tt.in)); ok != tt.ok || (ok && got != tt.want) { // the text is not used when !ok
