@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 
 	"tracestreamer/heapfile"
@@ -174,14 +175,18 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 		return err
 	}
 	per := len(d.ibuf) / l.stride * l.stride
+	ahead, reads := runtime.GOMAXPROCS(0) > 1, readsPerBlock
+	if !ahead {
+		reads = 1 // the block is taken at once: one read, into d.ibuf
+	}
 	first := true
 	var bad jsonscan.NonIntegers
 	defer d.warnNonIntegers(&bad)
-	// A block holds up to readsPerBlock reads of per values: the values,
+	// A block holds up to reads reads of per values: the values,
 	// outcomes and offsets of reading into d.ibuf one read at a time.
 	fill := func(b *intBlock) bool {
 		b.reads = b.reads[:0]
-		for i := range readsPerBlock {
+		for i := range reads {
 			n, done, err := js.ReadIntsLenient(b.vals[i*per:(i+1)*per], &first, &bad)
 			b.reads = append(b.reads, intRead{n: n, done: done, err: err, end: js.Offset()})
 			if done || err != nil {
@@ -210,12 +215,15 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 		}
 		return false, nil
 	}
-	return readAhead(d, func() *intBlock {
-		return &intBlock{vals: make([]int64, per*readsPerBlock), reads: make([]intRead, 0, readsPerBlock)}
+	return readAhead(d, ahead, func() *intBlock {
+		if !ahead {
+			return &intBlock{vals: d.ibuf[:per], reads: make([]intRead, 0, 1)}
+		}
+		return &intBlock{vals: make([]int64, per*reads), reads: make([]intRead, 0, reads)}
 	}, fill, take)
 }
 
-// intBlock is a block of an integer array: up to readsPerBlock
+// intBlock is a block of an integer array: up to readsPerBlock (1 on one core)
 // ReadIntsLenient calls' values, and each call's outcome: how many values it
 // read, whether the array ended, its error, and the offset after it.
 type intBlock struct {
@@ -373,7 +381,7 @@ func (d *decoder) strings() error {
 		clear(b.s) // the Writer keeps what it needs
 		return b.err != nil || len(b.s) < stringsPerBlock, b.err
 	}
-	return readAhead(d, func() *stringBlock { return &stringBlock{s: make([]string, 0, stringsPerBlock)} }, fill, take)
+	return readAhead(d, runtime.GOMAXPROCS(0) > 1, func() *stringBlock { return &stringBlock{s: make([]string, 0, stringsPerBlock)} }, fill, take)
 }
 
 // stringBlock is a block of the strings array: up to stringsPerBlock

@@ -1,7 +1,5 @@
 package heapsnapshot
 
-import "runtime"
-
 // With more than one core, the numbers and strings of the big arrays are
 // read on a goroutine of their own, a block ahead of the Writer, which then
 // takes them on the decoder's goroutine: the one chain that held the whole
@@ -24,16 +22,16 @@ func (d *decoder) offset() int64 {
 // readAhead calls fill, which fills a block from the JSON decoder and says
 // whether it is the last, until it is, and hands each block to take in
 // order; take says whether it is done (the last block, or an error to
-// return). With more than one core fill runs on a goroutine of its own,
-// blocksAhead blocks ahead, and alone uses the JSON decoder until readAhead
-// returns, whatever happens: when take panics, the reading goroutine is
-// stopped and waited for first; when fill panics, the blocks it filled
-// before are taken, then the panic is raised again here. With one core,
+// return). With ahead set (more than one core), fill runs on a goroutine of
+// its own, blocksAhead blocks ahead, and alone uses the JSON decoder until
+// readAhead returns, whatever happens: when take panics, the reading
+// goroutine is stopped and waited for first; when fill panics, the blocks it
+// filled before are taken, then the panic is raised again here. Without,
 // fill and take alternate on one block.
-func readAhead[B any](d *decoder, newBlock func() *B, fill func(*B) bool, take func(*B) (bool, error)) error {
+func readAhead[B any](d *decoder, ahead bool, newBlock func() *B, fill func(*B) bool, take func(*B) (bool, error)) error {
 	d.piped = true
 	defer func() { d.piped = false }()
-	if runtime.GOMAXPROCS(0) == 1 {
+	if !ahead {
 		b := newBlock()
 		for {
 			last := fill(b)
