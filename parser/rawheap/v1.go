@@ -1,6 +1,7 @@
 package rawheap
 
 import (
+	"io"
 	"slices"
 	"strconv"
 )
@@ -19,7 +20,10 @@ import (
 // class and where its memory is (about 30 bytes); in the passes only where
 // its memory is, its JSType and flags (6 bytes; the hidden class is read
 // again, the names and sizes from the graph where it has them), the address
-// index, and the nodes made for primitive values.
+// index, and the nodes made for primitive values. Given a scratch file
+// (File.Scratch), the first pass logs the object nodes' edges there as it
+// counts them (9 bytes an edge), and the second hands them over from the log
+// with none of that state: only the root lists, made node indexes, are kept.
 
 // tagged values of the dynamic runtime (docs/format/rawheap.md#v1)
 const (
@@ -102,6 +106,9 @@ type v1 struct {
 	dangling           int64
 	firstDng           int64
 	emit               func(typ uint8, name uint32, to int64)
+	// elog, when set, is the first pass's log of the object nodes' edges,
+	// which the second pass hands over instead of reading the objects again.
+	elog *refLog
 	// hcCache holds the last hidden class found at each slot (address,
 	// node index + 1): most objects share a few of them.
 	hcCache [1 << 12][2]uint64
@@ -351,6 +358,7 @@ func (v *v1) run() error {
 		}
 	}
 	d.g.Reserve(N+extra+N/32, 0)
+	v.elog = d.newRefLog()
 	// The passes read each object's hidden class again (hclassOf) rather
 	// than keep it: 4 bytes a node less.
 	n.hclass = nil
@@ -360,8 +368,11 @@ func (v *v1) run() error {
 	for i := v.fixed; i < N; i++ {
 		if i >= v.virt && i < v.virt+nvirt {
 			var ec uint32
-			if _, ok := v.find(rs.refs[i-v.virt].obj); ok {
+			if to, ok := v.find(rs.refs[i-v.virt].obj); ok {
 				ec = 1
+				if v.elog != nil {
+					v.elog.putEdge(edgeProperty, v.objStr, to)
+				}
 			}
 			d.node(typeObject, rn.refs[i-v.virt], 0, 0, ec, 0)
 			continue
@@ -398,6 +409,55 @@ func (v *v1) run() error {
 	// Pass 2: edges. The ids and node types are done with (flags say what
 	// the second pass needs of them).
 	n.id, n.typ = nil, nil
+	if v.elog.flush() {
+		// The object nodes' edges are in the log: of the per-node state and
+		// the address index only the root lists' nodes are needed, made
+		// node indexes + 1 (0: none) before they go.
+		for _, list := range [][]uint64{rs.roots, rs.local, rs.global, rs.vm, rs.frame} {
+			for k, a := range list {
+				list[k] = 0
+				if !isHeapObject(a) {
+					continue
+				}
+				if to, ok := v.find(a); ok {
+					list[k] = uint64(to) + 1
+				}
+			}
+		}
+		hashBase, primBase, virt, refs := v.hashBase, v.primBase, v.virt, len(rs.refs)
+		elog := v.elog
+		*v = v1{dyn: d}
+		d.g.Reserve(d.nodes, d.edgeSum)
+		d.str.frozen = true
+		d.rootEdges(rn, false, func(x uint64) (int64, bool) { return int64(x) - 1, x != 0 })
+		rs.roots, rs.local, rs.global, rs.vm, rs.frame = nil, nil, nil, nil, nil
+		for k := range refs {
+			d.edge(edgeElement, uint32(k), virt+int64(k))
+		}
+		if rs.metadataExists {
+			for k := 0; k < 3; k++ {
+				d.edge(edgeProperty, rn.props[2*k+1], primBase+int64(k))
+			}
+		}
+		for {
+			typ, name, to, ok := elog.nextEdge()
+			if !ok {
+				break
+			}
+			if typ&hashEdge != 0 {
+				typ, to = typ&^hashEdge, hashBase+to
+			}
+			d.edge(typ, name, to)
+		}
+		if elog.err != nil && elog.err != io.EOF {
+			at := int64(0) // the first object section's table
+			if len(d.f.Sections) > 4 {
+				at = int64(d.f.Sections[4])
+			}
+			d.problem(ProblemTruncated, at, "reading back the scratch file of the object edges: %v; the edges after the first unread one are lost", elog.err)
+		}
+		return nil
+	}
 	// The names and sizes of the object nodes are the graph's, where it
 	// keeps them: read there, not kept twice.
 	if a, ok := d.g.(NodeArrays); ok {
@@ -506,6 +566,8 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 		ec++
 		if emit {
 			v.emit(typ, name, to)
+		} else if v.elog != nil {
+			v.elog.putEdge(typ, name, to)
 		}
 	}
 	if !emit && n.idAt(i) != n.idAt(h) {
@@ -528,7 +590,14 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 		}
 	}
 	if n.flags[i]&fHash != 0 {
-		out(edgeProperty, v.hashStr, v.hashBase+v.hashes)
+		if !emit && v.elog != nil {
+			// The hash nodes' place is known once the first pass is done:
+			// logged as the hash's ordinal, marked.
+			ec++
+			v.elog.putEdge(edgeProperty|hashEdge, v.hashStr, v.hashes)
+		} else {
+			out(edgeProperty, v.hashStr, v.hashBase+v.hashes)
+		}
 		v.hashes++
 	}
 	n.flags[i] |= fDone

@@ -527,6 +527,33 @@ func (l *refLog) flush() bool {
 	return true
 }
 
+// hashEdge marks a logged edge whose target is a hash node's ordinal (V1).
+const hashEdge = 0x80
+
+// putEdge logs an edge: type, name or index, target node (9 bytes).
+func (l *refLog) putEdge(typ uint8, name uint32, to int64) {
+	l.buf = append(l.buf, typ)
+	l.buf = binary.LittleEndian.AppendUint32(l.buf, name)
+	l.buf = binary.LittleEndian.AppendUint32(l.buf, uint32(to))
+	if len(l.buf) > cap(l.buf)-9 {
+		l.write()
+	}
+}
+
+// nextEdge reads the next logged edge; false at the end of the log (err
+// io.EOF) or on an error.
+func (l *refLog) nextEdge() (typ uint8, name uint32, to int64, ok bool) {
+	var b [9]byte
+	if l.err != nil {
+		return 0, 0, 0, false
+	}
+	if _, err := io.ReadFull(l.r, b[:]); err != nil {
+		l.err = err
+		return 0, 0, 0, false
+	}
+	return b[0], binary.LittleEndian.Uint32(b[1:]), int64(binary.LittleEndian.Uint32(b[5:])), true
+}
+
 // next reads the next reference's node.
 func (l *refLog) next() (int64, bool) {
 	var b [4]byte

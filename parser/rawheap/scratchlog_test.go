@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -51,29 +52,38 @@ func (m *memScratch) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// TestV2ReferenceLog: a V2 dump decoded with its references logged in a
-// scratch file (the second pass without the address index) gives the same
-// graph and problems as one decoded with the index kept, and a scratch file
-// that cannot be written falls back to the index.
-func TestV2ReferenceLog(t *testing.T) {
-	v2 := readGz(t, "../../testdata/rawheap/v2.rawheap.gz")
-	f, err := Open(bytes.NewReader(v2), int64(len(v2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The same dump cut in its token stream: objects without their tokens.
-	cut := append([]byte(nil), v2...)
-	tokens := int64(f.Sections[4]) + int64(f.Sections[5]) - 200
-	for i := tokens; i < tokens+100; i++ {
-		cut[i] = 0x55 // references to addresses that are not objects
+// TestScratchLog: a dump decoded with a scratch file (V2: the references'
+// nodes logged, V1: the object nodes' edges; the second pass without the
+// address index) gives the same graph and problems as one decoded with the
+// index kept, and a scratch file that cannot be written falls back to the
+// index.
+func TestScratchLog(t *testing.T) {
+	// damaged is a dump with the 100 bytes before the end of its last object
+	// section overwritten: references to addresses that are not objects.
+	damaged := func(name string) []byte {
+		b := readGz(t, "../../testdata/rawheap/"+name+".rawheap.gz")
+		f, err := Open(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := len(f.Sections) - 2
+		end := int64(f.Sections[k]) + int64(f.Sections[k+1]) - 200
+		for i := end; i < end+100; i++ {
+			b[i] = 0x55
+		}
+		return b
 	}
 	for _, c := range []struct {
 		name string
 		b    []byte
 	}{
-		{"v2", v2},
+		{"v2", readGz(t, "../../testdata/rawheap/v2.rawheap.gz")},
 		{"v2-2026", readGz(t, "../../testdata/rawheap/v2-2026.rawheap.gz")},
-		{"dangling references", cut},
+		{"v2 damaged", damaged("v2")},
+		{"v1", readGz(t, "../../testdata/rawheap/v1.rawheap.gz")},
+		{"v1-2024", readGz(t, "../../testdata/rawheap/v1-2024.rawheap.gz")},
+		{"v1-2026-leak-final", readGz(t, "../../testdata/rawheap/v1-2026-leak-final.rawheap.gz")},
+		{"v1 damaged", damaged("v1-2026-leak-target")},
 	} {
 		decode := func(scratch func() (ScratchFile, error)) (uint64, string, *recGraph) {
 			f, err := Open(bytes.NewReader(c.b), int64(len(c.b)))
@@ -103,10 +113,14 @@ func TestV2ReferenceLog(t *testing.T) {
 				t.Errorf("%s, %s: graph %x, problems %q; with the index kept %x, %q", c.name, s.name, got, gotProbs, want, wantProbs)
 			}
 		}
-		if len(log.b) == 0 || len(log.b)%4 != 0 {
+		rec := 4 // V2: a node a reference; V1: an edge, 9 bytes
+		if strings.HasPrefix(c.name, "v1") {
+			rec = 9
+		}
+		if len(log.b) == 0 || len(log.b)%rec != 0 {
 			t.Errorf("%s: %d bytes logged", c.name, len(log.b))
 		}
-		if c.name == "dangling references" && !bytes.Contains([]byte(wantProbs), []byte("references to addresses that are not in the object table")) {
+		if c.name == "v2 damaged" && !bytes.Contains([]byte(wantProbs), []byte("references to addresses that are not in the object table")) {
 			t.Errorf("%s: problems %q", c.name, wantProbs)
 		}
 		if got, _, _ := decode(func() (ScratchFile, error) { return nil, errors.New("no room") }); got != want {
