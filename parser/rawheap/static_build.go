@@ -41,6 +41,7 @@ const syntheticIDBase = 0x40000000
 func buildStatic(d *staticDump, withRoot bool, prob func(Problem)) (*transGraph, *idIndex) {
 	b := &staticBuilder{d: d, g: &transGraph{}, byID: newIDIndex(d), prob: prob}
 	b.strCache = make([]uint32, 0, 1024)
+	b.reserve()
 	b.build(withRoot)
 	return b.g, b.byID
 }
@@ -102,6 +103,49 @@ func (x *idIndex) set(id, i uint32) {
 func (x *idIndex) get(id uint32) uint32 {
 	i, _ := x.lookup(id)
 	return i
+}
+
+// reserve sizes the graph's node and edge lists from the records, so that
+// they are not copied as they grow (each copy left to the collector while
+// the records are held): a node per record and class, and per buffer, box,
+// method and primitive value the records make; an edge per hclass, field
+// value, element and method. It is an upper bound by the null references,
+// which make no edge.
+func (b *staticBuilder) reserve() {
+	d := b.d
+	nodes := 2 + len(d.classes) + len(d.instances) + len(d.arrays) + len(d.stringObjs)
+	head := 1 + len(d.roots)
+	for _, cl := range d.classes {
+		nodes += len(cl.methods) + len(cl.staticValues)
+		head += 1 + len(cl.staticValues) + len(cl.methods)
+	}
+	edges := len(d.instances) + len(d.values) + len(d.stringObjs) + len(d.arrays)
+	for _, v := range d.values {
+		if !isRefValue(v.typ) {
+			nodes++
+		}
+	}
+	later := 0
+	for _, a := range d.arrays {
+		switch {
+		case a.elemType == ftTagged:
+			later += len(a.tagged)
+			for _, v := range a.tagged {
+				if !isRefValue(v.typ) {
+					nodes++
+				}
+			}
+		case isRefType(a.elemType):
+			later += len(a.elems)
+		default:
+			nodes += 2 * int(a.length)
+			later += 2 * int(a.length)
+		}
+	}
+	b.g.nodes = make([]transNode, 0, nodes)
+	b.g.head = make([]transEdge, 0, head)
+	b.g.edges = make([]transEdge, 0, edges)
+	b.g.later = make([]transEdge, 0, later)
 }
 
 func (b *staticBuilder) newNode() uint32 {
