@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tracestreamer/heapfile"
+	"tracestreamer/parser/jsonscan"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -148,5 +150,51 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestReadAheadStopsOnPanic: a panic while the Writer takes a block (a bug)
+// reaches the decoder's goroutine, and the reading goroutine is stopped and
+// gone before tuples returns, with blocks still queued.
+func TestReadAheadStopsOnPanic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := range 300000 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.Itoa(i))
+	}
+	sb.WriteByte(']')
+	before := runtime.NumGoroutine()
+	d := &decoder{js: jsonscan.NewReader(strings.NewReader(sb.String()), 4096), ibuf: make([]int64, 3*4096)}
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		seen := 0
+		d.tuples(makeLayout(nil, edgeNames), func(_ layout, tp []int64) {
+			if tp[0] != int64(3*seen) {
+				t.Fatalf("tuple %d starts with %d", seen, tp[0])
+			}
+			if seen++; seen == 20000 { // in the second block
+				panic("writer bug")
+			}
+		})
+	}()
+	if got != "writer bug" {
+		t.Fatalf("recovered %v, want the writer's panic", got)
+	}
+	if d.piped {
+		t.Error("still taking offsets from the blocks")
+	}
+	// The reader has closed its last channel when tuples returns; it may take
+	// the runtime a moment to count it gone.
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines 1 s after the panic, %d before: the reader is still running",
+				runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
