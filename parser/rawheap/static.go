@@ -100,9 +100,9 @@ type staticClass struct {
 	off            int64    // offset of the (last) CLASS_DUMP item
 }
 
-// staticInstance is an INSTANCE_DUMP item; its field values are
-// staticDump.values[vstart:vstart+vn] (one array for all, so that the
-// collected records hold no pointers for the garbage collector to scan).
+// staticInstance is an INSTANCE_DUMP item; its field values are values
+// vstart to vstart+vn of staticDump's value arrays (one set for all, so that
+// the collected records hold no pointers for the garbage collector to scan).
 type staticInstance struct {
 	id, class, size uint32
 	vstart          uint32
@@ -136,13 +136,18 @@ type staticXRef struct {
 // every record is read: the runtime writes the class records after the
 // objects that use them.
 type staticDump struct {
-	timestamp  uint64 // ms since the epoch
-	language   uint8
-	strs       map[uint32]string
-	classes    map[uint32]*staticClass
-	instances  []staticInstance
-	values     []fieldValue // the instances' field values
-	text       []byte       // the string objects' contents
+	timestamp uint64 // ms since the epoch
+	language  uint8
+	strs      map[uint32]string
+	classes   map[uint32]*staticClass
+	instances []staticInstance
+	// The instances' field values, value i being of type vtyp[i] and, for
+	// a type of 4 bytes or less, vlow[i]; for an 8-byte type vwide[vlow[i]]
+	// (most values are references: 5 bytes each rather than 16).
+	vtyp       []uint8
+	vlow       []uint32
+	vwide      []uint64
+	text       []byte // the string objects' contents
 	arrays     []staticArray
 	stringObjs []staticString
 	roots      []uint32
@@ -525,26 +530,29 @@ func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 		if c.bad {
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		vals := sr.d.values
-		rec.vstart = uint32(len(vals))
+		d := sr.d
+		rec.vstart = uint32(len(d.vtyp))
+		wide := len(d.vwide)
+		undo := func() {
+			d.vtyp, d.vlow, d.vwide = d.vtyp[:rec.vstart], d.vlow[:rec.vstart], d.vwide[:wide]
+		}
 		for range n {
 			t := c.u8()
 			if c.bad {
 				break
 			}
 			if !supportedFieldType(t) {
-				sr.d.values = vals[:rec.vstart]
+				undo()
 				return c.fail(at, "object %d: field value of unknown type %#x", rec.id, t)
 			}
-			vals = append(vals, fieldValue{typ: t, val: c.uN(fieldSize(t))})
+			d.addValue(t, c.uN(fieldSize(t)))
 		}
 		if c.bad {
-			sr.d.values = vals[:rec.vstart]
+			undo()
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		sr.d.values = vals
-		rec.vn = uint32(len(vals)) - rec.vstart
-		sr.d.instances = append(sr.d.instances, rec)
+		rec.vn = uint32(len(d.vtyp)) - rec.vstart
+		d.instances = append(d.instances, rec)
 	}
 	return nil
 }
@@ -707,4 +715,24 @@ func leValue(b []byte) uint64 {
 		v = v<<8 | uint64(b[i])
 	}
 	return v
+}
+
+// addValue appends a field value to the instances' value arrays.
+func (d *staticDump) addValue(t uint8, v uint64) {
+	d.vtyp = append(d.vtyp, t)
+	if fieldSize(t) == 8 {
+		d.vlow = append(d.vlow, uint32(len(d.vwide)))
+		d.vwide = append(d.vwide, v)
+		return
+	}
+	d.vlow = append(d.vlow, uint32(v))
+}
+
+// value is the instances' field value i.
+func (d *staticDump) value(i uint32) fieldValue {
+	t := d.vtyp[i]
+	if fieldSize(t) == 8 {
+		return fieldValue{typ: t, val: d.vwide[d.vlow[i]]}
+	}
+	return fieldValue{typ: t, val: uint64(d.vlow[i])}
 }

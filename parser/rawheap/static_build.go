@@ -110,18 +110,18 @@ func (x *idIndex) get(id uint32) uint32 {
 // the records are held): a node per record and class, and per buffer, box,
 // method and primitive value the records make; an edge per hclass, field
 // value, element and method. It is an upper bound by the null references,
-// which make no edge.
+// which make no edge. (An array makes two nodes: itself and its buffer.)
 func (b *staticBuilder) reserve() {
 	d := b.d
-	nodes := 2 + len(d.classes) + len(d.instances) + len(d.arrays) + len(d.stringObjs)
+	nodes := 2 + len(d.classes) + len(d.instances) + 2*len(d.arrays) + len(d.stringObjs)
 	head := 1 + len(d.roots)
 	for _, cl := range d.classes {
 		nodes += len(cl.methods) + len(cl.staticValues)
 		head += 1 + len(cl.staticValues) + len(cl.methods)
 	}
-	edges := len(d.instances) + len(d.values) + len(d.stringObjs) + len(d.arrays)
-	for _, v := range d.values {
-		if !isRefValue(v.typ) {
+	edges := len(d.instances) + len(d.vtyp) + len(d.stringObjs) + len(d.arrays)
+	for _, t := range d.vtyp {
+		if !isRefValue(t) {
 			nodes++
 		}
 	}
@@ -335,7 +335,8 @@ func (b *staticBuilder) instanceEdges() {
 		cl, ok := b.d.classes[rec.class]
 		if !ok {
 			b.g.nodes[from].name = b.g.strs.id("Object")
-			for _, v := range b.d.valuesOf(rec) {
+			for j := range rec.vn {
+				v := b.d.value(rec.vstart + j)
 				if v.val == 0 || !isRefValue(v.typ) {
 					continue
 				}
@@ -348,13 +349,12 @@ func (b *staticBuilder) instanceEdges() {
 			continue
 		}
 		isClass := b.g.nodes[from].typ == typeClass
-		values := b.d.valuesOf(rec)
-		for i := 0; i < len(cl.instanceFields) && i < len(values); i++ {
+		for i := 0; i < len(cl.instanceFields) && i < int(rec.vn); i++ {
 			name := b.dumpStr(cl.instanceFields[i])
 			if isClass && b.d.strs[cl.instanceFields[i]] == "superClass" {
 				continue // the class record's superclass edge says it already
 			}
-			b.valueEdge(from, values[i], name)
+			b.valueEdge(from, b.d.value(rec.vstart+uint32(i)), name)
 		}
 	}
 }
@@ -517,9 +517,4 @@ func cFloat(f float64) string {
 		return "-inf"
 	}
 	return strconv.FormatFloat(f, 'f', 6, 64)
-}
-
-// valuesOf is an instance's field values.
-func (d *staticDump) valuesOf(rec staticInstance) []fieldValue {
-	return d.values[rec.vstart : rec.vstart+rec.vn]
 }

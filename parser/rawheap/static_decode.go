@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 )
 
@@ -42,6 +43,9 @@ func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary
 	sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
 	tg, _ := buildStatic(d, true, prob)
 	d = nil // the records are not needed any more
+	if len(tg.nodes) >= 1<<20 {
+		debug.FreeOSMemory()
+	}
 	tg.emit(g, &sum)
 	return info, sum, nil
 }
