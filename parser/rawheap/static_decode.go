@@ -131,8 +131,8 @@ func (tg *transGraph) emit(g Graph, sum *Summary) {
 	// grow them (and leave the old copies to the collector) as they fill.
 	edges := int64(len(tg.head) + len(tg.edges) + len(tg.later))
 	g.Reserve(int64(len(tg.nodes)), 0)
-	for _, n := range tg.nodes {
-		g.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(n.edgeCount), int64(n.native))
+	for i, n := range tg.nodes {
+		g.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(n.edgeCount), int64(tg.natives[uint32(i)]))
 		sum.Nodes++
 	}
 	tg.nodes = nil
@@ -153,8 +153,9 @@ type collector struct {
 }
 
 func (c *collector) Node(typ, name, id, self, edgeCount, native int64) {
+	c.g.setNative(uint32(len(c.g.nodes)), uint32(native))
 	c.g.nodes = append(c.g.nodes, transNode{typ: uint8(typ), name: uint32(name), id: uint64(id), size: uint32(self),
-		edgeCount: uint32(edgeCount), native: uint32(native)})
+		edgeCount: uint32(edgeCount)})
 }
 
 // Reserve sizes the graph's arrays for what is coming.

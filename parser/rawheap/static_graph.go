@@ -17,6 +17,10 @@ type transGraph struct {
 	// source without copying the large one (groupEdges).
 	head, later []transEdge
 	strs        strTable
+	// natives holds the native sizes of the nodes that have one (few, and
+	// none in a static dump), by node index: kept apart, a node is 24
+	// bytes rather than 32.
+	natives map[uint32]uint32
 }
 
 type transNode struct {
@@ -24,8 +28,19 @@ type transNode struct {
 	name      uint32 // string id
 	size      uint32
 	edgeCount uint32
-	native    uint32
 	typ       uint8
+}
+
+// setNative sets node i's native size.
+func (g *transGraph) setNative(i, native uint32) {
+	if native == 0 {
+		delete(g.natives, i)
+		return
+	}
+	if g.natives == nil {
+		g.natives = map[uint32]uint32{}
+	}
+	g.natives[i] = native
 }
 
 type transEdge struct {

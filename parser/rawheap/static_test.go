@@ -65,7 +65,7 @@ func compareGraph(g *transGraph, want *translatorSnapshot) (compared int, diffs 
 		return 0, diffs
 	}
 	for i, n := range g.nodes {
-		got := []uint64{uint64(n.typ), uint64(n.name), n.id, uint64(n.size), uint64(n.edgeCount), 0, 0, uint64(n.native)}
+		got := []uint64{uint64(n.typ), uint64(n.name), n.id, uint64(n.size), uint64(n.edgeCount), 0, 0, uint64(g.natives[uint32(i)])}
 		for f, v := range got {
 			compared++
 			if w := want.Nodes[8*i+f]; w != v {
@@ -141,8 +141,9 @@ func graphFromTranslator(s *translatorSnapshot) *transGraph {
 	g := &transGraph{}
 	for i := 0; i+8 <= len(s.Nodes); i += 8 {
 		n := s.Nodes[i:]
+		g.setNative(uint32(len(g.nodes)), uint32(n[7]))
 		g.nodes = append(g.nodes, transNode{typ: uint8(n[0]), name: uint32(n[1]), id: n[2], size: uint32(n[3]),
-			edgeCount: uint32(n[4]), native: uint32(n[7])})
+			edgeCount: uint32(n[4])})
 	}
 	for i := 0; i+3 <= len(s.Edges); i += 3 {
 		e := s.Edges[i:]
