@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -181,7 +180,7 @@ func TestCancelWhilePipeWaits(t *testing.T) {
 			in, stdin := tt.setup(t, dir)
 			outDir := filepath.Join(dir, "out")
 			must(t, os.Mkdir(outDir, 0o755))
-			cancelWhileWaiting(t, "the run", func(ctx context.Context) error {
+			testutil.CancelWhileWaiting(t, "the run", 200*time.Millisecond, func(ctx context.Context) error {
 				_, err := Run(ctx, []string{in}, Options{Output: filepath.Join(outDir, "out.db"), Warnings: io.Discard,
 					Stdin: stdin})
 				return err
@@ -201,7 +200,7 @@ func TestSniffCancelWhilePipeWaits(t *testing.T) {
 	for _, tt := range stalledInputs(testutil.Fixture(t, "chromium/trace.json.gz")) {
 		t.Run(tt.name, func(t *testing.T) {
 			in, stdin := tt.setup(t, t.TempDir())
-			cancelWhileWaiting(t, "Sniff or Describe", func(ctx context.Context) error {
+			testutil.CancelWhileWaiting(t, "Sniff or Describe", 200*time.Millisecond, func(ctx context.Context) error {
 				s, err := Sniff(ctx, in, stdin, nil)
 				if err == nil {
 					_, err = s.Describe(ctx, func(string, int64, string) {})
@@ -210,24 +209,5 @@ func TestSniffCancelWhilePipeWaits(t *testing.T) {
 				return err
 			})
 		})
-	}
-}
-
-// cancelWhileWaiting runs read, cancels its context 200 ms later and checks
-// that read returns context.Canceled within 30 s.
-func cancelWhileWaiting(t *testing.T, what string, read func(ctx context.Context) error) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- read(ctx) }()
-	time.Sleep(200 * time.Millisecond)
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("error %v, want context.Canceled", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s went on reading after the context was cancelled", what)
 	}
 }

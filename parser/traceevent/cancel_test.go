@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -100,17 +101,8 @@ func TestCancelWhileReaderStalls(t *testing.T) {
 	ts := schema.New()
 	im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: &rows.Range{}, Log: stat.NewLog(nil)},
 		Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- im.Read(ctx, in, Input{Path: "fifo"}) }()
-	time.Sleep(50 * time.Millisecond)
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("error %v, want context.Canceled", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Read went on waiting for input after it was cancelled")
-	}
+	testutil.CancelWhileWaiting(t, "Read", 50*time.Millisecond, func(ctx context.Context) error {
+		return im.Read(ctx, in, Input{Path: "fifo"})
+	})
+
 }
