@@ -7,23 +7,13 @@ import (
 	"testing"
 
 	"tracestreamer/rows"
-	"tracestreamer/schema"
 )
 
 // TestCommitUnlessStopped: a commit whose stop is closed gives up like
 // Abort: ErrStopped, the destination as it was, no file of the run left.
 func TestCommitUnlessStopped(t *testing.T) {
-	ts := schema.New()
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "out.db")
-	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Create(dest, ts.DDL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 2)
+	db, a, ts, dest := createOverPrecious(t)
+	dir := filepath.Dir(dest)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
 	for i := range 5000 {
 		nodes.Ints(1, int64(i), 0, 0, 1, 0, 0, 0, 0)

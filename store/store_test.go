@@ -38,6 +38,23 @@ func createDB(t *testing.T) (db *DB, a *Async, ts *schema.Tables, dest string) {
 	return db, NewAsync(db, 4), ts, dest
 }
 
+// createOverPrecious is createDB over an existing destination holding
+// "precious", with an Async sink of depth 2: for the tests that check a run
+// given up leaves it as it was.
+func createOverPrecious(t *testing.T) (db *DB, a *Async, ts *schema.Tables, dest string) {
+	t.Helper()
+	ts = schema.New()
+	dest = filepath.Join(t.TempDir(), "out.db")
+	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Create(dest, ts.DDL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, NewAsync(db, 2), ts, dest
+}
+
 // writeDB creates a database of every table, lets fill write rows to it
 // through an Async sink, commits it and opens it for reading.
 func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
@@ -145,17 +162,7 @@ func TestInsertCommitReadBack(t *testing.T) {
 }
 
 func TestRollbackAndAbort(t *testing.T) {
-	ts := schema.New()
-	dir := t.TempDir()
-	dest := filepath.Join(dir, "out.db")
-	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Create(dest, ts.DDL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewAsync(db, 2)
+	db, a, ts, dest := createOverPrecious(t)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
 	nodes.Ints(0, 0, 0, 0, 1, 0, 0, 0, 0)
 	nodes.Flush()
@@ -178,7 +185,7 @@ func TestRollbackAndAbort(t *testing.T) {
 	if string(b) != "precious" {
 		t.Errorf("Abort changed the destination: %q", b)
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := os.ReadDir(filepath.Dir(dest))
 	if len(entries) != 1 {
 		t.Errorf("files left after Abort: %v", entries)
 	}
