@@ -134,8 +134,11 @@ func NewReaderText(r io.Reader, text func(part []byte, end bool)) (*Reader, erro
 		rd.discard(3)
 	}
 	c, err := rd.peekNonSpace()
-	if err != nil {
+	switch {
+	case errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("%w: empty input", ErrNotTrace)
+	case err != nil:
+		return nil, fmt.Errorf("reading at offset %d: %w", rd.off, err)
 	}
 	switch c {
 	case '[':

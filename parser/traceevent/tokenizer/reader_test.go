@@ -78,6 +78,24 @@ func TestContainers(t *testing.T) {
 	}
 }
 
+// TestFirstReadError: a read that fails before the first bracket is that
+// error, with its offset, not "not a Trace Event Format file".
+func TestFirstReadError(t *testing.T) {
+	boom := errors.New("device gone")
+	for _, tt := range []struct {
+		in   io.Reader
+		want string
+	}{
+		{iotest.ErrReader(boom), "reading at offset 0: device gone"},
+		{io.MultiReader(strings.NewReader("\xef\xbb\xbf  \n"), iotest.ErrReader(boom)), "reading at offset 6: device gone"},
+	} {
+		_, err := NewReader(tt.in)
+		if !errors.Is(err, boom) || errors.Is(err, ErrNotTrace) || err.Error() != tt.want {
+			t.Errorf("NewReader: %v, want %q", err, tt.want)
+		}
+	}
+}
+
 // TestStringEscapes cuts elements whose strings hold escapes and brackets,
 // with the input arriving one byte per read and all at once: an escape or a
 // quote at a buffer boundary must not end or extend a string.
