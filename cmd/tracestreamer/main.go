@@ -247,16 +247,18 @@ func parseArgs(args []string) (*config, error) {
 // (10 costs 4 % there). The Trace Event
 // importer keeps little alive: GOGC=50 costs it no measurable time
 // (519 MB real-mix trace, CPU 6.3–6.8 s either way) and keeps its peak down
-// (259–268 → 217 MB; 29 MB: 165 → 129 MB).
+// (259–268 → 217 MB; 29 MB: 165 → 129 MB), above a floor of
+// traceEventHeapFloor (gcPace).
 func gcPolicy(analysis bool) func(format string) {
+	pace := newGCPace()
 	return func(format string) {
 		switch {
 		case format == "traceevent":
-			debug.SetGCPercent(50)
+			pace.set(50, traceEventHeapFloor)
 		case analysis:
-			debug.SetGCPercent(10)
+			pace.set(10, 0)
 		default:
-			debug.SetGCPercent(50)
+			pace.set(50, 0)
 		}
 	}
 }
