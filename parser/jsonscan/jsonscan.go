@@ -313,15 +313,29 @@ func (d *Decoder) readString(dst []byte, size int, emit func([]byte) error) ([]b
 			}
 			dst = dst[:0]
 		}
-		i := d.pos
-		for i < d.end {
-			c := d.buf[i]
-			if c == '"' || c == '\\' || c < 0x20 {
+		// Plain bytes and the one-letter escapes (a chunk of a snapshot
+		// is full of \" and \n) are copied here; the rest below.
+		buf := d.buf[:d.end]
+		i, start := d.pos, d.pos
+		for i < len(buf) {
+			c := buf[i]
+			if c != '"' && c != '\\' && c >= 0x20 {
+				i++
+				continue
+			}
+			if c != '\\' || i+1 >= len(buf) {
 				break
 			}
-			i++
+			e := unescaped[buf[i+1]]
+			if e == 0 {
+				break
+			}
+			dst = append(dst, buf[start:i]...)
+			dst = append(dst, e)
+			i += 2
+			start = i
 		}
-		dst = append(dst, d.buf[d.pos:i]...)
+		dst = append(dst, buf[start:i]...)
 		d.pos = i
 		if i == d.end {
 			if !d.fill() {
@@ -342,6 +356,10 @@ func (d *Decoder) readString(dst []byte, size int, emit func([]byte) error) ([]b
 		}
 	}
 }
+
+// unescaped maps the letter of a one-letter escape to the byte it stands
+// for (0: not one).
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // escape decodes the escape sequence at d.pos (a backslash).
 func (d *Decoder) escape(dst []byte) ([]byte, error) {
@@ -541,38 +559,15 @@ func (d *Decoder) ReadIntsLenient(dst []int64, first *bool, bad *NonIntegers) (n
 
 func (d *Decoder) readInts(dst []int64, first *bool, bad *NonIntegers) (n int, done bool, err error) {
 	for n < len(dst) {
+		n = d.plainInts(dst, n, first)
+		if n == len(dst) {
+			break
+		}
 		more, err := d.More(*first)
 		if err != nil || !more {
 			return n, !more && err == nil, err
 		}
 		*first = false
-		// Fast path: a plain integer wholly inside the buffer.
-		i, neg := d.pos, false
-		if i < d.end && d.buf[i] == '-' {
-			neg = true
-			i++
-		}
-		var v int64
-		j := i
-		for j < d.end && j-i < 18 {
-			c := d.buf[j]
-			if c < '0' || c > '9' {
-				break
-			}
-			v = v*10 + int64(c-'0')
-			j++
-		}
-		if j > i && j < d.end && j-i < 18 {
-			if c := d.buf[j]; c == ',' || c == ']' || c <= ' ' {
-				if neg {
-					v = -v
-				}
-				dst[n] = v
-				n++
-				d.pos = j
-				continue
-			}
-		}
 		if bad != nil {
 			if dst[n], err = d.lenientInt(bad); err != nil {
 				return n, false, err
@@ -584,6 +579,64 @@ func (d *Decoder) readInts(dst []int64, first *bool, bad *NonIntegers) (n int, d
 	}
 	return n, false, nil
 }
+
+// plainInts is readInts' fast path: it reads elements into dst from n on
+// while each is a plain integer of at most 17 digits lying wholly in the
+// buffer, with its separator (a comma between white space, none before the
+// first element) and the byte after it, and returns the new count. It stops
+// at anything else (the array's end, a number of another form, the end of
+// the buffer) without consuming it, for the general path.
+func (d *Decoder) plainInts(dst []int64, n int, first *bool) int {
+	buf := d.buf[:d.end]
+	pos := d.pos
+	for n < len(dst) {
+		i := pos
+		if !*first {
+			for i < len(buf) && isSpace(buf[i]) {
+				i++
+			}
+			if i >= len(buf) || buf[i] != ',' {
+				break
+			}
+			i++
+		}
+		for i < len(buf) && isSpace(buf[i]) {
+			i++
+		}
+		neg := i < len(buf) && buf[i] == '-'
+		if neg {
+			i++
+		}
+		var v int64
+		j := i
+		for j < len(buf) && j-i < 18 {
+			c := buf[j] - '0'
+			if c > 9 {
+				break
+			}
+			v = v*10 + int64(c)
+			j++
+		}
+		if j == i || j >= len(buf) || j-i >= 18 {
+			break
+		}
+		if c := buf[j]; c != ',' && c != ']' && c > ' ' {
+			break
+		}
+		if neg {
+			v = -v
+		}
+		dst[n] = v
+		n++
+		pos = j
+		*first = false
+	}
+	d.pos = pos
+	return n
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 // lenientInt reads one value: an integer, or any other valid value counted in
 // bad and read as 0.

@@ -31,6 +31,9 @@ func TestReadInts(t *testing.T) {
 			[]int64{-1, 4294967295, -9223372036854775808, 9223372036854775807}},
 		{`[1e3, 2.0, -0]`, []int64{1000, 2, 0}},
 		{`[123456789012345678]`, []int64{123456789012345678}},
+		// White space around the commas, as V8 and ArkTS write edges.
+		{"[ 2,427,297752\n,3,-458910 ,\t190\r\n, 7 ]", []int64{2, 427, 297752, 3, -458910, 190, 7}},
+		{"[\n1]", []int64{1}},
 	}
 	for _, tt := range tests {
 		for name, d := range decoders(tt.doc) {
@@ -68,6 +71,10 @@ func TestReadIntsErrors(t *testing.T) {
 		{`[1.5]`, `offset 1: "1.5" is not an integer`},
 		{`[1 2]`, "offset 3: expected ',' or closing bracket, found '2'"},
 		{`[1,"x"]`, `offset 3: expected a number, found '"'`},
+		{`[,1]`, `offset 1: expected a number, found ','`},
+		{`[1,,2]`, `offset 3: expected a number, found ','`},
+		{`[1,]`, `offset 3: expected a number, found ']'`},
+		{"[1\x01,2]", `offset 2: expected ',' or closing bracket, found '\x01'`},
 	}
 	for _, tt := range tests {
 		for name, d := range decoders(tt.doc) {
