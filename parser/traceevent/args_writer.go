@@ -117,36 +117,51 @@ func (a *argSets) room(n int) bool {
 // flattened ahead of time.
 func (a *argSets) of(ev *event.Event) int64 {
 	list, ok := ev.Flattened()
-	if ok && list == nil {
+	switch {
+	case !ok:
+		return a.add(ev.Args)
+	case !mayMerge(ev.Ph):
+		// Flattened ahead of time only to spare this goroutine the work
+		// (batch.decode): as if flattened here.
+		return a.addFlat(ev.Args, true, list, ev.ArgProblems(), false)
+	case list == nil:
 		return none // did not flatten; its problems were counted with the event
 	}
-	return a.add(ev.Args, list)
+	return a.addFlat(ev.Args, true, list, ev.ArgProblems(), true)
 }
 
 // add returns the set of raw args (none when there are no arguments or they
-// do not flatten: not an object); list, when not nil, is raw flattened (and
-// its problems counted with its event), else what flattening raw tolerates
-// is counted.
-func (a *argSets) add(raw []byte, list []event.Arg) int64 {
+// do not flatten: not an object), flattening them unless their text was
+// seen before, and counting what flattening tolerated.
+func (a *argSets) add(raw []byte) int64 {
+	return a.addFlat(raw, false, nil, event.ArgProblems{}, false)
+}
+
+// addFlat is add where flat tells that raw was flattened already, into list
+// (nil and empty alike: no arguments) with problems probs; counted tells
+// that those were counted with its event (and are not again for later events
+// of the same text).
+func (a *argSets) addFlat(raw []byte, flat bool, list []event.Arg, probs event.ArgProblems, counted bool) int64 {
 	if raw == nil {
 		return none
 	}
 	if id, ok := a.byRaw[string(raw)]; ok {
-		if p, ok := a.rawProblems[string(raw)]; ok && list == nil && a.count != nil {
+		if p, ok := a.rawProblems[string(raw)]; ok && !counted && a.count != nil {
 			a.count(p)
 		}
 		return id
 	}
-	var probs event.ArgProblems
-	if list == nil {
+	if !flat {
 		var err error
 		if a.list, probs, err = event.AppendArgs(a.list[:0], raw, &a.dec); err != nil {
 			a.list = a.list[:0]
 		}
 		list = a.list
-		if probs != (event.ArgProblems{}) && a.count != nil {
-			a.count(probs)
-		}
+	}
+	if counted {
+		probs = event.ArgProblems{}
+	} else if probs != (event.ArgProblems{}) && a.count != nil {
+		a.count(probs)
 	}
 	id := a.set(list)
 	if a.room(len(raw)) {

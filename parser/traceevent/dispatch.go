@@ -9,7 +9,11 @@ import (
 // process handles one event in processing order.
 func (im *Importer) process(ev *event.Event) {
 	im.offset = ev.Offset
-	im.argProblems(ev.ArgProblems()) // of arguments flattened ahead of time; the others' when stored
+	if mayMerge(ev.Ph) {
+		// Of arguments flattened ahead of time to be merged; the others'
+		// when their set is found (argSets).
+		im.argProblems(ev.ArgProblems())
+	}
 	ipid, itid, ok := im.threads.Lookup(ev)
 	if !ok {
 		return // beyond Options.MaxThreads: counted by Lookup

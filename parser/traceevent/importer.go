@@ -109,7 +109,7 @@ type Importer struct {
 	haltTick int
 	// decodeBatch decodes a batch of the pipeline ((*batch).decode; tests
 	// replace it).
-	decodeBatch func(*batch, *event.Decoder, stage)
+	decodeBatch func(*batch, *worker, stage)
 
 	app struct {
 		callstack    tables.CallstackWriter

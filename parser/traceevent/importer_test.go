@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -646,11 +647,11 @@ func TestPanicOnPipelineGoroutine(t *testing.T) {
 		ts := schema.New()
 		dict := tables.NewDict(mem, ts)
 		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
-		im.decodeBatch = func(b *batch, d *event.Decoder, s stage) {
+		im.decodeBatch = func(b *batch, w *worker, s stage) {
 			if s == st && len(b.items) > 2 {
 				b.items[2].n = -1 // decode slices the element with it: a bug
 			}
-			b.decode(d, s)
+			b.decode(w, s)
 		}
 		err := im.Read(context.Background(), strings.NewReader(in), Input{Path: "in.json"})
 		if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "in.json: internal error at offset 109") {
@@ -727,6 +728,44 @@ func TestArgsRepeatedKeysAndUTF8(t *testing.T) {
 		if !utf8.ValidString(row[1].Text) {
 			t.Errorf("data_dict %d: invalid UTF-8 %q", row[0].Int, row[1].Text)
 		}
+	}
+}
+
+// TestArgsProblemsCountedOncePerEvent: the decoding workers flatten the
+// arguments of X, instant, n, T and p events the first time each of them sees
+// their text (several workers each see the same text), the importer the rest:
+// whichever did, what flattening tolerated is counted once per event, and
+// identical lists share one set.
+func TestArgsProblemsCountedOncePerEvent(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // several decoding workers
+	const n = 3 * batchItems
+	var evs []string
+	for i := range n {
+		args := "{\"a\":1,\"s\":\"v\xff\",\"a\":2}"
+		if i%3 == 0 {
+			args = fmt.Sprintf("{\"n\":%d}", i%7)
+		}
+		ph := [...]string{"X", "I", "n", "X"}[i%4]
+		evs = append(evs, fmt.Sprintf("{\"ph\":%q,\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1,\"id\":1,\"s\":\"t\",\"name\":\"a\",\"args\":%s}",
+			ph, i, args))
+	}
+	r := importText(t, lines(evs...), Options{})
+	bad := 0
+	for i := range n {
+		if i%3 != 0 {
+			bad++
+		}
+	}
+	stats := strings.Join(r.stats(), " ")
+	for _, want := range []string{fmt.Sprintf("json_duplicate_key/received=%d", bad),
+		fmt.Sprintf("json_string/invalid_data=%d", bad)} {
+		if !strings.Contains(stats, want) {
+			t.Errorf("stats %s, want %s", stats, want)
+		}
+	}
+	if got, want := r.args(), []string{"0 n=0(0)", "1 a=2(0)", "1 s=\"v\uFFFD\"(1)", "2 n=3(0)", "3 n=6(0)",
+		"4 n=2(0)", "5 n=5(0)", "6 n=1(0)", "7 n=4(0)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("args %q, want %q", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"tracestreamer/parser/traceevent/event"
@@ -93,7 +94,7 @@ const (
 // decodeSafely decodes the batch with decode; a panic in it (a bug) ends the
 // batch at the item it was decoding, with an error naming its offset, so
 // that the items before it are kept and the run goes on.
-func (b *batch) decodeSafely(d *event.Decoder, st stage, decode func(*batch, *event.Decoder, stage)) {
+func (b *batch) decodeSafely(w *worker, st stage, decode func(*batch, *worker, stage)) {
 	b.decodedTo = 0
 	defer func() {
 		if r := recover(); r != nil {
@@ -103,17 +104,44 @@ func (b *batch) decodeSafely(d *event.Decoder, st stage, decode func(*batch, *ev
 			}
 			b.items = b.items[:b.decodedTo]
 			b.err = fmt.Errorf("%w at offset %d (please report it): %v", ErrInternal, off, r)
-			*d = event.Decoder{} // its state is unknown
+			*w = worker{} // its state is unknown
 		}
 	}()
-	decode(b, d, st)
+	decode(b, w, st)
+}
+
+// worker is what a decoding goroutine keeps from one batch to the next: its
+// decoder, and the hashes of the args texts it has flattened (second pass).
+type worker struct {
+	d    event.Decoder
+	seed maphash.Seed
+	seen map[uint64]struct{}
+}
+
+// maxSeen bounds the args texts a worker remembers having flattened (about
+// 16 bytes each); past it, texts it has not seen are left to the importer.
+const maxSeen = 1 << 16
+
+// first reports whether the worker sees the args text raw for the first
+// time, remembering it. A hash collision only leaves a text to the importer.
+func (w *worker) first(raw []byte) bool {
+	if w.seen == nil {
+		w.seed, w.seen = maphash.MakeSeed(), make(map[uint64]struct{}, 1024)
+	}
+	h := maphash.Bytes(w.seed, raw)
+	if _, ok := w.seen[h]; ok || len(w.seen) >= maxSeen {
+		return false
+	}
+	w.seen[h] = struct{}{}
+	return true
 }
 
 // ErrInternal is wrapped by the error of a panic inside the import, a bug.
 var ErrInternal = errors.New("internal error")
 
-// decode decodes every element or record of the batch with d.
-func (b *batch) decode(d *event.Decoder, st stage) {
+// decode decodes every element or record of the batch with w's decoder.
+func (b *batch) decode(w *worker, st stage) {
+	d := &w.d
 	for i := range b.items {
 		b.decodedTo = i
 		it := &b.items[i]
@@ -138,11 +166,13 @@ func (b *batch) decode(d *event.Decoder, st stage) {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
-		} else if ev.Args != nil && mayMerge(ev.Ph) {
+		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev.Ph) && w.first(ev.Args)) {
 			// The arguments of a batch share one slice; the importer copies
 			// what it keeps beyond the event. Those of other events are
-			// flattened by the importer, and only when it has not seen
-			// their text before (argSets.of).
+			// flattened here the first time this worker sees their text:
+			// the importer finds a text it has seen before by the text
+			// (argSets.of), and flattens only what no worker did, on the
+			// one goroutine that processes the events.
 			n := len(b.args)
 			list, probs, err := event.AppendArgs(b.args, ev.Args, d)
 			if err != nil {
@@ -195,7 +225,7 @@ func newPipe(workers int, before *pipe) *pipe {
 // decoded starts a stage that decodes the batches of p on workers
 // goroutines and returns the pipe it hands them on through, in their order;
 // the pipes share their batches and their stop signal.
-func (p *pipe) decoded(workers int, st stage, decode func(*batch, *event.Decoder, stage)) *pipe {
+func (p *pipe) decoded(workers int, st stage, decode func(*batch, *worker, stage)) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
 	order := make(chan *batch, cap(p.free))
 	work := make(chan *batch, cap(p.free))
@@ -210,13 +240,13 @@ func (p *pipe) decoded(workers int, st stage, decode func(*batch, *event.Decoder
 	}()
 	for range workers {
 		go func() {
-			var d event.Decoder
+			var w worker
 			for b := range work {
 				// A first-pass event lives as long as its batch: its
 				// record copies its strings, the Orderer what it keeps.
-				d.BorrowStrings(st == elements)
+				w.d.BorrowStrings(st == elements)
 				if b.err == nil {
-					b.decodeSafely(&d, st, decode)
+					b.decodeSafely(&w, st, decode)
 				}
 				close(b.done)
 			}
@@ -380,6 +410,16 @@ func (p *pipe) consume(ctx context.Context, fn func(*batch) error) error {
 		}
 	}()
 	return err
+}
+
+// setByText reports whether the importer finds the arg set of an event of
+// phase ph by its args text when it makes the event's row (argSets.of).
+func setByText(ph byte) bool {
+	switch ph {
+	case 'X', 'i', 'I', 'R', 'n', 'T', 'p':
+		return true
+	}
+	return false
 }
 
 // mayMerge reports whether the arguments of an event of phase ph may be

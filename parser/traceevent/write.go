@@ -113,7 +113,7 @@ func (im *Importer) drain() {
 	im.writeMarkers()
 	for i := len(im.snapArgs); i < len(im.objects.Snapshots); i++ {
 		s := &im.objects.Snapshots[i]
-		im.snapArgs = append(im.snapArgs, im.args.add(s.Args, nil))
+		im.snapArgs = append(im.snapArgs, im.args.add(s.Args))
 		s.Args = nil
 	}
 }
@@ -133,7 +133,7 @@ func (im *Importer) writeInstants() {
 			RefType:    in.RefType(),
 			Value:      0,
 		})
-		set := im.args.add(in.Args, nil)
+		set := im.args.add(in.Args)
 		sf := im.frameRef(in.SF)
 		im.app.instantExtra.Append(&tables.InstantExtra{
 			InstantRowid: int64(in.RowID),
@@ -174,7 +174,7 @@ func (im *Importer) writeFlows() {
 		if im.halted() {
 			return
 		}
-		set := im.args.add(e.Args, nil)
+		set := im.args.add(e.Args)
 		im.app.flowEvent.Append(&tables.FlowEvent{
 			ID:       int64(e.ID),
 			TS:       e.TS,
@@ -197,7 +197,7 @@ func (im *Importer) writeMetadata() {
 		if im.halted() {
 			return
 		}
-		set := im.args.add(m.Args, nil)
+		set := im.args.add(m.Args)
 		im.app.meta.Append(&tables.MetadataEvent{
 			ID:       int64(m.ID),
 			TS:       rows.IOpt(m.TS, m.HasTS),
@@ -216,7 +216,7 @@ func (im *Importer) writeDumps() {
 		if im.halted() {
 			return
 		}
-		set := im.args.add(m.Args, nil)
+		set := im.args.add(m.Args)
 		im.app.dump.Append(&tables.MemoryDump{
 			ID:            int64(m.ID),
 			DumpID:        rows.SOpt(m.DumpID, m.DumpID != ""),
@@ -311,7 +311,7 @@ func (im *Importer) writeSamples() {
 		if s.HasWeightReal {
 			weight = rows.R(s.WeightReal)
 		}
-		set := im.args.add(s.Args, nil)
+		set := im.args.add(s.Args)
 		im.app.sample.Append(&tables.StackSample{
 			ID:           int64(s.ID),
 			Source:       s.Source,
