@@ -27,7 +27,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"slices"
+	"math/bits"
 )
 
 // Record builds one row's record: a header of serial types followed by the
@@ -139,32 +139,88 @@ func (r *Record) Ints(vals []int64) []byte {
 		return r.Bytes()
 	}
 	h := 1 + n
-	out := slices.Grow(r.out[:0], h+8*n)[:h]
+	// Each value is stored as 8 bytes, its own first, at the end of what
+	// is written so far: the next value overwrites the rest. The last one
+	// needs room for 8.
+	if cap(r.out) < h+8*n {
+		r.out = make([]byte, h+8*n)
+	}
+	out := r.out[:h+8*n]
 	out[0] = byte(h)
+	p := h
 	for i, v := range vals {
-		var st byte
-		out, st = appendInt(out, v)
-		out[1+i] = st
+		t := intSerial(v)
+		out[1+i] = t.st
+		// 0 and 1 take no bytes: the 8 written are overwritten too.
+		binary.BigEndian.PutUint64(out[p:p+8], uint64(v)<<(t.shift&63))
+		p += int(t.size)
 	}
 	r.out = out
-	return out
+	return out[:p]
+}
+
+// serial is the serial type of an integer, the bytes of its value and the
+// shift that brings them to the top of 8.
+type serial struct{ st, size, shift uint8 }
+
+// intSerials holds, at 2+n, the serial type of an integer that needs n bits
+// beside its sign (as appendInt chooses it), and at 0 and 1 those of 0 and 1.
+var intSerials = func() (t [128]serial) {
+	t[0], t[1] = serial{st: 8}, serial{st: 9}
+	for n := range 64 {
+		var st, size uint8
+		switch {
+		case n < 8:
+			st, size = 1, 1
+		case n < 16:
+			st, size = 2, 2
+		case n < 24:
+			st, size = 3, 3
+		case n < 32:
+			st, size = 4, 4
+		case n < 48:
+			st, size = 5, 6
+		default:
+			st, size = 6, 8
+		}
+		t[2+n] = serial{st, size, 64 - 8*size}
+	}
+	return t
+}()
+
+// intSerial returns the serial type appendInt chooses for v, and its size.
+func intSerial(v int64) serial {
+	// v's bits beside the sign: those of v, or of its complement if negative.
+	i := 2 + bits.Len64(uint64(v^(v>>63)))
+	if uint64(v) <= 1 {
+		i = int(v)
+	}
+	return intSerials[i&127]
 }
 
 // varintLen is the length of v as a SQLite varint.
 func varintLen(v uint64) int {
-	switch {
-	case v < 1<<7:
-		return 1
-	case v < 1<<14:
-		return 2
-	case v >= 1<<56:
+	if v >= 1<<56 {
 		return 9
 	}
-	n := 2
-	for v >= 1<<(7*n) {
-		n++
+	return max(1, (bits.Len64(v)+6)/7)
+}
+
+// putVarint writes v as a SQLite varint of n bytes (varintLen(v)) at b's
+// start.
+func putVarint(b []byte, v uint64, n int) {
+	if n == 9 {
+		for i := range 8 {
+			b[i] = byte(v>>(57-7*i)) | 0x80
+		}
+		b[8] = byte(v)
+		return
 	}
-	return n
+	_ = b[n-1]
+	for i := range n - 1 {
+		b[i] = byte(v>>(7*(n-1-i))) | 0x80
+	}
+	b[n-1] = byte(v) & 0x7f
 }
 
 // appendVarint appends v as a SQLite varint: big-endian groups of 7 bits, the

@@ -547,7 +547,8 @@ func TestAddOutOfOrder(t *testing.T) {
 }
 
 func TestVarint(t *testing.T) {
-	for _, v := range []uint64{0, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21, 1<<56 - 1, 1 << 56, math.MaxUint64} {
+	for _, v := range []uint64{0, 1, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21, 1<<28 - 1, 1 << 28, 1<<49 - 1, 1 << 49,
+		1<<56 - 1, 1 << 56, 1<<63 - 1, math.MaxUint64} {
 		b := appendVarint(nil, v)
 		if len(b) != varintLen(v) {
 			t.Errorf("%d: %d bytes, varintLen %d", v, len(b), varintLen(v))
@@ -555,6 +556,10 @@ func TestVarint(t *testing.T) {
 		got, n := readVarint(b)
 		if got != v || n != len(b) {
 			t.Errorf("%d: read back %d in %d bytes of %d", v, got, n, len(b))
+		}
+		put := make([]byte, len(b))
+		if putVarint(put, v, varintLen(v)); string(put) != string(b) {
+			t.Errorf("%d: putVarint % x, appendVarint % x", v, put, b)
 		}
 	}
 }
@@ -603,6 +608,26 @@ func TestValues(t *testing.T) {
 func TestInts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var a, b Record
+	// Every width's bounds, each alone and all in one row.
+	var edges []int64
+	for _, w := range []uint{0, 1, 7, 8, 15, 16, 23, 24, 31, 32, 47, 48, 63} {
+		hi := int64(uint64(1)<<w - 1)
+		edges = append(edges, hi, hi+1, -hi, -hi-1, -hi-2)
+	}
+	edges = append(edges, math.MinInt64, math.MaxInt64)
+	rows := [][]int64{edges}
+	for _, v := range edges {
+		rows = append(rows, []int64{v})
+	}
+	for _, vals := range rows {
+		a.Reset()
+		for _, v := range vals {
+			a.Int(v)
+		}
+		if want, got := a.Bytes(), b.Ints(vals); string(got) != string(want) {
+			t.Fatalf("%v: Ints % x, Int and Bytes % x", vals, got, want)
+		}
+	}
 	for _, n := range []int{1, 7, 12, 126, 127, 300} {
 		for range 200 {
 			vals := make([]int64, n)

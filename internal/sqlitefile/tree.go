@@ -154,7 +154,8 @@ func (t *Tree) Add(rowid int64, rec []byte) error {
 		return fmt.Errorf("rowid %d after %d: rows must come in rowid order", rowid, t.last)
 	}
 	local := t.maxLocal(len(rec))
-	cell := varintLen(uint64(len(rec))) + varintLen(uint64(rowid)) + local
+	nlen, nid := varintLen(uint64(len(rec))), varintLen(uint64(rowid))
+	cell := nlen + nid + local
 	if local < len(rec) {
 		cell += 4
 	}
@@ -166,17 +167,19 @@ func (t *Tree) Add(rowid int64, rec []byte) error {
 	t.rows++
 	t.last = rowid
 	t.top -= cell
-	p := t.page[t.top:t.top]
-	p = appendVarint(p, uint64(len(rec)))
-	p = appendVarint(p, uint64(rowid))
-	p = append(p, rec[:local]...)
+	p := t.top
+	putVarint(t.page[p:], uint64(len(rec)), nlen)
+	p += nlen
+	putVarint(t.page[p:], uint64(rowid), nid)
+	p += nid
+	p += copy(t.page[p:], rec[:local])
 	if local < len(rec) {
 		first, err := t.overflow(rec[local:])
 		if err != nil {
 			return err
 		}
-		binary.BigEndian.PutUint32(t.page[t.top+len(p):], first)
-		t.open = append(t.open, fix{off: int32(t.top + len(p)), to: first, row: t.rows})
+		binary.BigEndian.PutUint32(t.page[p:], first)
+		t.open = append(t.open, fix{off: int32(p), to: first, row: t.rows})
 	}
 	binary.BigEndian.PutUint16(t.page[leafHeader+2*t.cells:], uint16(t.top))
 	t.cells++
