@@ -82,12 +82,14 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 			t.stats.Add(stat.JSONPidTid, stat.Received, 1, ev.Offset)
 		}
 	}
-	_, known := t.procs[p]
-	if !known && t.full() {
-		t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
-		return 0, 0, false
+	ipid, known := t.procs[p]
+	if !known {
+		if t.full() {
+			t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
+			return 0, 0, false
+		}
+		ipid = t.process(p, pstr)
 	}
-	ipid = t.process(p, pstr)
 	var th int64
 	var tstr string
 	if tid.Present {
@@ -98,11 +100,15 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 	if !tid.Present || (th == 0 && p != 0) {
 		th, tstr = p, ""
 	}
-	if _, known := t.thrs[[2]int64{p, th}]; !known && t.full() {
-		t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
-		return 0, 0, false
+	itid, known = t.thrs[[2]int64{p, th}]
+	if !known {
+		if t.full() {
+			t.stats.Add(stat.JSONPidTid, stat.DataLost, 1, ev.Offset)
+			return 0, 0, false
+		}
+		itid = t.thread(ipid, p, th, tstr)
 	}
-	return ipid, t.thread(ipid, p, th, tstr), true
+	return ipid, itid, true
 }
 
 // full reports whether max threads are there.
