@@ -162,16 +162,13 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if opts.NoMeta {
 		omit = append(omit, r.tables.Meta)
 	}
-	create := store.Create
-	if opts.InsertOnly {
-		create = store.CreateInsertOnly
-	}
-	db, err := create(dest, r.tables.DDL(omit...))
+	// The schema is made on the writer's goroutine while the first input
+	// is read; r.db is used directly only once the sink is closed.
+	db, sink, err := store.Start(dest, r.tables.DDL(omit...), 32, opts.InsertOnly)
 	if err != nil {
 		return nil, err
 	}
-	r.db = db
-	r.sink = store.NewAsync(db, 32)
+	r.db, r.sink = db, sink
 	r.dict = tables.NewDict(r.sink, r.tables)
 	// The analysis's shelf goes beside the database, as the store's page
 	// file does.

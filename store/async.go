@@ -47,16 +47,25 @@ type op struct {
 }
 
 // NewAsync starts writing to db; queue is the number of batches that may wait.
-func NewAsync(db *DB, queue int) *Async {
+func NewAsync(db *DB, queue int) *Async { return newAsync(db, queue, nil) }
+
+// newAsync is NewAsync whose goroutine first calls first, if not nil: its
+// error is the Async's, as a write's would be.
+func newAsync(db *DB, queue int, first func() error) *Async {
 	a := &Async{db: db, ops: make(chan op, queue), free: make(chan *rows.Batch, queue+8),
 		done: make(chan struct{})}
 	a.room = sync.NewCond(&a.mu)
-	go a.run()
+	go a.run(first)
 	return a
 }
 
-func (a *Async) run() {
+func (a *Async) run(first func() error) {
 	defer close(a.done)
+	if first != nil {
+		if err := first(); err != nil {
+			a.setErr(err)
+		}
+	}
 	marks := map[rows.Mark]rows.Mark{} // Async mark → DB mark
 	for o := range a.ops {
 		var err error

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	_ "modernc.org/sqlite" // database/sql driver, to read results back
@@ -441,5 +442,52 @@ func TestHandedStatementsClosedAtCommit(t *testing.T) {
 	}
 	if got := testutil.Query(t, openRead(t, dest), "SELECT count(*), sum(self_size) FROM js_heap_nodes"); !slices.Equal(got, []string{"10|243"}) {
 		t.Errorf("after Commit: %v, want 10|243", got)
+	}
+}
+
+// TestStart: Start's writer makes the schema before it writes the first
+// batch, for both writers; an error making it is the Async's, and nothing is
+// left behind.
+func TestStart(t *testing.T) {
+	ts := schema.New()
+	for _, insertOnly := range []bool{false, true} {
+		dest := filepath.Join(t.TempDir(), "out.db")
+		db, a, err := Start(dest, ts.DDL(), 4, insertOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strs := rows.NewAppender(a, ts.JSHeapString)
+		for i, s := range []string{"<dummy>", "GC roots", "größe"} {
+			strs.Row([]int64{0, int64(i)}, s)
+		}
+		strs.Flush()
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := openRead(t, dest).QueryRow("SELECT group_concat(string, '|') FROM js_heap_string").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != "<dummy>|GC roots|größe" {
+			t.Errorf("insertOnly %v: strings %q", insertOnly, got)
+		}
+	}
+
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "out.db")
+	db, a, err := Start(dest, []string{"CREATE TABLE t(a INT)", "CREATE TABLE broken("}, 4, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.NewAppender(a, ts.JSHeapString).Row([]int64{0, 0}, "x")
+	if err := a.Close(); err == nil || !strings.Contains(err.Error(), `exec "CREATE TABLE broken(": SQL logic error: incomplete input`) {
+		t.Errorf("Close: %v, want the schema's error", err)
+	}
+	db.Abort()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }
