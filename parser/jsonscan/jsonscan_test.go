@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -260,6 +263,52 @@ func TestAppendStringEscaping(t *testing.T) {
 		}
 		if got := string(AppendStringEscaping(nil, []byte(tc.in), EscapeNonASCII)); got != tc.nonASCII {
 			t.Errorf("AppendStringEscaping(%q, EscapeNonASCII) = %s, want %s", tc.in, got, tc.nonASCII)
+		}
+	}
+}
+
+// TestReadIntsRandom reads arrays of random integers, spaced at random,
+// through buffers of several sizes (every path of the fast reader and the
+// general one) and compares them with what was written.
+func TestReadIntsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	spaces := []string{"", "", "", " ", "\n", "\r\n", "\t "}
+	for range 200 {
+		want := make([]int64, rng.IntN(300))
+		var doc strings.Builder
+		doc.WriteString("[" + spaces[rng.IntN(len(spaces))])
+		for i := range want {
+			want[i] = rng.Int64() >> rng.IntN(64)
+			if rng.IntN(3) == 0 {
+				want[i] = -want[i]
+			}
+			if i > 0 {
+				doc.WriteString(spaces[rng.IntN(len(spaces))] + "," + spaces[rng.IntN(len(spaces))])
+			}
+			doc.WriteString(strconv.FormatInt(want[i], 10))
+		}
+		doc.WriteString(spaces[rng.IntN(len(spaces))] + "]")
+		for _, size := range []int{1, 7, 16, 64, 1 << 16} {
+			d := NewReader(strings.NewReader(doc.String()), size)
+			if err := d.Expect('['); err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			buf := make([]int64, 1+rng.IntN(40))
+			first := true
+			for {
+				n, done, err := d.ReadInts(buf, &first)
+				if err != nil {
+					t.Fatalf("buffer %d, %q: %v", size, doc.String(), err)
+				}
+				got = append(got, buf[:n]...)
+				if done {
+					break
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("buffer %d, %q: got %v", size, doc.String(), got)
+			}
 		}
 	}
 }
