@@ -3,8 +3,10 @@ package ingest
 import (
 	"context"
 	"io"
+	"os"
 
 	"tracestreamer/heapfile"
+	"tracestreamer/internal/scratch"
 	"tracestreamer/parser/rawheap"
 	"tracestreamer/stat"
 )
@@ -58,12 +60,30 @@ func (r *run) problems(path string) func(rawheap.Problem) {
 	}
 }
 
-// rawheapStatic reads a static dump alone.
+// rawheapStatic reads a static dump alone. Its decoder keeps the object
+// records in a scratch file beside the output while it makes the graph in
+// passes over them (removed at once: it is gone when the run ends, however
+// it ends).
 func (r *run) rawheapStatic(ctx context.Context, o *opened, path string) error {
 	warnf := func(format string, args ...any) { r.log.Warn(stat.Rawheap, stat.InvalidData, path, format, args...) }
 	r.log.Add(stat.Rawheap, stat.Received, 1)
+	var records *os.File
+	defer func() {
+		if records != nil {
+			records.Close()
+		}
+	}()
+	scratchFile := func() (rawheap.ScratchFile, error) {
+		f, err := scratch.File(r.scratchDir, "rawheap-records")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name())
+		records = f
+		return ctxScratch{ctxReaderAt{ctx, f}, f}, nil
+	}
 	return r.rawheapGraph(ctx, path, warnf, func(g rawheap.Graph, _ rawheap.Warner) (uint64, error) {
-		info, _, err := rawheap.DecodeStatic(o.r, g, r.problems(path))
+		info, _, err := rawheap.DecodeStaticScratch(o.r, g, r.problems(path), scratchFile)
 		return info.Timestamp, err
 	})
 }
@@ -90,6 +110,13 @@ func (r *run) rawheapPair(ctx context.Context, f *rawheap.File, path, staPath st
 		}
 		return ts, err
 	})
+}
+
+// ctxScratch is a scratch file whose reads stop once ctx is cancelled: a
+// decoder reading it back in passes ends at once.
+type ctxScratch struct {
+	ctxReaderAt
+	io.WriterAt
 }
 
 type eofReader struct{}

@@ -153,6 +153,15 @@ type staticDump struct {
 	roots      []uint32
 	xrefs      []staticXRef
 	records    int // complete records read
+	// objects is the number of object items (instances, arrays and string
+	// objects) read; maxID the largest of their ids.
+	objects int
+	maxID   uint32
+	// spill, when set, holds the object records' bodies instead of the
+	// slices above (instances, arrays, stringObjs, the values and text stay
+	// empty): the builder reads them back, decoding them again, in each of
+	// its passes (eachInstance, eachArray, eachString).
+	spill *recordSpill
 }
 
 // ProblemKind says what was wrong with a part of a dump.
@@ -187,21 +196,46 @@ type staticReader struct {
 	d    *staticDump
 	prob func(Problem)
 	body bytes.Buffer
+	// vis receives the object items as they are decoded: d itself, or,
+	// when the records are spilled, a counter (and, reading them back, the
+	// builder's pass).
+	vis  objectVisitor
+	vals []fieldValue // the current instance's field values
+}
+
+// objectVisitor receives the object items of a dump's records.
+type objectVisitor interface {
+	instance(rec *staticInstance, vals []fieldValue)
+	array(rec *staticArray)
+	stringObj(rec *staticString, text []byte)
 }
 
 // readStatic reads a static dump. A problem in a record is reported through
 // prob and the complete items before it are kept; the error is set only when
 // the header is not a static dump's.
 func readStatic(r io.Reader, prob func(Problem)) (*staticDump, error) {
+	return readStaticTo(r, prob, nil)
+}
+
+// readStaticTo is readStatic keeping the object records' bodies in spill,
+// when set, rather than decoded in memory.
+func readStaticTo(r io.Reader, prob func(Problem), spill *recordSpill) (*staticDump, error) {
 	if prob == nil {
 		prob = func(Problem) {}
 	}
 	sr := &staticReader{r: bufio.NewReaderSize(r, 64<<10), prob: prob,
-		d: &staticDump{strs: map[uint32]string{}, classes: map[uint32]*staticClass{}}}
+		d: &staticDump{strs: map[uint32]string{}, classes: map[uint32]*staticClass{}, spill: spill}}
+	sr.vis = sr.d
+	if spill != nil {
+		sr.vis = counter{sr.d}
+	}
 	if err := sr.header(); err != nil {
 		return nil, err
 	}
 	for sr.record() {
+	}
+	if spill != nil && spill.err != nil {
+		return nil, fmt.Errorf("static dump: keeping its object records in a scratch file: %w", spill.err)
 	}
 	return sr.d, nil
 }
@@ -301,6 +335,9 @@ func (sr *staticReader) record() bool {
 		return !truncated
 	}
 	c := &cursor{b: body, base: bodyOff}
+	if sp := sr.d.spill; sp != nil && (tag == tagInstanceDump || tag == tagArrayDump || tag == tagStringDump) {
+		sp.add(tag, bodyOff, body, count, truncated)
+	}
 	var perr error
 	switch tag {
 	case tagStringUTF8:
@@ -530,29 +567,21 @@ func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 		if c.bad {
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		d := sr.d
-		rec.vstart = uint32(len(d.vtyp))
-		wide := len(d.vwide)
-		undo := func() {
-			d.vtyp, d.vlow, d.vwide = d.vtyp[:rec.vstart], d.vlow[:rec.vstart], d.vwide[:wide]
-		}
+		sr.vals = sr.vals[:0]
 		for range n {
 			t := c.u8()
 			if c.bad {
 				break
 			}
 			if !supportedFieldType(t) {
-				undo()
 				return c.fail(at, "object %d: field value of unknown type %#x", rec.id, t)
 			}
-			d.addValue(t, c.uN(fieldSize(t)))
+			sr.vals = append(sr.vals, fieldValue{typ: t, val: c.uN(fieldSize(t))})
 		}
 		if c.bad {
-			undo()
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		rec.vn = uint32(len(d.vtyp)) - rec.vstart
-		d.instances = append(d.instances, rec)
+		sr.vis.instance(&rec, sr.vals)
 	}
 	return nil
 }
@@ -568,9 +597,7 @@ func (sr *staticReader) stringItems(c *cursor, count uint32) error {
 		if n > staticMaxStr || int(n) > len(c.b)-c.p {
 			return c.fail(at, "string object %d of %d bytes runs past the end of its record", rec.id, n)
 		}
-		rec.cstart, rec.clen = uint32(len(sr.d.text)), n
-		sr.d.text = append(sr.d.text, c.take(int(n))...)
-		sr.d.stringObjs = append(sr.d.stringObjs, rec)
+		sr.vis.stringObj(&rec, c.take(int(n)))
 	}
 	return nil
 }
@@ -703,7 +730,7 @@ func (sr *staticReader) arrayItems(c *cursor, count uint32, truncated bool) erro
 		case rec.length > 0 && l.dataSize > 0 && fieldSize(rec.elemType) > 0:
 			rec.prim = bytes.Clone(d)
 		}
-		sr.d.arrays = append(sr.d.arrays, rec)
+		sr.vis.array(&rec)
 	}
 	c.p = len(body)
 	return fault
@@ -716,6 +743,41 @@ func leValue(b []byte) uint64 {
 	}
 	return v
 }
+
+// instance, array and stringObj keep the object items in d (objectVisitor).
+func (d *staticDump) instance(rec *staticInstance, vals []fieldValue) {
+	rec.vstart = uint32(len(d.vtyp))
+	for _, v := range vals {
+		d.addValue(v.typ, v.val)
+	}
+	rec.vn = uint32(len(vals))
+	d.instances = append(d.instances, *rec)
+	d.counted(rec.id)
+}
+
+func (d *staticDump) array(rec *staticArray) {
+	d.arrays = append(d.arrays, *rec)
+	d.counted(rec.id)
+}
+
+func (d *staticDump) stringObj(rec *staticString, text []byte) {
+	rec.cstart, rec.clen = uint32(len(d.text)), uint32(len(text))
+	d.text = append(d.text, text...)
+	d.stringObjs = append(d.stringObjs, *rec)
+	d.counted(rec.id)
+}
+
+func (d *staticDump) counted(id uint32) {
+	d.objects++
+	d.maxID = max(d.maxID, id)
+}
+
+// counter counts the object items of a dump whose records are spilled.
+type counter struct{ d *staticDump }
+
+func (c counter) instance(rec *staticInstance, _ []fieldValue) { c.d.counted(rec.id) }
+func (c counter) array(rec *staticArray)                       { c.d.counted(rec.id) }
+func (c counter) stringObj(rec *staticString, _ []byte)        { c.d.counted(rec.id) }
 
 // addValue appends a field value to the instances' value arrays.
 func (d *staticDump) addValue(t uint8, v uint64) {

@@ -15,7 +15,9 @@ import (
 // a dump read alone, a SyntheticRoot and a StaticRoot group above the roots.
 type staticBuilder struct {
 	d       *staticDump
-	g       *transGraph
+	mode    buildMode
+	g       *transGraph // modeGraph: the graph made
+	strs    interner
 	byID    *idIndex // object id → node index
 	synth   uint32   // next synthetic id - 0x40000000
 	prob    func(Problem)
@@ -28,6 +30,62 @@ type staticBuilder struct {
 	// strCache is dumpStr's answer per dump string id (the ids are dense
 	// from 0), 0 when not yet asked.
 	strCache []uint32
+	classIDs []uint32
+	// edgePhase is set once the nodes of the records are made.
+	edgePhase bool
+	stream
+}
+
+// buildMode says what the builder does with the nodes and edges it makes.
+// modeGraph keeps them all (transGraph); the other modes are the passes of
+// streamStatic, which hands them to a Graph without holding them.
+type buildMode uint8
+
+const (
+	modeGraph      buildMode = iota
+	modeCount                // pass 1: keep the nodes, count each one's edges, keep the few of the roots and classes
+	modeMidEdges             // hand out the edges of the records' objects
+	modeLaterEdges           // hand out the edges of the nodes made while making edges
+)
+
+// stream is the builder's state when it hands the graph out in passes.
+type stream struct {
+	// store holds the nodes made before the edges (roots, classes, the
+	// records' objects), whose attributes are still set later (a class
+	// object's size, an unknown class's instances' name); the nodes made
+	// while making edges are each done when the next is made: cur, node
+	// last, is the one in the making, then kept in later.
+	store []transNode
+	later laterNodes
+	// typs are the types of the nodes made before the edges once store,
+	// their nodes handed out, keeps only the roots' and classes' (slim).
+	typs    []uint8
+	cur     transNode
+	last    uint32
+	next    uint32 // index of the next node made while making edges
+	pending bool   // cur is not kept yet
+	ec      []uint32
+	head    []transEdge
+	// made lists the ids given nodes while making edges (dangling
+	// references), synth0 the invented ids' count before: taken back
+	// before each pass, so that every pass makes the same nodes.
+	made   []uint32
+	synth0 int
+	// synthRefs is set when an id of the dump is one of those the builder
+	// invents: their nodes are then looked up by id in every pass.
+	synthRefs, inSynth bool
+	// prevMid and prevLater are the sources of the last edges of the
+	// objects and of the nodes made while making edges; disorder is set
+	// when one is not in source order (an id given to two objects) or a
+	// node made while making edges is changed after the next one: the
+	// graph is then made whole (modeGraph).
+	prevMid, prevLater uint32
+	disorder           bool
+	edgeNames          map[string]uint32
+	lost               bool // an edge name the first pass did not give out (a fault of the passes)
+	spare              transNode
+	out                Graph
+	sum                *Summary
 }
 
 // syntheticIDBase is where the translator numbers the nodes it invents
@@ -40,6 +98,7 @@ const syntheticIDBase = 0x40000000
 // translator, and are reported once with the offset of the first reference.
 func buildStatic(d *staticDump, withRoot bool, prob func(Problem)) (*transGraph, *idIndex) {
 	b := &staticBuilder{d: d, g: &transGraph{}, byID: newIDIndex(d), prob: prob}
+	b.strs = &b.g.strs
 	b.strCache = make([]uint32, 0, 1024)
 	b.reserve()
 	b.build(withRoot)
@@ -57,17 +116,8 @@ type idIndex struct {
 }
 
 func newIDIndex(d *staticDump) *idIndex {
-	var maxID uint32
-	n := len(d.instances) + len(d.arrays) + len(d.stringObjs) + len(d.classes)
-	for _, r := range d.instances {
-		maxID = max(maxID, r.id)
-	}
-	for _, r := range d.arrays {
-		maxID = max(maxID, r.id)
-	}
-	for _, r := range d.stringObjs {
-		maxID = max(maxID, r.id)
-	}
+	maxID := d.maxID
+	n := d.objects + len(d.classes)
 	x := &idIndex{sparse: map[uint32]uint32{}}
 	if maxID < syntheticIDBase && int(maxID) <= 16*n+1024 {
 		x.dense = make([]uint32, maxID+1)
@@ -97,6 +147,20 @@ func (x *idIndex) set(id, i uint32) {
 	default:
 		x.sparse[id] = i + 1
 	}
+}
+
+// unset takes back an id set outside the invented ids' slice.
+func (x *idIndex) unset(id uint32) {
+	if id < uint32(len(x.dense)) {
+		x.dense[id] = 0
+		return
+	}
+	delete(x.sparse, id)
+}
+
+// inSynth reports an id kept in the invented ids' slice.
+func (x *idIndex) inSynth(id uint32) bool {
+	return id >= syntheticIDBase && id-syntheticIDBase < uint32(len(x.synth))
 }
 
 // get is lookup for an id known to have a node.
@@ -149,17 +213,56 @@ func (b *staticBuilder) reserve() {
 }
 
 func (b *staticBuilder) newNode() uint32 {
-	b.g.nodes = append(b.g.nodes, transNode{typ: typeDefault, name: 1})
-	return uint32(len(b.g.nodes) - 1)
+	n := transNode{typ: typeDefault, name: 1}
+	switch {
+	case b.mode == modeGraph:
+		b.g.nodes = append(b.g.nodes, n)
+		return uint32(len(b.g.nodes) - 1)
+	case !b.edgePhase:
+		b.store = append(b.store, n)
+		b.ec = append(b.ec, 0)
+		return uint32(len(b.store) - 1)
+	}
+	if b.mode == modeCount {
+		b.keepCur()
+		b.ec = append(b.ec, 0)
+	}
+	b.cur, b.last, b.pending = n, b.next, true
+	b.next++
+	return b.last
+}
+
+// nd is node i, to read or set.
+func (b *staticBuilder) nd(i uint32) *transNode {
+	switch {
+	case b.mode == modeGraph:
+		return &b.g.nodes[i]
+	case i < uint32(len(b.store)):
+		return &b.store[i]
+	case i < b.edgeNodes:
+		// A later pass: its changes to these nodes are the first pass's.
+		b.spare = transNode{typ: b.typs[i]}
+		return &b.spare
+	case i != b.last:
+		b.disorder = true
+		return &b.spare
+	}
+	return &b.cur
 }
 
 func (b *staticBuilder) node(id uint32) uint32 {
+	if id >= syntheticIDBase && !b.inSynth {
+		b.synthRefs = true
+	}
 	if i, ok := b.byID.lookup(id); ok {
 		return i
 	}
 	i := b.newNode()
-	b.g.nodes[i].id = uint64(id)
+	b.nd(i).id = uint64(id)
 	b.byID.set(id, i)
+	if b.edgePhase && b.mode != modeGraph && !b.byID.inSynth(id) {
+		b.made = append(b.made, id)
+	}
 	return i
 }
 
@@ -182,14 +285,73 @@ func (b *staticBuilder) target(id uint32) uint32 {
 // of nodes made since (buffers, boxes) to g.later (groupEdges).
 func (b *staticBuilder) edge(from, to, nameOrIndex uint32, typ uint8) {
 	e := transEdge{from: from, to: to, nameOrIndex: nameOrIndex, typ: typ}
+	if b.mode == modeGraph {
+		switch {
+		case from < b.headNodes:
+			b.g.head = append(b.g.head, e)
+		case from >= b.edgeNodes:
+			b.g.later = append(b.g.later, e)
+		default:
+			b.g.edges = append(b.g.edges, e)
+		}
+		return
+	}
+	later := from >= b.edgeNodes
 	switch {
 	case from < b.headNodes:
-		b.g.head = append(b.g.head, e)
-	case from >= b.edgeNodes:
-		b.g.later = append(b.g.later, e)
-	default:
-		b.g.edges = append(b.g.edges, e)
+		if b.mode == modeCount {
+			b.ec[from]++
+			b.head = append(b.head, e)
+		}
+	case b.mode == modeCount:
+		b.ec[from]++
+		prev := &b.prevMid
+		if later {
+			prev = &b.prevLater
+		}
+		if from < *prev {
+			b.disorder = true
+		}
+		*prev = from
+	case b.mode == modeMidEdges && !later, b.mode == modeLaterEdges && later:
+		b.emitEdge(e)
 	}
+}
+
+// nodeNames reports a pass that uses the names of the nodes it makes (the
+// passes that hand out edges do not).
+func (b *staticBuilder) nodeNames() bool { return b.mode == modeGraph || b.mode == modeCount }
+
+// nodeName is the string id of a node's name; 0 where nodeNames is not set.
+func (b *staticBuilder) nodeName(s string) uint32 {
+	if !b.nodeNames() {
+		return 0
+	}
+	return b.strs.id(s)
+}
+
+// edgeName is the string id of an edge's name or of a dump string. The
+// first pass keeps those it gives out (few: field, method and class names,
+// element indexes) in edgeNames, which the passes that hand out edges read
+// instead of the whole table.
+func (b *staticBuilder) edgeName(s string) uint32 {
+	switch {
+	case b.mode == modeGraph:
+		return b.strs.id(s)
+	case !b.nodeNames():
+		id, ok := b.edgeNames[s]
+		if !ok {
+			b.lost = true
+		}
+		return id
+	}
+	id := b.strs.id(s)
+	if b.mode == modeCount {
+		if _, ok := b.edgeNames[s]; !ok {
+			b.edgeNames[s] = id
+		}
+	}
+	return id
 }
 
 // dumpStr is the table id of the dump's string id; a string id the dump does
@@ -202,13 +364,22 @@ func (b *staticBuilder) dumpStr(id uint32) uint32 {
 		for int(id) >= len(b.strCache) {
 			b.strCache = append(b.strCache, 0)
 		}
-		b.strCache[id] = b.g.strs.id(b.d.strs[id])
+		b.strCache[id] = b.edgeName(b.d.strs[id])
 		return b.strCache[id]
 	}
-	return b.g.strs.id(b.d.strs[id])
+	return b.edgeName(b.d.strs[id])
 }
 
 func (b *staticBuilder) build(withRoot bool) {
+	b.nodes(withRoot)
+	b.edges()
+	b.dangling()
+	b.d = nil // the records are not needed any more (when the caller drops them too)
+	b.g.groupEdges()
+}
+
+// nodes makes the nodes of the roots, the classes and the records.
+func (b *staticBuilder) nodes(withRoot bool) {
 	var synthetic, static uint32
 	if withRoot {
 		synthetic, static = b.newNode(), b.newNode()
@@ -218,76 +389,145 @@ func (b *staticBuilder) build(withRoot bool) {
 		classIDs = append(classIDs, id)
 	}
 	slices.Sort(classIDs)
+	b.classIDs = classIDs
 	for _, id := range classIDs {
-		n := &b.g.nodes[b.node(id)]
+		n := b.nd(b.node(id))
 		n.name = b.dumpStr(b.d.classes[id].name)
 		n.typ = typeClass
 	}
-	b.headNodes = uint32(len(b.g.nodes))
-	for _, rec := range b.d.instances {
+	b.headNodes = b.count()
+	b.d.eachInstance(func(rec *staticInstance, _ []fieldValue) {
 		if _, isClass := b.d.classes[rec.id]; isClass {
 			// A class object's instance record: its class record made the node.
-			b.g.nodes[b.node(rec.id)].size = rec.size
-			continue
+			b.nd(b.node(rec.id)).size = rec.size
+			return
 		}
 		i := b.node(rec.id)
-		b.g.nodes[i].size = rec.size
-		b.g.nodes[i].typ = typeObject
+		b.nd(i).size = rec.size
+		b.nd(i).typ = typeObject
 		if cl, ok := b.d.classes[rec.class]; ok {
 			name := b.dumpStr(cl.name)
-			n := &b.g.nodes[i]
+			n := b.nd(i)
 			n.name = name
 			if n.size == 0 {
 				n.size = cl.instanceSize
 			}
 		}
-	}
-	for _, rec := range b.d.arrays {
+	})
+	b.d.eachArray(func(rec *staticArray) {
 		i := b.node(rec.id)
-		b.g.nodes[i].size = rec.size
-		b.g.nodes[i].typ = typeArray
+		b.nd(i).size = rec.size
+		b.nd(i).typ = typeArray
 		if cl, ok := b.d.classes[rec.class]; ok {
-			b.g.nodes[i].name = b.dumpStr(cl.name)
+			b.nd(i).name = b.dumpStr(cl.name)
 		}
-	}
-	for _, rec := range b.d.stringObjs {
+	})
+	b.d.eachString(func(rec *staticString, text []byte) {
 		i := b.node(rec.id)
-		name := b.g.strs.id(string(b.d.text[rec.cstart : rec.cstart+rec.clen]))
-		n := &b.g.nodes[i]
+		name := b.strs.id(string(text))
+		n := b.nd(i)
 		n.size, n.typ, n.name = rec.size, typeString, name
-	}
+	})
 	for _, id := range b.d.roots {
-		n := &b.g.nodes[b.node(id)]
+		n := b.nd(b.node(id))
 		if n.typ != typeClass && n.typ != typeObject && n.typ != typeArray && n.typ != typeString {
 			n.typ = typeRoot
 		}
 	}
 	if withRoot {
-		sr := &b.g.nodes[synthetic]
-		sr.id, sr.typ, sr.name = 1, typeSynthetic, b.g.strs.id("SyntheticRoot")
-		name := b.g.strs.id("StaticRoot[" + strconv.Itoa(len(b.d.roots)) + "]")
-		st := &b.g.nodes[static]
+		sr := b.nd(synthetic)
+		sr.id, sr.typ, sr.name = 1, typeSynthetic, b.strs.id("SyntheticRoot")
+		name := b.strs.id("StaticRoot[" + strconv.Itoa(len(b.d.roots)) + "]")
+		st := b.nd(static)
 		st.id, st.typ, st.name, st.size = 0, typeRoot, name, 1
-		b.edge(synthetic, static, b.g.strs.id("-subroot-"), edgeShortcut)
+		b.edge(synthetic, static, b.strs.id("-subroot-"), edgeShortcut)
 		for i, id := range b.d.roots {
 			b.edge(static, b.byID.get(id), uint32(i), edgeElement)
 		}
 	}
-	b.edgeNodes = uint32(len(b.g.nodes))
-	b.classEdges(classIDs)
+	b.edgeNodes = b.count()
+}
+
+// slim keeps, of the nodes made before the edges, the names and types that
+// the later passes read, and all of the roots' and classes' (store).
+func (b *staticBuilder) slim() {
+	b.typs = make([]uint8, len(b.store))
+	for i, n := range b.store {
+		b.typs[i] = n.typ
+	}
+	b.store = slices.Clone(b.store[:b.headNodes])
+}
+
+// laterNodes are the nodes made while making edges, from the first pass:
+// ids, names and types (their sizes are 0 but for a few, in sizes).
+type laterNodes struct {
+	id, name []uint32
+	typ      []uint8
+	sizes    map[uint32]uint32
+}
+
+// keepCur keeps cur, when it is a node not kept yet, in later.
+func (b *staticBuilder) keepCur() {
+	if !b.pending {
+		return
+	}
+	b.pending = false
+	l, n := &b.later, &b.cur
+	if n.size != 0 {
+		if l.sizes == nil {
+			l.sizes = map[uint32]uint32{}
+		}
+		l.sizes[uint32(len(l.id))] = n.size
+	}
+	l.id, l.name, l.typ = append(l.id, uint32(n.id)), append(l.name, n.name), append(l.typ, n.typ)
+}
+
+// laterNode is node j of later.
+func (l *laterNodes) node(j int) transNode {
+	return transNode{id: uint64(l.id[j]), name: l.name[j], typ: l.typ[j], size: l.sizes[uint32(j)]}
+}
+
+// count is the number of nodes made.
+func (b *staticBuilder) count() uint32 {
+	if b.mode == modeGraph {
+		return uint32(len(b.g.nodes))
+	}
+	if b.edgePhase {
+		return b.next
+	}
+	return uint32(len(b.store))
+}
+
+// edges makes the edges of the classes and the records' objects, and the
+// nodes they lead to that no record made.
+func (b *staticBuilder) edges() {
+	if b.mode != modeGraph {
+		if !b.edgePhase {
+			b.edgePhase, b.synth0 = true, len(b.byID.synth)
+		}
+		b.next, b.pending = b.edgeNodes, false
+	}
+	b.classEdges(b.classIDs)
 	b.instanceEdges()
 	b.arrayEdges()
-	for _, rec := range b.d.stringObjs {
+	hclass := uint32(0)
+	b.d.eachString(func(rec *staticString, _ []byte) {
 		if rec.class != 0 && rec.class != rec.id {
 			from := b.byID.get(rec.id)
-			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), edgeProperty)
+			if hclass == 0 {
+				hclass = b.edgeName("hclass")
+			}
+			b.edge(from, b.target(rec.class), hclass, edgeProperty)
 		}
-	}
+	})
+}
+
+// dangling reports the count of references to objects the dump does not
+// hold, when there are several.
+func (b *staticBuilder) dangling() {
 	if b.dangles > 1 && b.prob != nil {
 		b.prob(Problem{Kind: ProblemDangling, Offset: b.firstAt, Msg: fmt.Sprintf("%d references in all to objects the dump does not hold, the first here", b.dangles)})
 	}
-	b.d = nil // the records are not needed any more (when the caller drops them too)
-	b.g.groupEdges()
 }
 
 func (b *staticBuilder) classEdges(classIDs []uint32) {
@@ -295,8 +535,8 @@ func (b *staticBuilder) classEdges(classIDs []uint32) {
 		from := b.byID.get(id)
 		cl := b.d.classes[id]
 		b.curOff = cl.off
-		if cl.super != 0 && uint64(cl.super) != b.g.nodes[from].id {
-			b.edge(from, b.target(cl.super), b.g.strs.id("superClass"), edgeInternal)
+		if cl.super != 0 && uint64(cl.super) != b.nd(from).id {
+			b.edge(from, b.target(cl.super), b.edgeName("superClass"), edgeInternal)
 		}
 		for i := range min(len(cl.staticFields), len(cl.staticValues)) {
 			b.valueEdge(from, cl.staticValues[i], b.dumpStr(cl.staticFields[i]))
@@ -326,17 +566,16 @@ func (b *staticBuilder) valueEdge(from uint32, v fieldValue, name uint32) {
 func isRefValue(t uint8) bool { return t == ftObject || t == ftArray || t == ftWeakObj }
 
 func (b *staticBuilder) instanceEdges() {
-	for _, rec := range b.d.instances {
+	b.d.eachInstance(func(rec *staticInstance, vals []fieldValue) {
 		from := b.byID.get(rec.id)
 		b.curOff = rec.off
 		if rec.class != 0 && rec.class != rec.id {
-			b.edge(from, b.target(rec.class), b.g.strs.id("hclass"), edgeProperty)
+			b.edge(from, b.target(rec.class), b.edgeName("hclass"), edgeProperty)
 		}
 		cl, ok := b.d.classes[rec.class]
 		if !ok {
-			b.g.nodes[from].name = b.g.strs.id("Object")
-			for j := range rec.vn {
-				v := b.d.value(rec.vstart + j)
+			b.nd(from).name = b.nodeName("Object")
+			for _, v := range vals {
 				if v.val == 0 || !isRefValue(v.typ) {
 					continue
 				}
@@ -344,19 +583,19 @@ func (b *staticBuilder) instanceEdges() {
 				if v.typ == ftWeakObj {
 					typ = edgeWeak
 				}
-				b.edge(from, b.target(uint32(v.val)), b.g.strs.id(""), typ)
+				b.edge(from, b.target(uint32(v.val)), b.edgeName(""), typ)
 			}
-			continue
+			return
 		}
-		isClass := b.g.nodes[from].typ == typeClass
-		for i := 0; i < len(cl.instanceFields) && i < int(rec.vn); i++ {
+		isClass := b.nd(from).typ == typeClass
+		for i := 0; i < len(cl.instanceFields) && i < len(vals); i++ {
 			name := b.dumpStr(cl.instanceFields[i])
 			if isClass && b.d.strs[cl.instanceFields[i]] == "superClass" {
 				continue // the class record's superclass edge says it already
 			}
-			b.valueEdge(from, b.d.value(rec.vstart+uint32(i)), name)
+			b.valueEdge(from, vals[i], name)
 		}
-	}
+	})
 }
 
 // boxedNames are the classes the translator boxes a primitive array's
@@ -366,13 +605,14 @@ var boxedNames = map[uint8]string{ftBoolean: "std.core.Boolean", ftByte: "std.co
 	ftDouble: "std.core.Double"}
 
 func (b *staticBuilder) arrayEdges() {
-	bufferName, valueName := b.g.strs.id("buffer"), b.g.strs.id("value")
-	for _, rec := range b.d.arrays {
+	bufferName, valueName := b.edgeName("buffer"), b.edgeName("value")
+	b.d.eachArray(func(rec *staticArray) {
 		arr := b.byID.get(rec.id)
 		b.curOff = rec.off
 		buf := b.synthNode()
-		bn := &b.g.nodes[buf]
-		bn.typ, bn.name, bn.size = typeArray, b.g.nodes[arr].name, 0
+		arrName := b.nd(arr).name
+		bn := b.nd(buf)
+		bn.typ, bn.name, bn.size = typeArray, arrName, 0
 		b.edge(arr, buf, bufferName, edgeProperty)
 		switch {
 		case rec.elemType == ftTagged:
@@ -380,7 +620,7 @@ func (b *staticBuilder) arrayEdges() {
 				switch {
 				case isRefValue(v.typ) && v.val == 0:
 				case v.typ == ftWeakObj:
-					name := b.g.strs.id(strconv.Itoa(i))
+					name := b.edgeName(strconv.Itoa(i))
 					b.edge(buf, b.target(uint32(v.val)), name, edgeWeak)
 				case isRefValue(v.typ):
 					b.edge(buf, b.target(uint32(v.val)), uint32(i), edgeElement)
@@ -397,20 +637,20 @@ func (b *staticBuilder) arrayEdges() {
 		default:
 			w := fieldSize(rec.elemType)
 			if w == 0 || rec.length == 0 || len(rec.prim) < int(rec.length)*w {
-				continue
+				return
 			}
 			name, ok := boxedNames[rec.elemType]
 			if !ok {
 				name = "std.core.Object"
 			}
-			wrapperName := b.g.strs.id(name)
+			wrapperName := b.nodeName(name)
 			// The buffer's edges, then each box's: the order grouping by
 			// source gives (the boxes come after the buffer).
 			boxes := make([][2]uint32, 0, rec.length)
 			for j := range int(rec.length) {
 				v := leValue(rec.prim[j*w : (j+1)*w])
 				wr := b.synthNode()
-				wn := &b.g.nodes[wr]
+				wn := b.nd(wr)
 				wn.typ, wn.name, wn.size = typeObject, wrapperName, 0
 				val := b.valueNode(rec.elemType, v)
 				b.edge(buf, wr, uint32(j), edgeElement)
@@ -420,21 +660,30 @@ func (b *staticBuilder) arrayEdges() {
 				b.edge(bx[0], bx[1], valueName, edgeProperty)
 			}
 		}
-	}
+	})
 }
 
 // synthNode is a node the translator invents, numbered from 0x40000000.
 func (b *staticBuilder) synthNode() uint32 {
 	id := syntheticIDBase + b.synth
 	b.synth++
+	if b.mode != modeGraph && b.mode != modeCount && !b.synthRefs {
+		// No id of the dump is an invented one: the invented ids need no
+		// index after the first pass.
+		i := b.newNode()
+		b.nd(i).id = uint64(id)
+		return i
+	}
+	b.inSynth = true
 	i := b.node(id)
-	b.g.nodes[i].id = uint64(id)
+	b.inSynth = false
+	b.nd(i).id = uint64(id)
 	return i
 }
 
 func (b *staticBuilder) methodNode(name uint32) uint32 {
 	i := b.synthNode()
-	n := &b.g.nodes[i]
+	n := b.nd(i)
 	n.typ, n.name, n.size = typeClosure, name, 0
 	return i
 }
@@ -449,8 +698,11 @@ func (b *staticBuilder) valueNode(typ uint8, v uint64) uint32 {
 	case ftTagged:
 		t = typeSynthetic
 	}
-	name := b.g.strs.id(valueText(typ, v))
-	n := &b.g.nodes[i]
+	var name uint32
+	if b.nodeNames() {
+		name = b.strs.id(valueText(typ, v))
+	}
+	n := b.nd(i)
 	n.typ, n.name, n.size = t, name, 0
 	return i
 }

@@ -28,11 +28,29 @@ func IsHybridStatic(head []byte) bool {
 // The records are read as a stream; the graph is made once all are read,
 // because the runtime writes the classes after their objects. Problems that
 // leave the rest usable go to prob, with their byte offset; an error means
-// the file gave nothing usable (and nothing was handed to g).
+// the file gave nothing usable (and nothing was handed to g). The graph is
+// handed out in passes over the object records, which are kept as the file
+// has them (streamStatic): here in memory; DecodeStaticScratch keeps them in
+// a scratch file.
 func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary, error) {
+	return DecodeStaticScratch(r, g, prob, nil)
+}
+
+// DecodeStaticScratch is DecodeStatic keeping the dump's object records,
+// read back in each pass over them, in the scratch file scratch gives (the
+// caller closes and removes it after the call); without one, or when it
+// cannot be made, they are kept in memory. A scratch file that fails to be
+// written or read back is an error (g may then hold part of the graph).
+func DecodeStaticScratch(r io.Reader, g Graph, prob func(Problem), scratch func() (ScratchFile, error)) (StaticInfo, Summary, error) {
 	var sum Summary
 	prob = counted(prob, &sum)
-	d, err := readStatic(r, prob)
+	var sf ScratchFile
+	if scratch != nil {
+		if f, err := scratch(); err == nil {
+			sf = f
+		}
+	}
+	d, err := readStaticTo(r, prob, newRecordSpill(sf))
 	if err != nil {
 		return StaticInfo{}, sum, err
 	}
@@ -40,14 +58,136 @@ func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary
 	if d.empty() {
 		return info, sum, errors.New("static dump: no complete record")
 	}
-	sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
+	sum.Objects = int64(d.objects)
+	big := d.objects >= 1<<20
+	streamed, err := streamStatic(d, g, &sum, prob)
+	switch {
+	case err != nil:
+		return info, sum, err
+	case streamed:
+		if big {
+			// The passes' arrays and tables are garbage: returned now,
+			// so that what the receiver makes next (the analysis) is not
+			// mapped beside them while they are still resident.
+			d = nil
+			debug.FreeOSMemory()
+		}
+		return info, sum, nil
+	}
 	tg, _ := buildStatic(d, true, prob)
+	if err := d.spill.err; err != nil {
+		return info, sum, fmt.Errorf("static dump: %w", err)
+	}
 	d = nil // the records are not needed any more
 	if len(tg.nodes) >= 1<<20 {
 		debug.FreeOSMemory()
 	}
 	tg.emit(g, &sum)
 	return info, sum, nil
+}
+
+// streamStatic hands g the graph of a static dump read alone without holding
+// it whole (docs/format/rawheap.md#what-a-static-dump-becomes):
+//
+//  1. make the nodes and count every node's edges, keeping the nodes (in
+//     flat arrays: 13 bytes a record's object, 9 a node made while making
+//     edges) and the edges of the roots and classes;
+//  2. hand out the strings, then the nodes;
+//  3. the edges of the roots and classes, by source; making the edges
+//     again, those of the records' objects; once more, those of the nodes
+//     made while making edges: grouped by source, as groupEdges groups them.
+//
+// It hands g nothing and returns false when the edges do not come in
+// source order (an id given to two objects): the caller makes the graph
+// whole. The error is set when the records could not be read back.
+func streamStatic(d *staticDump, g Graph, sum *Summary, prob func(Problem)) (bool, error) {
+	var held []Problem // reported once the passes are known to work
+	strs := &strArena{}
+	b := &staticBuilder{d: d, mode: modeCount, strs: strs, byID: newIDIndex(d),
+		prob: func(p Problem) { held = append(held, p) }}
+	b.strCache = make([]uint32, 0, 1024)
+	b.edgeNames = map[string]uint32{}
+	b.store = make([]transNode, 0, 2+len(d.classes)+d.objects+len(d.roots))
+	b.ec = make([]uint32, 0, cap(b.store))
+	b.out, b.sum = g, sum
+	b.nodes(true)
+	b.edges()
+	b.keepCur()
+	b.dangling()
+	if d.spill.err != nil {
+		return false, fmt.Errorf("static dump: %w", d.spill.err)
+	}
+	if b.disorder {
+		return false, nil
+	}
+	for _, p := range held {
+		prob(p)
+	}
+	if !b.synthRefs {
+		b.byID.synth = nil
+	}
+	strs.each(func(s string) {
+		g.String(s)
+		sum.Strings++
+	})
+	strs, b.strs = nil, nil // the edges' names are in edgeNames
+	nodes, edges := int64(len(b.ec)), int64(0)
+	for _, n := range b.ec {
+		edges += int64(n)
+	}
+	if nodes >= 1<<20 {
+		// What the first pass let go of (the string table, the copies its
+		// arrays left as they grew) is returned before the receiver maps
+		// its node arrays beside it.
+		debug.FreeOSMemory()
+	}
+	g.Reserve(nodes, 0)
+	for i := range b.store {
+		b.emitNode(uint32(i), &b.store[i])
+	}
+	for j := range b.later.id {
+		n := b.later.node(j)
+		b.emitNode(uint32(len(b.store)+j), &n)
+	}
+	b.later = laterNodes{}
+	b.slim()
+	b.ec = nil
+	g.Reserve(nodes, edges)
+	for _, e := range sortEdges(b.head, int(b.headNodes)) {
+		b.emitEdge(e)
+	}
+	b.head = nil
+	b.pass(modeMidEdges)
+	b.pass(modeLaterEdges)
+	if d.spill.err != nil {
+		return true, fmt.Errorf("static dump: %w", d.spill.err)
+	}
+	if b.lost {
+		return true, errors.New("static dump: the passes over its records did not agree (an edge name the first did not make)")
+	}
+	return true, nil
+}
+
+// pass makes the edges again, in mode.
+func (b *staticBuilder) pass(mode buildMode) {
+	b.mode, b.synth, b.prob = mode, 0, nil
+	for _, id := range b.made {
+		b.byID.unset(id)
+	}
+	b.made = b.made[:0]
+	b.byID.synth = b.byID.synth[:b.synth0]
+	b.edges()
+	b.pending = false
+}
+
+func (b *staticBuilder) emitNode(i uint32, n *transNode) {
+	b.out.Node(int64(n.typ), int64(n.name), int64(n.id), int64(n.size), int64(b.ec[i]), 0)
+	b.sum.Nodes++
+}
+
+func (b *staticBuilder) emitEdge(e transEdge) {
+	b.out.Edge(int64(e.typ), int64(e.nameOrIndex), int64(e.to))
+	b.sum.Edges++
 }
 
 // DecodeHybrid reads a hybrid pair: dyn, the dynamic (V1 or V2) dump opened
@@ -89,13 +229,13 @@ func DecodeHybrid(dyn *File, sta io.Reader, g Graph, prob func(Problem)) (Static
 		sg, byID := buildStatic(d, false, prob)
 		mergeHybrid(&col.g, sg, d, byID, prob)
 		col.g.emit(g, &sum)
-		sum.Objects = dsum.Objects + int64(len(d.instances)+len(d.arrays)+len(d.stringObjs))
+		sum.Objects = dsum.Objects + int64(d.objects)
 		return info, sum, nil
 	}
 	if derr == nil {
 		sum.Objects = dsum.Objects
 	} else {
-		sum.Objects = int64(len(d.instances) + len(d.arrays) + len(d.stringObjs))
+		sum.Objects = int64(d.objects)
 	}
 	return info, sum, nil
 }
@@ -112,15 +252,14 @@ func counted(prob func(Problem), sum *Summary) func(Problem) {
 
 // empty reports a dump of which no record was read whole.
 func (d *staticDump) empty() bool {
-	return d.records == 0 && len(d.strs) == 0 && len(d.classes) == 0 && len(d.instances) == 0 &&
-		len(d.arrays) == 0 && len(d.stringObjs) == 0 && len(d.roots) == 0
+	return d.records == 0 && len(d.strs) == 0 && len(d.classes) == 0 && d.objects == 0 && len(d.roots) == 0
 }
 
 // emit hands the graph to g: the strings, the nodes, then the edges. The
 // graph is emptied as it goes, so that its memory is freed while the receiver
 // fills its own.
 func (tg *transGraph) emit(g Graph, sum *Summary) {
-	strs := tg.Strings()
+	strs := tg.strs.strings()
 	tg.strs = strTable{}
 	for i, s := range strs {
 		g.String(s)

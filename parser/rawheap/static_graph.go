@@ -1,6 +1,8 @@
 package rawheap
 
 import (
+	"bytes"
+	"hash/maphash"
 	"strings"
 )
 
@@ -81,13 +83,13 @@ func (t *strTable) get(id uint32) (string, bool) {
 	return t.list[id-firstStrID], true
 }
 
-// Strings returns the snapshot's strings array as the translator writes it:
+// strings returns the snapshot's strings array as the translator writes it:
 // the three fixed entries, then the table. The translator writes a string up
 // to its first NUL byte; the text is otherwise unchanged.
-func (g *transGraph) Strings() []string {
-	out := make([]string, 0, len(g.strs.list)+firstStrID)
+func (t *strTable) strings() []string {
+	out := make([]string, 0, len(t.list)+firstStrID)
 	out = append(out, "<dummy>", "", "GC roots")
-	for _, s := range g.strs.list {
+	for _, s := range t.list {
 		if i := strings.IndexByte(s, 0); i >= 0 {
 			s = s[:i]
 		}
@@ -95,6 +97,9 @@ func (g *transGraph) Strings() []string {
 	}
 	return out
 }
+
+// Strings returns the graph's strings array (strTable.strings).
+func (g *transGraph) Strings() []string { return g.strs.strings() }
 
 // groupEdges orders the edges (head, edges, then later) by source node,
 // keeping the order in which each node's edges were made, and sets every
@@ -153,5 +158,82 @@ func (g *transGraph) flatEdges() {
 	if g.head != nil || g.later != nil {
 		g.edges = append(append(g.head, g.edges...), g.later...)
 		g.head, g.later = nil, nil
+	}
+}
+
+// interner numbers strings as strTable does.
+type interner interface {
+	id(s string) uint32
+}
+
+// strArena is a strTable in a few flat arrays rather than a Go map and a
+// string each: the strings' bytes end to end, where each ends, and an open
+// addressing table of their indexes (a static dump's graph passes hold ~20
+// bytes a string instead of ~60).
+type strArena struct {
+	data  []byte
+	ends  []int
+	table []uint32 // string index + 1; 0 for an empty slot
+	seed  maphash.Seed
+}
+
+func (a *strArena) str(i int) string {
+	start := 0
+	if i > 0 {
+		start = a.ends[i-1]
+	}
+	return string(a.data[start:a.ends[i]])
+}
+
+func (a *strArena) id(s string) uint32 {
+	if a.table == nil {
+		a.table, a.seed = make([]uint32, 1<<10), maphash.MakeSeed()
+	}
+	mask := uint64(len(a.table) - 1)
+	p := maphash.String(a.seed, s) & mask
+	for ; a.table[p] != 0; p = (p + 1) & mask {
+		if i := int(a.table[p] - 1); a.str(i) == s {
+			return uint32(i) + firstStrID
+		}
+	}
+	a.data = append(a.data, s...)
+	a.ends = append(a.ends, len(a.data))
+	n := len(a.ends)
+	a.table[p] = uint32(n)
+	if 2*n > len(a.table) {
+		a.grow()
+	}
+	return uint32(n-1) + firstStrID
+}
+
+// grow doubles the table.
+func (a *strArena) grow() {
+	t := make([]uint32, 2*len(a.table))
+	mask := uint64(len(t) - 1)
+	for i := range a.ends {
+		p := maphash.String(a.seed, a.str(i)) & mask
+		for t[p] != 0 {
+			p = (p + 1) & mask
+		}
+		t[p] = uint32(i + 1)
+	}
+	a.table = t
+}
+
+// each hands f the snapshot's strings array as strTable.strings gives it,
+// each string a copy of its own (what the receiver keeps of them, class
+// names, then keeps nothing else).
+func (a *strArena) each(f func(s string)) {
+	f("<dummy>")
+	f("")
+	f("GC roots")
+	start := 0
+	for _, end := range a.ends {
+		b := a.data[start:end]
+		if j := bytes.IndexByte(b, 0); j >= 0 {
+			b = b[:j]
+		}
+		f(string(b))
+		start = end
 	}
 }
