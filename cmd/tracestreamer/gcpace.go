@@ -8,23 +8,31 @@ import (
 )
 
 // gcPace sets the collector's percentage (GOGC) for the input being read,
-// and optionally a floor: the heap may grow to floor bytes before a
-// collection, whatever the percentage says. The runtime starts collecting at
-// a 4 MB heap, so a run whose live heap ends near 70 MB (the Trace Event
-// importer on a 29 MB file) collects eleven times at GOGC=50 on its way up;
-// with a floor it collects once or twice, its peak still near the floor.
-// Past the floor the percentage alone paces it, so large inputs peak as
-// before.
+// and optionally a floor: memory the run may use before it collects at all.
+// The runtime starts collecting at a 4 MB heap, so a run whose live heap
+// ends near 70 MB (the Trace Event importer on a 29 MB file) collected ten
+// times or more at GOGC=50 on its way up.
 //
-// After each collection (a cleanup of a sentinel object, made again each
-// time) it sets the percentage that puts the next goal at the floor, or the
-// base percentage where that is larger.
+// While the live heap is under half the floor, the percentage is off and
+// the floor is the runtime's soft memory limit: the collector runs only when
+// the run's memory reaches the floor, and the heap cannot grow past it
+// (a percentage computed to reach the floor would let a heap that grew
+// meanwhile run far past it until the next adjustment). After each
+// collection (a cleanup of a sentinel object, made again each time) the
+// live heap is looked at again; once it passes half the floor, the base
+// percentage and the memory limit the run had (GOMEMLIMIT or the command's
+// default) pace it, so large inputs are collected as before.
 type gcPace struct {
 	mu      sync.Mutex
-	percent int    // the base GOGC
-	floor   uint64 // bytes; 0: none
-	armed   bool   // a sentinel is waiting for the next collection
+	percent int   // the base GOGC
+	floor   int64 // bytes; 0: none
+	limit   int64 // the memory limit outside the floor
+	armed   bool  // a sentinel is waiting for the next collection
 	sample  []metrics.Sample
+	// percent0 is the percentage before the pace was made; restored is
+	// set once restore has put it and the limit back.
+	percent0 int
+	restored bool
 }
 
 // sentinel is an object whose cleanup runs after the collection that finds
@@ -32,37 +40,54 @@ type gcPace struct {
 type sentinel struct{ _ [4]*int }
 
 func newGCPace() *gcPace {
-	return &gcPace{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return &gcPace{limit: debug.SetMemoryLimit(-1), percent0: p, percent: p,
+		sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+}
+
+// restore puts back the percentage and the memory limit there were when
+// the pace was made; it changes nothing after that.
+func (g *gcPace) restore() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.restored = true
+	debug.SetGCPercent(g.percent0)
+	debug.SetMemoryLimit(g.limit)
 }
 
 // set makes percent the base percentage and floor (0: none) the floor.
-func (g *gcPace) set(percent int, floor uint64) {
+func (g *gcPace) set(percent int, floor int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.restored {
+		return
+	}
 	g.percent, g.floor = percent, floor
 	g.applyLocked()
 }
 
-// applyLocked sets the collector's percentage from the live heap, and arms
-// a sentinel while a floor is set.
+// applyLocked paces the collector from the live heap, and arms a sentinel
+// while the floor does.
 func (g *gcPace) applyLocked() {
-	pct := g.percent
 	if g.floor > 0 {
 		metrics.Read(g.sample)
-		live := uint64(4 << 20) // the runtime's smallest goal, before any collection
-		if v := g.sample[0].Value; v.Kind() == metrics.KindUint64 && v.Uint64() > live {
-			live = v.Uint64()
+		var live int64 // 0 before the first collection
+		if v := g.sample[0].Value; v.Kind() == metrics.KindUint64 {
+			live = int64(v.Uint64())
 		}
-		if live < g.floor {
-			pct = max(pct, int((g.floor-live)*100/live))
-		}
-		if !g.armed {
-			g.armed = true
-			s := &sentinel{}
-			runtime.AddCleanup(s, func(g *gcPace) { g.collected() }, g)
+		if live < g.floor/2 {
+			debug.SetMemoryLimit(min(g.floor, g.limit))
+			debug.SetGCPercent(-1)
+			if !g.armed {
+				g.armed = true
+				runtime.AddCleanup(&sentinel{}, func(g *gcPace) { g.collected() }, g)
+			}
+			return
 		}
 	}
-	debug.SetGCPercent(pct)
+	debug.SetGCPercent(g.percent)
+	debug.SetMemoryLimit(g.limit)
 }
 
 // collected runs after a collection: it paces the next one.
@@ -70,12 +95,13 @@ func (g *gcPace) collected() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.armed = false
-	g.applyLocked()
+	if !g.restored {
+		g.applyLocked()
+	}
 }
 
-// traceEventHeapFloor is the heap the Trace Event importer may grow to
-// before it collects. On the 29 MB real-mix trace it collects 4–5 times
-// instead of 10–12 (the collector's CPU 36–57 → 25–27 ms, gctrace) at the
-// same peak (113–124 MB; 45 MB trace: 132 → 112–114 MB). The 519 MB trace's
-// live heap passes it early, and GOGC=50 paces it as before.
-const traceEventHeapFloor = 64 << 20
+// traceEventFloor is the memory the Trace Event importer may use before it
+// collects. The 29 MB real-mix trace collects 4-5 times instead of 12, its
+// peak 113-122 MB as at GOGC=50 alone (45 MB trace: 121-137 -> 112-114 MB);
+// the 519 MB trace passes it early and is paced by GOGC=50 as before.
+const traceEventFloor = 80 << 20

@@ -16,16 +16,17 @@ func gcPercent() int {
 
 func TestGCPace(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
 	g := newGCPace()
 
-	// A test's live heap is far below 1 GiB: the percentage puts the next
-	// goal near the floor, well above the base.
+	// A test's live heap is far below half of 1 GiB: the percentage is off
+	// and the floor is the memory limit.
 	g.set(50, 1<<30)
-	if p := gcPercent(); p < 1000 {
-		t.Fatalf("with a 1 GiB floor: GOGC %d, want ≥ 1000", p)
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != -1 || l != 1<<30 {
+		t.Fatalf("with a 1 GiB floor: GOGC %d, memory limit %d; want off, 1 GiB", p, l)
 	}
 
-	// After a collection the cleanup sets it again (here over a percentage
+	// After a collection the cleanup looks again (here at a percentage
 	// changed behind its back).
 	debug.SetGCPercent(50)
 	deadline := time.Now().Add(10 * time.Second)
@@ -33,19 +34,27 @@ func TestGCPace(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if p := gcPercent(); p < 1000 {
-		t.Fatalf("after a collection with a 1 GiB floor: GOGC %d, want ≥ 1000", p)
+	if p := gcPercent(); p != -1 {
+		t.Fatalf("after a collection with a 1 GiB floor: GOGC %d, want off", p)
 	}
 
-	// Without a floor, the base percentage; a floor below the live heap
-	// leaves the base too.
+	// Without a floor, and with a floor the live heap has passed half of,
+	// the base percentage and the memory limit the run had; restore puts
+	// back what there was before, for good.
 	for _, tc := range []struct {
 		percent int
-		floor   uint64
+		floor   int64
 	}{{10, 0}, {50, 0}, {50, 1}} {
 		g.set(tc.percent, tc.floor)
-		if p := gcPercent(); p != tc.percent {
-			t.Errorf("set(%d, %d): GOGC %d, want %d", tc.percent, tc.floor, p, tc.percent)
+		if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != tc.percent || l != 3<<30 {
+			t.Errorf("set(%d, %d): GOGC %d, memory limit %d; want %d, 3 GiB", tc.percent, tc.floor, p, l, tc.percent)
 		}
+	}
+	g.set(50, 1<<30)
+	g.restore()
+	g.set(50, 1<<30)
+	runtime.GC()
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || l != 3<<30 {
+		t.Errorf("after restore: GOGC %d, memory limit %d; want 100, 3 GiB", p, l)
 	}
 }

@@ -248,13 +248,12 @@ func parseArgs(args []string) (*config, error) {
 // importer keeps little alive: GOGC=50 costs it no measurable time
 // (519 MB real-mix trace, CPU 6.3–6.8 s either way) and keeps its peak down
 // (259–268 → 217 MB; 29 MB: 165 → 129 MB), above a floor of
-// traceEventHeapFloor (gcPace).
-func gcPolicy(analysis bool) func(format string) {
-	pace := newGCPace()
+// traceEventFloor (gcPace).
+func gcPolicy(pace *gcPace, analysis bool) func(format string) {
 	return func(format string) {
 		switch {
 		case format == "traceevent":
-			pace.set(50, traceEventHeapFloor)
+			pace.set(50, traceEventFloor)
 		case analysis:
 			pace.set(10, 0)
 		default:
@@ -298,7 +297,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := parseArgs(args)
 	if err == nil && os.Getenv("GOGC") == "" {
-		c.opts.BeforeInput = gcPolicy(!c.opts.NoAnalysis)
+		// The pace of the run is undone when it returns (tests run several).
+		pace := newGCPace()
+		defer pace.restore()
+		c.opts.BeforeInput = gcPolicy(pace, !c.opts.NoAnalysis)
 	}
 	switch {
 	case errors.Is(err, errHelp):
