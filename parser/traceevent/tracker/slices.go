@@ -74,6 +74,11 @@ type Slices struct {
 	// one: a slice, not a map), asyncStacks those of async tracks by key.
 	threadStacks [][]entry
 	asyncStacks  map[int][]entry
+	// spare holds the arrays of stacks that became empty, for the next
+	// stack that starts (a thread's stack empties and starts again all the
+	// time, an async track's with each n): at most maxSpare, each of at
+	// most spareCap entries.
+	spare [][]entry
 	// pending counts the B and b slices on the stacks still waiting for
 	// their end; maxPending bounds it (0: no bound): a B or b beyond it is
 	// dropped and counted (json_max_depth data_lost), as each costs memory
@@ -243,9 +248,18 @@ func (s *Slices) markEnd(key, slice, depth int, t int64) {
 	}
 }
 
+// Bounds of Slices.spare: a few hundred KB at most.
+const (
+	maxSpare = 1024
+	spareCap = 16
+)
+
 // setStack stores a stack, forgetting empty ones (async tracks come and go).
 func (s *Slices) setStack(key int, st []entry) {
 	if len(st) == 0 {
+		if c := cap(st); c > 0 && c <= spareCap && len(s.spare) < maxSpare {
+			s.spare = append(s.spare, st[:0])
+		}
 		if key < 0 {
 			delete(s.asyncStacks, key)
 		} else if key < len(s.threadStacks) {
@@ -254,6 +268,15 @@ func (s *Slices) setStack(key int, st []entry) {
 		return
 	}
 	s.setStackKeep(key, st)
+}
+
+// grown returns st, or a spare array for an empty stack that has none.
+func (s *Slices) grown(st []entry) []entry {
+	if cap(st) == 0 && len(s.spare) > 0 {
+		st = s.spare[len(s.spare)-1]
+		s.spare = s.spare[:len(s.spare)-1]
+	}
+	return st
 }
 
 // stack returns the stack of key (a thread's itid, or trackStack of an async
@@ -337,7 +360,7 @@ func (s *Slices) begin(key, itid int, ev *event.Event) (int, bool) {
 	i, ok := s.push(key, itid, ev, 0, false)
 	if ok {
 		s.pending++
-		s.setStackKeep(key, append(s.stack(key), entry{slice: i, pending: true}))
+		s.setStackKeep(key, append(s.grown(s.stack(key)), entry{slice: i, pending: true}))
 	}
 	return i, ok
 }
@@ -392,7 +415,7 @@ func (s *Slices) complete(key, itid int, ev *event.Event, dur int64) (int, bool)
 			end = parentEnd
 		}
 	}
-	s.setStackKeep(key, append(st, entry{slice: i, end: end}))
+	s.setStackKeep(key, append(s.grown(st), entry{slice: i, end: end}))
 	return i, true
 }
 
