@@ -732,10 +732,11 @@ func TestArgsRepeatedKeysAndUTF8(t *testing.T) {
 }
 
 // TestArgsProblemsCountedOncePerEvent: the decoding workers flatten the
-// arguments of X, instant, n, T and p events the first time each of them sees
-// their text (several workers each see the same text), the importer the rest:
-// whichever did, what flattening tolerated is counted once per event, and
-// identical lists share one set.
+// arguments of X, instant, n, T and p events the first time one of them sees
+// their text (with several workers, not always for the first event of that
+// text in processing order), the importer the rest: whichever did, what
+// flattening tolerated is counted once per event, and identical lists share
+// one set.
 func TestArgsProblemsCountedOncePerEvent(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // several decoding workers
 	const n = 3 * batchItems

@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"runtime"
+	"sync"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/extsort"
 	"tracestreamer/parser/traceevent/tokenizer"
@@ -104,35 +105,46 @@ func (b *batch) decodeSafely(w *worker, st stage, decode func(*batch, *worker, s
 			}
 			b.items = b.items[:b.decodedTo]
 			b.err = fmt.Errorf("%w at offset %d (please report it): %v", ErrInternal, off, r)
-			*w = worker{} // its state is unknown
+			*w = worker{texts: w.texts} // its decoder's state is unknown
 		}
 	}()
 	decode(b, w, st)
 }
 
 // worker is what a decoding goroutine keeps from one batch to the next: its
-// decoder, and the hashes of the args texts it has flattened (second pass).
+// decoder, and the args texts the stage's workers have flattened (second
+// pass).
 type worker struct {
-	d    event.Decoder
+	d     event.Decoder
+	texts *seenTexts // shared by the workers of the stage
+}
+
+// seenTexts is the args texts that the workers of a stage have flattened,
+// by hash, at most maxSeen (about 16 bytes each): past it, texts not seen
+// are left to the importer.
+type seenTexts struct {
+	mu   sync.Mutex
 	seed maphash.Seed
 	seen map[uint64]struct{}
 }
 
-// maxSeen bounds the args texts a worker remembers having flattened (about
-// 16 bytes each); past it, texts it has not seen are left to the importer.
 const maxSeen = 1 << 16
 
-// first reports whether the worker sees the args text raw for the first
-// time, remembering it. A hash collision only leaves a text to the importer.
-func (w *worker) first(raw []byte) bool {
-	if w.seen == nil {
-		w.seed, w.seen = maphash.MakeSeed(), make(map[uint64]struct{}, 1024)
+func newSeenTexts() *seenTexts { return &seenTexts{seed: maphash.MakeSeed()} }
+
+// first reports whether the args text raw is seen for the first time,
+// remembering it. A hash collision only leaves a text to the importer.
+func (t *seenTexts) first(raw []byte) bool {
+	h := maphash.Bytes(t.seed, raw)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.seen == nil {
+		t.seen = make(map[uint64]struct{}, 1024)
 	}
-	h := maphash.Bytes(w.seed, raw)
-	if _, ok := w.seen[h]; ok || len(w.seen) >= maxSeen {
+	if _, ok := t.seen[h]; ok || len(t.seen) >= maxSeen {
 		return false
 	}
-	w.seen[h] = struct{}{}
+	t.seen[h] = struct{}{}
 	return true
 }
 
@@ -166,13 +178,14 @@ func (b *batch) decode(w *worker, st stage) {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
-		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev.Ph) && w.first(ev.Args)) {
+		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev.Ph) && w.texts.first(ev.Args)) {
 			// The arguments of a batch share one slice; the importer copies
 			// what it keeps beyond the event. Those of other events are
-			// flattened here the first time this worker sees their text:
-			// the importer finds a text it has seen before by the text
-			// (argSets.of), and flattens only what no worker did, on the
-			// one goroutine that processes the events.
+			// flattened here the first time a worker sees their text: the
+			// importer finds a text it has seen before by the text
+			// (argSets.of), and flattens only what no worker did (an event
+			// before the first one a worker flattened), on the one
+			// goroutine that processes the events.
 			n := len(b.args)
 			list, probs, err := event.AppendArgs(b.args, ev.Args, d)
 			if err != nil {
@@ -238,9 +251,10 @@ func (p *pipe) decoded(workers int, st stage, decode func(*batch, *worker, stage
 			work <- b
 		}
 	}()
+	texts := newSeenTexts()
 	for range workers {
 		go func() {
-			var w worker
+			w := worker{texts: texts}
 			for b := range work {
 				// A first-pass event lives as long as its batch: its
 				// record copies its strings, the Orderer what it keeps.
