@@ -71,6 +71,7 @@ type stream struct {
 	// before each pass, so that every pass makes the same nodes.
 	made   []uint32
 	synth0 int
+	resume resumePoint
 	// synthRefs is set when an id of the dump is one of those the builder
 	// invents: their nodes are then looked up by id in every pass.
 	synthRefs, inSynth bool
@@ -458,6 +459,16 @@ func (b *staticBuilder) slim() {
 	b.store = slices.Clone(b.store[:b.headNodes])
 }
 
+// resumePoint is where the first pass stood after the classes' and the
+// instances' edges, which make no edges of the nodes made while making
+// edges: the last pass starts there, with the ids they gave nodes (made[:made])
+// kept. ok is not set when the invented ids are looked up by id (synthRefs).
+type resumePoint struct {
+	ok          bool
+	next, synth uint32
+	made        int
+}
+
 // laterNodes are the nodes made while making edges, from the first pass:
 // ids, names and types (their sizes are 0 but for a few, in sizes).
 type laterNodes struct {
@@ -507,9 +518,21 @@ func (b *staticBuilder) edges() {
 		}
 		b.next, b.pending = b.edgeNodes, false
 	}
-	b.classEdges(b.classIDs)
-	b.instanceEdges()
+	if r := b.resume; b.mode == modeLaterEdges && r.ok {
+		// The classes' and instances' edges are the objects' (made by the
+		// pass before): the nodes they make are counted, not made again.
+		b.next, b.synth = r.next, r.synth
+	} else {
+		b.classEdges(b.classIDs)
+		b.instanceEdges()
+		if b.mode == modeCount {
+			b.resume = resumePoint{ok: !b.synthRefs, next: b.next, synth: b.synth, made: len(b.made)}
+		}
+	}
 	b.arrayEdges()
+	if b.mode == modeLaterEdges {
+		return // the string objects' edges are the objects'
+	}
 	hclass := uint32(0)
 	b.d.eachString(func(rec *staticString, _ []byte) {
 		if rec.class != 0 && rec.class != rec.id {

@@ -171,10 +171,14 @@ func streamStatic(d *staticDump, g Graph, sum *Summary, prob func(Problem)) (boo
 // pass makes the edges again, in mode.
 func (b *staticBuilder) pass(mode buildMode) {
 	b.mode, b.synth, b.prob = mode, 0, nil
-	for _, id := range b.made {
+	keep := 0
+	if mode == modeLaterEdges && b.resume.ok {
+		keep = b.resume.made
+	}
+	for _, id := range b.made[keep:] {
 		b.byID.unset(id)
 	}
-	b.made = b.made[:0]
+	b.made = b.made[:keep]
 	b.byID.synth = b.byID.synth[:b.synth0]
 	b.edges()
 	b.pending = false
