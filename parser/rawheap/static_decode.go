@@ -38,9 +38,10 @@ func DecodeStatic(r io.Reader, g Graph, prob func(Problem)) (StaticInfo, Summary
 
 // DecodeStaticScratch is DecodeStatic keeping the dump's object records,
 // read back in each pass over them, in the scratch file scratch gives (the
-// caller closes and removes it after the call); without one, or when it
-// cannot be made, they are kept in memory. A scratch file that fails to be
-// written or read back is an error (g may then hold part of the graph).
+// caller closes and removes it after the call); without one, when it cannot
+// be made or once a write to it fails, they are kept in memory. A scratch
+// file that cannot be read back is an error (g may then hold part of the
+// graph).
 func DecodeStaticScratch(r io.Reader, g Graph, prob func(Problem), scratch func() (ScratchFile, error)) (StaticInfo, Summary, error) {
 	var sum Summary
 	prob = counted(prob, &sum)
@@ -89,8 +90,8 @@ func DecodeStaticScratch(r io.Reader, g Graph, prob func(Problem), scratch func(
 // streamStatic hands g the graph of a static dump read alone without holding
 // it whole (docs/format/rawheap.md#what-a-static-dump-becomes):
 //
-//  1. make the nodes and count every node's edges, keeping the nodes (in
-//     flat arrays: 13 bytes a record's object, 9 a node made while making
+//  1. make the nodes and count every node's edges, keeping the nodes (24
+//     bytes a record's object, 9 in flat arrays a node made while making
 //     edges) and the edges of the roots and classes;
 //  2. hand out the strings, then the nodes;
 //  3. the edges of the roots and classes, by source; making the edges

@@ -26,6 +26,19 @@ func (f *failingReads) ReadAt(p []byte, off int64) (int, error) {
 	return f.memScratch.ReadAt(p, off)
 }
 
+// fullAfter is a scratch file whose writes fail after the first n.
+type fullAfter struct {
+	memScratch
+	n int
+}
+
+func (f *fullAfter) WriteAt(p []byte, off int64) (int, error) {
+	if f.n--; f.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return f.memScratch.WriteAt(p, off)
+}
+
 // TestStaticPasses: a static dump handed out in passes over its spilled
 // records (streamStatic), with the records in memory or in a scratch file,
 // gives the graph, problems and summary that the whole graph gives
@@ -113,7 +126,9 @@ func TestStaticPasses(t *testing.T) {
 				name    string
 				scratch func() (ScratchFile, error)
 			}{{"in memory", nil}, {"scratch file", func() (ScratchFile, error) { return &memScratch{}, nil }},
-				{"no scratch file", func() (ScratchFile, error) { return nil, errors.New("no room") }}} {
+				{"no scratch file", func() (ScratchFile, error) { return nil, errors.New("no room") }},
+				{"scratch file full at once", func() (ScratchFile, error) { return &fullAfter{n: 0}, nil }},
+				{"scratch file full later", func() (ScratchFile, error) { return &fullAfter{n: 1}, nil }}} {
 				got := passes(in.b, c.scratch)
 				if got.err != nil || got.hash != want.hash || got.sum != want.sum || !slices.Equal(got.probs, want.probs) {
 					t.Errorf("%s: error %v, graph %x, %+v, problems %q; want graph %x, %+v, problems %q",
@@ -132,12 +147,20 @@ func TestStaticPasses(t *testing.T) {
 		})
 	}
 
-	// A scratch file that cannot be written, or read back, is an error.
+	// A scratch file that cannot be read back is an error: after its first
+	// record, or in a pass.
+	firstBody := 0
+	for _, r := range recs {
+		if r.tag == tagInstanceDump || r.tag == tagArrayDump || r.tag == tagStringDump {
+			firstBody = int(r.length)
+			break
+		}
+	}
 	for _, c := range []struct {
 		name string
 		f    ScratchFile
 		want string
-	}{{"write fails", &memScratch{failAt: 4096}, "keeping its object records in a scratch file: disk full"},
+	}{{"write and read back fail", &failingReads{memScratch: memScratch{failAt: firstBody + 1}}, "keeping its object records in a scratch file: disk full (and reading it back: read error)"},
 		{"read fails", &failingReads{n: 3}, "reading back the object records at offset"}} {
 		got := passes(good, func() (ScratchFile, error) { return c.f, nil })
 		if got.err == nil || !strings.Contains(got.err.Error(), c.want) {

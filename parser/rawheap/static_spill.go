@@ -1,6 +1,9 @@
 package rawheap
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // recordSpill keeps the bodies of a static dump's object records (instances,
 // arrays, string objects: nearly all of a dump) as the file has them, in a
@@ -8,7 +11,7 @@ import "fmt"
 // them again in each of its passes rather than hold them decoded beside the
 // graph (docs/format/rawheap.md#static-dumps-300).
 type recordSpill struct {
-	f    ScratchFile // nil: in mem, below
+	f    ScratchFile // nil: in mem, below (also once a write to f failed)
 	mem  []byte
 	size int64
 	recs []spilledRecord
@@ -34,10 +37,16 @@ func (s *recordSpill) add(tag uint8, fileOff int64, body []byte, count uint32, t
 	}
 	if s.f != nil {
 		if _, err := s.f.WriteAt(body, s.size); err != nil {
-			s.err = err
-			return
+			// Kept in memory from here on, with what the file holds.
+			mem := make([]byte, s.size, s.size+int64(len(body)))
+			if rerr := readFull(s.f, mem, 0); rerr != nil {
+				s.err = fmt.Errorf("%w (and reading it back: %v)", err, rerr)
+				return
+			}
+			s.f, s.mem = nil, mem
 		}
-	} else {
+	}
+	if s.f == nil {
 		s.mem = append(s.mem, body...)
 	}
 	s.recs = append(s.recs, spilledRecord{at: s.size, fileOff: fileOff, length: uint32(len(body)), count: count,
@@ -54,10 +63,22 @@ func (s *recordSpill) body(r *spilledRecord) ([]byte, error) {
 		s.buf = make([]byte, r.length)
 	}
 	b := s.buf[:r.length]
-	if _, err := s.f.ReadAt(b, r.at); err != nil {
+	if err := readFull(s.f, b, r.at); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// readFull reads len(b) bytes at off; an io.EOF with them all is no error.
+func readFull(f io.ReaderAt, b []byte, off int64) error {
+	if len(b) == 0 {
+		return nil
+	}
+	n, err := f.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	return err
 }
 
 // each hands vis the object items of the records of tag, decoded again
