@@ -3,7 +3,6 @@ package heapgraph
 import (
 	"errors"
 	"math/bits"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -217,7 +216,7 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		o := preorder[i]
 		r.Retained[dom[o]] += r.Retained[o]
 	}
-	debug.FreeOSMemory()
+	s.release()
 	if r.Class, err = class.take(s); err != nil {
 		return nil, err
 	}
