@@ -449,8 +449,9 @@ func (b *staticBuilder) nodes(withRoot bool) {
 	b.edgeNodes = b.count()
 }
 
-// slim keeps, of the nodes made before the edges, the names and types that
-// the later passes read, and all of the roots' and classes' (store).
+// slim keeps, of the nodes made before the edges, the types that the later
+// passes read (an instance record's node may be its class's), and the whole
+// of the roots' and classes' nodes (store).
 func (b *staticBuilder) slim() {
 	b.typs = make([]uint8, len(b.store))
 	for i, n := range b.store {
