@@ -157,6 +157,7 @@ type staticDump struct {
 	// objects) read; maxID the largest of their ids.
 	objects int
 	maxID   uint32
+	sizes   recordSizes
 	// spill, when set, holds the object records' bodies instead of the
 	// slices above (instances, arrays, stringObjs, the values and text stay
 	// empty): the builder reads them back, decoding them again, in each of
@@ -752,32 +753,77 @@ func (d *staticDump) instance(rec *staticInstance, vals []fieldValue) {
 	}
 	rec.vn = uint32(len(vals))
 	d.instances = append(d.instances, *rec)
-	d.counted(rec.id)
+	counter{d}.instance(rec, vals)
 }
 
 func (d *staticDump) array(rec *staticArray) {
 	d.arrays = append(d.arrays, *rec)
-	d.counted(rec.id)
+	counter{d}.array(rec)
 }
 
 func (d *staticDump) stringObj(rec *staticString, text []byte) {
 	rec.cstart, rec.clen = uint32(len(d.text)), uint32(len(text))
 	d.text = append(d.text, text...)
 	d.stringObjs = append(d.stringObjs, *rec)
-	d.counted(rec.id)
+	counter{d}.stringObj(rec, text)
 }
 
-func (d *staticDump) counted(id uint32) {
-	d.objects++
-	d.maxID = max(d.maxID, id)
+// recordSizes counts what a dump's object records make, to size the
+// builder's arrays (staticBuilder.estimate).
+type recordSizes struct {
+	instances, arrays, stringObjs int
+	values                        int // the instances' field values
+	valueNodes                    int // nodes for primitive values and boxes
+	laterEdges                    int // the edges of buffers and boxes
 }
 
-// counter counts the object items of a dump whose records are spilled.
+// counter counts the object items of a dump (objects, maxID, sizes): all
+// that is kept of those of a dump whose records are spilled.
 type counter struct{ d *staticDump }
 
-func (c counter) instance(rec *staticInstance, _ []fieldValue) { c.d.counted(rec.id) }
-func (c counter) array(rec *staticArray)                       { c.d.counted(rec.id) }
-func (c counter) stringObj(rec *staticString, _ []byte)        { c.d.counted(rec.id) }
+func (c counter) instance(rec *staticInstance, vals []fieldValue) {
+	sz := &c.d.sizes
+	sz.instances++
+	sz.values += len(vals)
+	for _, v := range vals {
+		if !isRefValue(v.typ) {
+			sz.valueNodes++
+		}
+	}
+	c.counted(rec.id)
+}
+
+func (c counter) array(rec *staticArray) {
+	sz := &c.d.sizes
+	sz.arrays++
+	switch {
+	case rec.elemType == ftTagged:
+		sz.laterEdges += len(rec.tagged)
+		for _, v := range rec.tagged {
+			if !isRefValue(v.typ) {
+				sz.valueNodes++
+			}
+		}
+	case isRefType(rec.elemType):
+		sz.laterEdges += len(rec.elems)
+	case fieldSize(rec.elemType) > 0 && len(rec.prim) >= int(rec.length)*fieldSize(rec.elemType):
+		// Only the elements the record holds make boxes: the length of an
+		// element type without a width says nothing of its bytes.
+		sz.valueNodes += 2 * int(rec.length)
+		sz.laterEdges += 2 * int(rec.length)
+	}
+	c.counted(rec.id)
+}
+
+func (c counter) stringObj(rec *staticString, _ []byte) {
+	c.d.sizes.stringObjs++
+	c.counted(rec.id)
+}
+
+func (c counter) counted(id uint32) {
+	c.d.objects++
+	c.d.maxID = max(c.d.maxID, id)
+}
 
 // addValue appends a field value to the instances' value arrays.
 func (d *staticDump) addValue(t uint8, v uint64) {

@@ -172,45 +172,31 @@ func (x *idIndex) get(id uint32) uint32 {
 
 // reserve sizes the graph's node and edge lists from the records, so that
 // they are not copied as they grow (each copy left to the collector while
-// the records are held): a node per record and class, and per buffer, box,
-// method and primitive value the records make; an edge per hclass, field
-// value, element and method. It is an upper bound by the null references,
-// which make no edge. (An array makes two nodes: itself and its buffer.)
+// the records are held).
 func (b *staticBuilder) reserve() {
-	d := b.d
-	nodes := 2 + len(d.classes) + len(d.instances) + 2*len(d.arrays) + len(d.stringObjs)
-	head := 1 + len(d.roots)
-	for _, cl := range d.classes {
-		nodes += len(cl.methods) + len(cl.staticValues)
-		head += 1 + len(cl.staticValues) + len(cl.methods)
-	}
-	edges := len(d.instances) + len(d.vtyp) + len(d.stringObjs) + len(d.arrays)
-	for _, t := range d.vtyp {
-		if !isRefValue(t) {
-			nodes++
-		}
-	}
-	later := 0
-	for _, a := range d.arrays {
-		switch {
-		case a.elemType == ftTagged:
-			later += len(a.tagged)
-			for _, v := range a.tagged {
-				if !isRefValue(v.typ) {
-					nodes++
-				}
-			}
-		case isRefType(a.elemType):
-			later += len(a.elems)
-		default:
-			nodes += 2 * int(a.length)
-			later += 2 * int(a.length)
-		}
-	}
+	nodes, head, edges, later := b.estimate()
 	b.g.nodes = make([]transNode, 0, nodes)
 	b.g.head = make([]transEdge, 0, head)
 	b.g.edges = make([]transEdge, 0, edges)
 	b.g.later = make([]transEdge, 0, later)
+}
+
+// estimate counts the nodes and the edges of the roots and classes, of the
+// records' objects and of the nodes made while making edges: a node per
+// record and class, and per buffer, box, method and primitive value the
+// records make; an edge per hclass, field value, element and method. It is
+// an upper bound by the null references, which make no edge. (An array
+// makes two nodes: itself and its buffer.)
+func (b *staticBuilder) estimate() (nodes, head, edges, later int) {
+	d, sz := b.d, b.d.sizes
+	nodes = 2 + len(d.classes) + sz.instances + 2*sz.arrays + sz.stringObjs + sz.valueNodes
+	head = 1 + len(d.roots)
+	for _, cl := range d.classes {
+		nodes += len(cl.methods) + len(cl.staticValues)
+		head += 1 + len(cl.staticValues) + len(cl.methods)
+	}
+	edges = sz.instances + sz.values + sz.stringObjs + sz.arrays
+	return nodes, head, edges, sz.laterEdges
 }
 
 func (b *staticBuilder) newNode() uint32 {

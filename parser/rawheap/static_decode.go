@@ -108,8 +108,17 @@ func streamStatic(d *staticDump, g Graph, sum *Summary, prob func(Problem)) (boo
 		prob: func(p Problem) { held = append(held, p) }}
 	b.strCache = make([]uint32, 0, 1024)
 	b.edgeNames = map[string]uint32{}
-	b.store = make([]transNode, 0, 2+len(d.classes)+d.objects+len(d.roots))
-	b.ec = make([]uint32, 0, cap(b.store))
+	// Sized from the records' counts (upper bounds, but by a root or a
+	// reference the dump does not hold), so that they are not copied as
+	// they grow.
+	estNodes, estHead, _, _ := b.estimate()
+	phase1 := 2 + len(d.classes) + d.objects + len(d.roots)
+	b.store = make([]transNode, 0, phase1)
+	b.ec = make([]uint32, 0, estNodes)
+	b.head = make([]transEdge, 0, estHead)
+	n := max(0, estNodes-phase1)
+	b.later = laterNodes{id: make([]uint32, 0, n), name: make([]uint32, 0, n), typ: make([]uint8, 0, n)}
+	b.byID.synth = make([]uint32, 0, n)
 	b.out, b.sum = g, sum
 	b.nodes(true)
 	b.edges()

@@ -81,7 +81,22 @@ func TestStaticPasses(t *testing.T) {
 	binary.LittleEndian.PutUint32(synthRoot[root.off+staticRecordHdrSize+1:], syntheticIDBase+1)
 	synthClass := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(synthClass[last.off+staticRecordHdrSize+4:], syntheticIDBase+2)
+	// An array whose element type has no width, of a length far beyond its
+	// record: it makes no boxes, and nothing is sized by its length.
+	longArray := bytes.Clone(good)
+	arr := recs[firstRecord(t, recs, tagArrayDump)]
+	binary.LittleEndian.PutUint32(longArray[arr.off+staticRecordHdrSize+16:], 1<<30)
+	longArray[arr.off+staticRecordHdrSize+20] = ftUnknown
+	d, err := readStatic(bytes.NewReader(longArray), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes, head, edges, later := (&staticBuilder{d: d}).estimate(); nodes+head+edges+later > len(longArray) {
+		t.Errorf("array of 2^30 elements without a width: estimated %d nodes, %d+%d+%d edges for a %d-byte dump",
+			nodes, head, edges, later, len(longArray))
+	}
 	inputs = append(inputs,
+		input{"array of 2^30 elements without a width", longArray, true},
 		input{"root with an invented id", synthRoot, true},
 		input{"class with an invented id", synthClass, true},
 		input{"repeated id", repeated, false},
