@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -202,6 +203,14 @@ type staticReader struct {
 	// builder's pass).
 	vis  objectVisitor
 	vals []fieldValue // the current instance's field values
+	// The item handed to vis, here rather than one allocation an item (vis
+	// copies what it keeps). With transient set (vis keeps no array's
+	// elements: the records are spilled), an array's elements are decoded
+	// into the same buffers each time.
+	inst      staticInstance
+	str       staticString
+	arr       staticArray
+	transient bool
 }
 
 // objectVisitor receives the object items of a dump's records.
@@ -228,7 +237,7 @@ func readStaticTo(r io.Reader, prob func(Problem), spill *recordSpill) (*staticD
 		d: &staticDump{strs: map[uint32]string{}, classes: map[uint32]*staticClass{}, spill: spill}}
 	sr.vis = sr.d
 	if spill != nil {
-		sr.vis = counter{sr.d}
+		sr.vis, sr.transient = counter{sr.d}, true
 	}
 	if err := sr.header(); err != nil {
 		return nil, err
@@ -560,7 +569,8 @@ func (sr *staticReader) rootItems(c *cursor, count uint32) error {
 func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 	for range count {
 		at := c.p
-		rec := staticInstance{off: c.base + int64(at)}
+		rec := &sr.inst
+		*rec = staticInstance{off: c.base + int64(at)}
 		rec.id, rec.class = c.u32(), c.u32()
 		c.u32() // stack trace serial
 		rec.size = c.u32()
@@ -582,7 +592,7 @@ func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 		if c.bad {
 			return c.truncatedItem(at, "INSTANCE_DUMP item")
 		}
-		sr.vis.instance(&rec, sr.vals)
+		sr.vis.instance(rec, sr.vals)
 	}
 	return nil
 }
@@ -590,7 +600,8 @@ func (sr *staticReader) instanceItems(c *cursor, count uint32) error {
 func (sr *staticReader) stringItems(c *cursor, count uint32) error {
 	for range count {
 		at := c.p
-		rec := staticString{id: c.u32(), class: c.u32(), size: c.u32()}
+		rec := &sr.str
+		*rec = staticString{id: c.u32(), class: c.u32(), size: c.u32()}
 		n := c.u32()
 		if c.bad {
 			return c.truncatedItem(at, "STRING_DUMP item")
@@ -598,7 +609,7 @@ func (sr *staticReader) stringItems(c *cursor, count uint32) error {
 		if n > staticMaxStr || int(n) > len(c.b)-c.p {
 			return c.fail(at, "string object %d of %d bytes runs past the end of its record", rec.id, n)
 		}
-		sr.vis.stringObj(&rec, c.take(int(n)))
+		sr.vis.stringObj(rec, c.take(int(n)))
 	}
 	return nil
 }
@@ -711,12 +722,17 @@ func (sr *staticReader) arrayItems(c *cursor, count uint32, truncated bool) erro
 			break
 		}
 		p := body[l.prefix:]
-		rec := staticArray{id: binary.LittleEndian.Uint32(p), class: binary.LittleEndian.Uint32(p[4:]),
+		rec := &sr.arr
+		tagged, elems := rec.tagged[:0], rec.elems[:0]
+		*rec = staticArray{id: binary.LittleEndian.Uint32(p), class: binary.LittleEndian.Uint32(p[4:]),
 			size: binary.LittleEndian.Uint32(p[12:]), length: l.length, elemType: l.elemType, off: c.base + int64(l.prefix)}
+		if !sr.transient {
+			tagged, elems = nil, nil
+		}
 		d := body[data : data+l.dataSize]
 		switch {
 		case rec.elemType == ftTagged && rec.length > 0:
-			rec.tagged = make([]fieldValue, 0, rec.length)
+			rec.tagged = slices.Grow(tagged, int(rec.length))
 			for q := 0; q < len(d); {
 				t := d[q]
 				w := fieldSize(t)
@@ -724,14 +740,23 @@ func (sr *staticReader) arrayItems(c *cursor, count uint32, truncated bool) erro
 				q += 1 + w
 			}
 		case isRefType(rec.elemType) && rec.length > 0:
-			rec.elems = make([]uint32, rec.length)
+			rec.elems = slices.Grow(elems, int(rec.length))[:rec.length]
 			for j := range rec.elems {
 				rec.elems[j] = binary.LittleEndian.Uint32(d[4*j:])
 			}
 		case rec.length > 0 && l.dataSize > 0 && fieldSize(rec.elemType) > 0:
-			rec.prim = bytes.Clone(d)
+			rec.prim = d
+			if !sr.transient {
+				rec.prim = bytes.Clone(d)
+			}
 		}
-		sr.vis.array(&rec)
+		sr.vis.array(rec)
+		if rec.tagged == nil {
+			rec.tagged = tagged
+		}
+		if rec.elems == nil {
+			rec.elems = elems
+		}
 	}
 	c.p = len(body)
 	return fault

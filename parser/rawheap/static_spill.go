@@ -85,7 +85,7 @@ func readFull(f io.ReaderAt, b []byte, off int64) error {
 // from the spill as readStatic decoded them (its problems are not reported
 // again). A read that fails ends the pass and sets s.err.
 func (s *recordSpill) each(d *staticDump, tag uint8, vis objectVisitor) {
-	sr := &staticReader{d: d, vis: vis, prob: func(Problem) {}}
+	sr := &staticReader{d: d, vis: vis, prob: func(Problem) {}, transient: true}
 	for i := range s.recs {
 		r := &s.recs[i]
 		if r.tag != tag || s.err != nil {
