@@ -1,9 +1,7 @@
 package rawheap
 
 import (
-	"bytes"
 	"hash/maphash"
-	"strings"
 )
 
 // transGraph is a heap graph in the form rawheap_translator serializes it:
@@ -88,14 +86,25 @@ func (t *strTable) get(id uint32) (string, bool) {
 // to its first NUL byte; the text is otherwise unchanged.
 func (t *strTable) strings() []string {
 	out := make([]string, 0, len(t.list)+firstStrID)
-	out = append(out, "<dummy>", "", "GC roots")
+	out = append(out, fixedStrings[:]...)
 	for _, s := range t.list {
-		if i := strings.IndexByte(s, 0); i >= 0 {
-			s = s[:i]
-		}
-		out = append(out, s)
+		out = append(out, untilNUL(s))
 	}
 	return out
+}
+
+// fixedStrings are the first entries of every strings array the translator
+// writes; a dump's own strings are numbered from firstStrID after them.
+var fixedStrings = [firstStrID]string{"<dummy>", "", "GC roots"}
+
+// untilNUL is s up to its first NUL byte, as the translator writes a string.
+func untilNUL[T string | []byte](s T) T {
+	for i := range len(s) {
+		if s[i] == 0 {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // Strings returns the graph's strings array (strTable.strings).
@@ -178,12 +187,13 @@ type strArena struct {
 	seed  maphash.Seed
 }
 
-func (a *strArena) str(i int) string {
+// bytes is string i's bytes in the arena (not to be kept or changed).
+func (a *strArena) bytes(i int) []byte {
 	start := 0
 	if i > 0 {
 		start = a.ends[i-1]
 	}
-	return string(a.data[start:a.ends[i]])
+	return a.data[start:a.ends[i]]
 }
 
 func (a *strArena) id(s string) uint32 {
@@ -196,7 +206,7 @@ func (a *strArena) id(s string) uint32 {
 	p := h & mask
 	for ; a.table[p] != 0; p = (p + 1) & mask {
 		if e := a.table[p]; e&^(1<<32-1) == tag {
-			if i := int(uint32(e) - 1); a.str(i) == s {
+			if i := int(uint32(e) - 1); string(a.bytes(i)) == s { // compared, not copied
 				return uint32(i) + firstStrID
 			}
 		}
@@ -219,7 +229,7 @@ func (a *strArena) grow() {
 		if e == 0 {
 			continue
 		}
-		h := maphash.String(a.seed, a.str(int(uint32(e)-1)))
+		h := maphash.Bytes(a.seed, a.bytes(int(uint32(e)-1))) // as maphash.String of the text
 		p := h & mask
 		for t[p] != 0 {
 			p = (p + 1) & mask
@@ -233,16 +243,12 @@ func (a *strArena) grow() {
 // each string a copy of its own (what the receiver keeps of them, class
 // names, then keeps nothing else).
 func (a *strArena) each(f func(s string)) {
-	f("<dummy>")
-	f("")
-	f("GC roots")
+	for _, s := range fixedStrings {
+		f(s)
+	}
 	start := 0
 	for _, end := range a.ends {
-		b := a.data[start:end]
-		if j := bytes.IndexByte(b, 0); j >= 0 {
-			b = b[:j]
-		}
-		f(string(b))
+		f(string(untilNUL(a.data[start:end])))
 		start = end
 	}
 }
