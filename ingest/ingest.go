@@ -64,7 +64,7 @@ type Options struct {
 	// read (the command sets the garbage collector's pace with it).
 	BeforeInput func(format string)
 	// InsertOnly writes every row through SQLite's INSERT instead of building
-	// the tables' b-trees (store.CreateInsertOnly): tests compare the two writers.
+	// the tables' b-trees (store.Start's insertOnly): tests compare the two writers.
 	InsertOnly bool
 	Warnings   io.Writer
 	// Progress, if set, is updated as the inputs are read.

@@ -21,7 +21,8 @@ import (
 // collection (a cleanup of a sentinel object, made again each time) the
 // live heap is looked at again; once it passes half the floor, the base
 // percentage and the memory limit the run had (GOMEMLIMIT or the command's
-// default) pace it, so large inputs are collected as before.
+// default) pace it, so a large input is collected at that percentage and
+// limit from then on.
 type gcPace struct {
 	mu      sync.Mutex
 	percent int   // the base GOGC
@@ -81,7 +82,10 @@ func (g *gcPace) applyLocked() {
 			debug.SetGCPercent(-1)
 			if !g.armed {
 				g.armed = true
-				runtime.AddCleanup(&sentinel{}, func(g *gcPace) { g.collected() }, g)
+				// The cleanup only starts the pacing: SetGCPercent(-1) waits
+				// for a running mark phase, and the runtime's cleanup
+				// goroutine is shared with every other cleanup.
+				runtime.AddCleanup(&sentinel{}, func(g *gcPace) { go g.collected() }, g)
 			}
 			return
 		}
@@ -101,7 +105,8 @@ func (g *gcPace) collected() {
 }
 
 // traceEventFloor is the memory the Trace Event importer may use before it
-// collects. The 29 MB real-mix trace collects 4-5 times instead of 12, its
-// peak 113-122 MB as at GOGC=50 alone (45 MB trace: 121-137 -> 112-114 MB);
-// the 519 MB trace passes it early and is paced by GOGC=50 as before.
+// collects. The 29 MB real-mix trace collects 4-5 times instead of 12 at
+// GOGC=50 alone, its peak 117-124 MB (45 MB trace: 112-114 MB, against
+// 121-137 MB at GOGC=50 alone); the 519 MB trace passes it early and is then
+// paced at GOGC=50 and the run's memory limit.
 const traceEventFloor = 80 << 20

@@ -247,8 +247,8 @@ func parseArgs(args []string) (*config, error) {
 // (10 costs 4 % there). The Trace Event
 // importer keeps little alive: GOGC=50 costs it no measurable time
 // (519 MB real-mix trace, CPU 6.3–6.8 s either way) and keeps its peak down
-// (259–268 → 217 MB; 29 MB: 165 → 129 MB), above a floor of
-// traceEventFloor (gcPace).
+// (259–268 → 217 MB), once past a floor of memory it may use before it
+// collects at all (traceEventFloor, gcPace).
 func gcPolicy(pace *gcPace, analysis bool) func(format string) {
 	return func(format string) {
 		switch {
