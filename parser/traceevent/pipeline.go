@@ -11,6 +11,7 @@ import (
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/extsort"
 	"tracestreamer/parser/traceevent/tokenizer"
+	"tracestreamer/parser/traceevent/tracker"
 )
 
 // The two passes over a file each run as three stages on three goroutines:
@@ -178,7 +179,7 @@ func (b *batch) decode(w *worker, st stage) {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
-		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev.Ph) && w.texts.first(ev.Args)) {
+		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev) && w.texts.first(ev.Args)) {
 			// The arguments of a batch share one slice; the importer copies
 			// what it keeps beyond the event. Those of other events are
 			// flattened here the first time a worker sees their text: the
@@ -426,12 +427,17 @@ func (p *pipe) consume(ctx context.Context, fn func(*batch) error) error {
 	return err
 }
 
-// setByText reports whether the importer finds the arg set of an event of
-// phase ph by its args text when it makes the event's row (argSets.of).
-func setByText(ph byte) bool {
-	switch ph {
-	case 'X', 'i', 'I', 'R', 'n', 'T', 'p':
+// setByText reports whether the importer finds the arg set of ev by its
+// args text when it makes the event's row (argSets.of). A process- or
+// global-scoped instant is not a slice: its arguments are kept whole
+// (tracker.Instants), so flattening them here would be lost work.
+func setByText(ev *event.Event) bool {
+	switch ev.Ph {
+	case 'X', 'n', 'T', 'p':
 		return true
+	case 'i', 'I', 'R':
+		scope, _ := tracker.InstantScope(ev)
+		return scope == 't'
 	}
 	return false
 }
