@@ -112,9 +112,6 @@ func (p *Parser) SetInput(name string, source int64) { p.name, p.source = name, 
 // Seen reports whether any ArkTS record was handled.
 func (p *Parser) Seen() bool { return p.seen }
 
-// ConfigSeen reports whether a config record was read (and a js_config row written).
-func (p *Parser) ConfigSeen() bool { return p.configSeen }
-
 func (p *Parser) warn(typ stat.Type, where, format string, args ...any) {
 	p.env.Log.Warn(stat.JSMemory, typ, where, format, args...)
 }

@@ -81,9 +81,6 @@ func NewReader(r io.Reader, name string, log *stat.Log) *Reader {
 // header that has one, or the identity.
 func (r *Reader) Clock() Clock { return r.clock }
 
-// Offset returns the number of input bytes consumed so far.
-func (r *Reader) Offset() int64 { return r.off }
-
 // Records returns the number of records returned so far.
 func (r *Reader) Records() int64 { return r.nrec }
 

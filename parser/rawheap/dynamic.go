@@ -117,17 +117,6 @@ func (t *strtab) id(s string) uint32 {
 	return id
 }
 
-func (t *strtab) get(id uint32) (string, bool) {
-	// Only used for the few names of the string section that need their
-	// text again (V1's "_GLOBAL" test); a reverse map would cost more.
-	for s, i := range t.ids {
-		if i == id {
-			return s, true
-		}
-	}
-	return "", false
-}
-
 // rootSet is the root section: the root set, the four handle groups and
 // the global-ref group (docs/format/rawheap.md#root-section).
 type rootSet struct {

@@ -95,17 +95,6 @@ func compareGraph(g *transGraph, want *translatorSnapshot) (compared int, diffs 
 	return compared, diffs
 }
 
-func decodeStaticFile(t testing.TB, path string) (*transGraph, []Problem) {
-	t.Helper()
-	var probs []Problem
-	d, err := readStatic(bytes.NewReader(readGz(t, path)), func(p Problem) { probs = append(probs, p) })
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	g, _ := buildStatic(d, true, func(p Problem) { probs = append(probs, p) })
-	return g, probs
-}
-
 // TestStaticGraphEqualsTranslator decodes each static fixture and compares
 // its nodes, edges and strings with rawheap_translator's output for it.
 func TestStaticGraphEqualsTranslator(t *testing.T) {

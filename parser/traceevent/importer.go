@@ -94,8 +94,7 @@ type Importer struct {
 	// ClockSyncEvent.<id>, by track.
 	legacyStart map[int]int64
 	// sliceThreads marks the threads that are the callid of a closed slice.
-	sliceThreads []bool // by itid
-	files        int
+	sliceThreads []bool  // by itid
 	lastPath     string  // the file read last, named by problems found at the end
 	snapArgs     []int64 // arg set of each object snapshot
 	configID     int64
@@ -171,9 +170,6 @@ func New(env Env, opts Options) *Importer {
 	return im
 }
 
-// Files returns the number of files read so far.
-func (im *Importer) Files() int { return im.files }
-
 // Input describes a file given to Read.
 type Input struct {
 	Path        string // for messages
@@ -197,7 +193,6 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
-	im.files++
 	im.lastPath = in.Path
 	im.stats.Add(stat.JSONFile, stat.Received, 1, 0)
 	if in.Compression == "gzip" {

@@ -104,12 +104,6 @@ func (r *imported) table(name string, cols ...string) []string {
 	return out
 }
 
-// callstack renders callstack rows in the spec's example columns.
-func (r *imported) callstack() []string {
-	return r.table("callstack", "id", "ts", "dur", "callid", "cat", "name", "depth", "cookie", "parent_id",
-		"argsetid", "child_callid")
-}
-
 // args renders arg sets as "set key=value(type)".
 func (r *imported) args() []string {
 	var out []string

@@ -169,20 +169,6 @@ func goType(c schema.Column) string {
 	return "int64"
 }
 
-func appendMethod(c schema.Column) string {
-	switch {
-	case c.Type.IsText() && c.Null:
-		return "Text"
-	case c.Type.IsText():
-		return "T"
-	case c.Null:
-		return "Int"
-	case c.Type == schema.Real:
-		return "Real"
-	}
-	return "I"
-}
-
 // initialisms are written in capitals in Go names.
 var initialisms = map[string]string{"id": "ID", "ts": "TS", "url": "URL", "cpu": "CPU", "json": "JSON",
 	"guid": "GUID", "us": "US", "ids": "IDs"}
