@@ -199,7 +199,7 @@ func (im *Importer) metadata(ipid, itid int, ev *event.Event) {
 		return
 	}
 	if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
-		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid)
+		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid, nil, ev.Offset) // counted as the event's args
 		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), ev.Offset)
 	}
 }

@@ -82,7 +82,7 @@ type Importer struct {
 	instants tracker.Instants
 	meta     *tracker.Metadata
 	objects  *tracker.Objects
-	dumps    tracker.MemoryDumps
+	dumps    *tracker.MemoryDumps
 	markers  *tracker.Markers
 	frames   *tracker.Frames
 	samples  *tracker.Samples
@@ -148,6 +148,7 @@ func New(env Env, opts Options) *Importer {
 	im.slices = tracker.NewSlices(st, opts.MaxPending)
 	im.counters = tracker.NewCounters(st, opts.MaxCounters)
 	im.objects = tracker.NewObjects(st)
+	im.dumps = tracker.NewMemoryDumps(st)
 	im.markers = tracker.NewMarkers(st)
 	im.meta = tracker.NewMetadata(st)
 	im.flows = tracker.NewFlows(im.slices, st)

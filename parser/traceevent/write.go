@@ -331,7 +331,7 @@ func (im *Importer) writeSamples() {
 // stackFrames object (docs/format/traceevent.md#samples-and-stack-frames, docs/format/traceevent.md#containers) and a traceEvents that is not an array.
 func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
-		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1)
+		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1, &im.stats, -1)
 		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), 0)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {

@@ -406,9 +406,9 @@ func (ev *Event) field(key []byte, raw []byte) {
 	case "flow_out":
 		ev.FlowOut = string(raw) == "true"
 	case "sf":
-		ev.SF = raw
+		ev.SF = ev.idText(raw)
 	case "esf":
-		ev.ESF = raw
+		ev.ESF = ev.idText(raw)
 	case "cname":
 		ev.CName, _ = ev.str(raw)
 	case "stack", "estack":

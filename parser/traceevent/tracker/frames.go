@@ -42,27 +42,32 @@ func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}
 
 // AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
 // top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
-// It returns the number of frames it made.
-func (f *Frames) AddStackFrames(raw []byte, source string, ipid int) (int, error) {
+// It returns the number of frames it made. Texts with invalid UTF-8 are
+// replaced and counted to st at byte offset off; st nil: they are counted
+// elsewhere (an M event's args are).
+func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, off int64) (int, error) {
 	js := jsonscan.NewBytes(raw)
 	scope := frameScope{source: source, ipid: ipid, profile: -1}
 	n := len(f.Rows)
+	c := textCount{st, off}
+	names := keys{c: c, js: js}
 	err := js.Object(func(k []byte) error {
-		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: string(k), ParentID: -1}
+		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: names.text(k), ParentID: -1}
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
 		val := event.TrimSpace(raw[start:js.Offset()])
 		if len(val) > 0 && val[0] == '{' {
-			if s, ok := argString(val, "name"); ok {
+			if s, ok := c.member(val, "name"); ok {
 				fr.Name = s
 			}
-			if s, ok := argString(val, "category"); ok {
+			if s, ok := c.member(val, "category"); ok {
 				fr.Category = s
 			}
 			if p, ok := event.ArgRaw(val, "parent"); ok {
 				fr.parentKey, fr.hasParent = NormaliseID(p)
+				c.decoded(fr.parentKey, p)
 			}
 		}
 		f.add(scope, fr)

@@ -8,10 +8,10 @@ import (
 
 func TestStackFrames(t *testing.T) {
 	f := NewFrames()
-	if _, err := f.AddStackFrames([]byte(`{"1":{"name":"main","category":"app"},"2":{"name":"run","parent":1},"3":{"name":"x","parent":"9"}}`), "stackFrames", -1); err != nil {
+	if _, err := f.AddStackFrames([]byte(`{"1":{"name":"main","category":"app"},"2":{"name":"run","parent":1},"3":{"name":"x","parent":"9"}}`), "stackFrames", -1, nil, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.AddStackFrames([]byte(`{"1":{"name":"pmain"},"2":{"name":"pchild","parent":"1"}}`), "metadata", 4); err != nil {
+	if _, err := f.AddStackFrames([]byte(`{"1":{"name":"pmain"},"2":{"name":"pchild","parent":"1"}}`), "metadata", 4, nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	f.addV8Node(0, 4, v8Node{ID: 1, FunctionName: "(root)"})

@@ -2,6 +2,8 @@ package tracker
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
@@ -47,7 +49,11 @@ type MemoryDumps struct {
 	dumps  made[MemoryDump]
 	values made[MemoryDumpValue]
 	edges  made[MemoryDumpEdge]
+	stats  Stats
 }
+
+// NewMemoryDumps returns an empty tracker.
+func NewMemoryDumps(st Stats) *MemoryDumps { return &MemoryDumps{stats: st} }
 
 // MemoryDumpRows are the rows of the dumps made since the last Take.
 type MemoryDumpRows struct {
@@ -78,29 +84,37 @@ func (m *MemoryDumps) Add(ipid, itid int, ev *event.Event) bool {
 	}
 	d.Kind = "process"
 	d.Args = withoutMember(ev.Args, "dumps")
+	// The texts of args.dumps are not among the args kept: counted here.
+	c := textCount{m.stats, ev.Offset}
 	extra := []byte{'{'}
 	js := jsonscan.NewBytes(dumps)
+	names := keys{c: c, js: js}
 	js.Object(func(k []byte) error {
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
 		raw := event.TrimSpace(dumps[start:js.Offset()])
-		switch string(k) {
+		switch name := names.text(k); name {
 		case "level_of_detail":
 			d.LevelOfDetail, _ = event.StringValue(raw)
+			c.decoded(d.LevelOfDetail, raw)
 		case "process_totals":
-			m.totals(d.ID, raw)
+			m.totals(d.ID, raw, c)
 		case "allocators":
-			m.allocators(d.ID, raw)
+			m.allocators(d.ID, raw, c)
 		case "allocators_graph":
-			m.graph(d.ID, raw)
+			m.graph(d.ID, raw, c)
 		default:
 			if len(extra) > 1 {
 				extra = append(extra, ',')
 			}
-			extra = jsonscan.AppendString(extra, k)
+			extra = jsonscan.AppendString(extra, []byte(name))
 			extra = append(extra, ':')
+			if !utf8.Valid(raw) {
+				c.add(true)
+				raw = []byte(strings.ToValidUTF8(string(raw), "\uFFFD"))
+			}
 			extra = append(extra, raw...)
 		}
 		return nil
@@ -133,14 +147,15 @@ func hexValue(raw []byte) (int64, bool) {
 	return parseInt(raw)
 }
 
-func (m *MemoryDumps) totals(dump int, raw []byte) {
+func (m *MemoryDumps) totals(dump int, raw []byte, c textCount) {
 	js := jsonscan.NewBytes(raw)
+	names := keys{c: c, js: js}
 	js.Object(func(k []byte) error {
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "process_totals", Attr: string(k),
+		v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "process_totals", Attr: names.text(k),
 			Type: "scalar", Units: "bytes"}
 		v.Int, v.HasInt = hexValue(event.TrimSpace(raw[start:js.Offset()]))
 		m.values.add(v)
@@ -148,18 +163,20 @@ func (m *MemoryDumps) totals(dump int, raw []byte) {
 	})
 }
 
-func (m *MemoryDumps) allocators(dump int, raw []byte) {
+func (m *MemoryDumps) allocators(dump int, raw []byte, c textCount) {
 	js := jsonscan.NewBytes(raw)
+	names := keys{c: c, js: js}
 	js.Object(func(name []byte) error {
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
 		alloc := event.TrimSpace(raw[start:js.Offset()])
-		guid, _ := argString(alloc, "guid")
-		path := string(name)
+		path := names.text(name)
+		guid, _ := c.member(alloc, "guid")
 		if attrs, ok := event.ArgRaw(alloc, "attrs"); ok {
 			ajs := jsonscan.NewBytes(attrs)
+			attrNames := keys{c: c, js: ajs}
 			ajs.Object(func(attr []byte) error {
 				s := ajs.Offset()
 				if err := ajs.SkipValue(); err != nil {
@@ -167,12 +184,13 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 				}
 				a := event.TrimSpace(attrs[s:ajs.Offset()])
 				v := MemoryDumpValue{ID: m.values.next(), DumpID: dump, Source: "allocator", Path: path, HasPath: true,
-					GUID: guid, Attr: string(attr)}
-				v.Type, _ = argString(a, "type")
-				v.Units, _ = argString(a, "units")
+					GUID: guid, Attr: attrNames.text(attr)}
+				v.Type, _ = c.member(a, "type")
+				v.Units, _ = c.member(a, "units")
 				if val, ok := event.ArgRaw(a, "value"); ok {
 					if v.Type == "string" {
 						v.Str, v.HasStr = event.StringValue(val)
+						c.decoded(v.Str, val)
 					} else {
 						v.Int, v.HasInt = hexValue(val)
 					}
@@ -191,7 +209,7 @@ func (m *MemoryDumps) allocators(dump int, raw []byte) {
 	})
 }
 
-func (m *MemoryDumps) graph(dump int, raw []byte) {
+func (m *MemoryDumps) graph(dump int, raw []byte, c textCount) {
 	js := jsonscan.NewBytes(raw)
 	js.Array(func(int) error {
 		start := js.Offset()
@@ -202,14 +220,16 @@ func (m *MemoryDumps) graph(dump int, raw []byte) {
 		edge := MemoryDumpEdge{ID: m.edges.next(), DumpID: dump}
 		if v, ok := event.ArgRaw(e, "source"); ok {
 			edge.Source, _ = NormaliseID(v)
+			c.decoded(edge.Source, v)
 		}
 		if v, ok := event.ArgRaw(e, "target"); ok {
 			edge.Target, _ = NormaliseID(v)
+			c.decoded(edge.Target, v)
 		}
 		if v, ok := event.ArgRaw(e, "importance"); ok {
 			edge.Importance, _ = parseInt(v)
 		}
-		edge.Type, _ = argString(e, "type")
+		edge.Type, _ = c.member(e, "type")
 		m.edges.add(edge)
 		return nil
 	})

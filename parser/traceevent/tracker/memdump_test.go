@@ -9,7 +9,7 @@ import (
 )
 
 func TestMemoryDumps(t *testing.T) {
-	m := &MemoryDumps{}
+	m := NewMemoryDumps(nil)
 	invalid := 0
 	for _, raw := range []string{
 		`{"ph":"v","ts":5,"id":"0xd1","args":{"dumps":{"level_of_detail":"light","process_totals":{"resident_set_bytes":"1f4"},` +

@@ -97,7 +97,7 @@ func (o *Objects) Add(ipid, itid int, ev *event.Event) ObjectOutcome {
 			o.stats.Add(stat.JSONObjectSnapshot, stat.NotMatch, 1, ev.Offset) // instance created implicitly
 		}
 		s := ObjectSnapshot{ID: len(o.Snapshots), ObjectID: i, TS: t, Itid: itid, Cat: ev.Cat, Name: ev.Name}
-		s.Args = snapshotMembers(snap, &s)
+		s.Args = snapshotMembers(snap, &s, textCount{o.stats, ev.Offset})
 		o.Snapshots = append(o.Snapshots, s)
 	case 'D':
 		i, ok := o.alive[k]
@@ -133,8 +133,9 @@ func snapshotArg(args []byte) ([]byte, bool) {
 
 // snapshotMembers takes cat and base_type out of a snapshot object into s and
 // returns the other members as a JSON object (the snapshot itself when it is
-// not an object).
-func snapshotMembers(snap []byte, s *ObjectSnapshot) []byte {
+// not an object); c counts the replaced texts of the two taken out (the
+// others are counted as args).
+func snapshotMembers(snap []byte, s *ObjectSnapshot, c textCount) []byte {
 	if len(snap) == 0 || snap[0] != '{' {
 		return snap
 	}
@@ -149,6 +150,7 @@ func snapshotMembers(snap []byte, s *ObjectSnapshot) []byte {
 		switch string(k) {
 		case "cat", "base_type":
 			if v, ok := event.StringValue(raw); ok {
+				c.decoded(v, raw)
 				if string(k) == "cat" {
 					s.Cat = v
 				} else {

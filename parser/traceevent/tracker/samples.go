@@ -132,7 +132,7 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 		cp = []byte("{}")
 	}
 	if nodes, ok := event.ArgRaw(cp, "nodes"); ok {
-		if err := s.nodes(p, ipid, nodes); err != nil {
+		if err := s.nodes(p, ipid, nodes, textCount{s.stats, ev.Offset}); err != nil {
 			s.stats.Add(stat.JSONSample, stat.InvalidData, 1, ev.Offset)
 		}
 	}
@@ -159,8 +159,9 @@ func (s *Samples) chunk(ipid, itid int, ev *event.Event) {
 	}
 }
 
-// nodes adds the nodes of a chunk as frames.
-func (s *Samples) nodes(p, ipid int, raw []byte) error {
+// nodes adds the nodes of a chunk as frames; c counts their replaced texts
+// (a ProfileChunk's args are not kept).
+func (s *Samples) nodes(p, ipid int, raw []byte, c textCount) error {
 	js := jsonscan.NewBytes(raw)
 	return js.Array(func(int) error {
 		start := js.Offset()
@@ -182,10 +183,11 @@ func (s *Samples) nodes(p, ipid int, raw []byte) error {
 			n.Parent, n.HasParent = par, true
 		}
 		if cf, ok := event.ArgRaw(obj, "callFrame"); ok {
-			n.FunctionName, _ = argString(cf, "functionName")
-			n.URL, _ = argString(cf, "url")
+			n.FunctionName, _ = c.member(cf, "functionName")
+			n.URL, _ = c.member(cf, "url")
 			if v, ok := event.ArgRaw(cf, "scriptId"); ok {
 				n.ScriptID, _ = NormaliseID(v)
+				c.decoded(n.ScriptID, v)
 			}
 			if v, ok := event.ArgRaw(cf, "lineNumber"); ok {
 				n.Line, _ = parseInt(v)
@@ -264,6 +266,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) (int, e
 			s.stats.Add(stat.JSONSamples, stat.InvalidData, 1, -1)
 			return nil
 		}
+		s.stats.Add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), -1)
 		row := StackSample{Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
 			Name: ev.Name, HasName: ev.HasName, FrameID: -1, Weight: 1}
 		if v, ok := event.ArgRaw(obj, "cpu"); ok {
