@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"tracestreamer/rows"
 )
@@ -35,23 +37,58 @@ func TestCommitUnlessStopped(t *testing.T) {
 	}
 }
 
-// TestAsyncAbort: Abort stops the writer with ErrAborted (the batches still
-// queued are dropped); the database aborted then leaves nothing.
+// TestAsyncAbort: Abort stops the writer with ErrAborted and drops the
+// batches still queued: none of their rows is written, though the writer
+// takes them after Abort began. It returns once the writer's goroutine has
+// ended; the database aborted then leaves the destination as it was and no
+// file of the run.
 func TestAsyncAbort(t *testing.T) {
-	db, a, ts, dest := createDB(t)
-	nodes := rows.NewAppender(a, ts.JSHeapNodes)
-	const n = 200_000
-	for i := range n {
-		nodes.Ints(1, int64(i), 0, 0, 1, 0, 0, 0, 0)
+	db, unused, ts, dest := createOverPrecious(t)
+	if err := unused.Close(); err != nil {
+		t.Fatal(err)
 	}
-	nodes.Flush()
-	a.Abort()
+	// The writer is held before its first batch until Abort has begun.
+	hold := make(chan struct{})
+	a := newAsync(db, 8, func() error { <-hold; return nil })
+	nodes := rows.NewAppender(a, ts.JSHeapNodes)
+	const batches = 3
+	for i := range batches * 100 {
+		nodes.Ints(1, int64(i), 0, 0, 1, 0, 0, 0, 0)
+		if i%100 == 99 {
+			nodes.Flush() // one queued batch
+		}
+	}
+	aborted := make(chan struct{})
+	go func() {
+		a.Abort()
+		close(aborted)
+	}()
+	// Until Abort has set its error (a deadline only so that an Abort that
+	// waits for the queue first fails instead of hanging).
+	for deadline := time.Now().Add(time.Minute); !errors.Is(a.Err(), ErrAborted); runtime.Gosched() {
+		if time.Now().After(deadline) {
+			close(hold)
+			t.Fatal("Abort did not set ErrAborted while the writer was held")
+		}
+	}
+	close(hold)
+	<-aborted
+	select {
+	case <-a.done:
+	default:
+		t.Error("Abort returned before the writer's goroutine ended")
+	}
 	if err := a.Err(); !errors.Is(err, ErrAborted) {
 		t.Errorf("Err after Abort: %v, want ErrAborted", err)
 	}
-	t.Logf("%d of %d rows written before Abort", db.Count(ts.JSHeapNodes), n)
+	if n := db.Count(ts.JSHeapNodes); n != 0 {
+		t.Errorf("%d rows of the %d queued batches written after Abort, want 0", n, batches)
+	}
 	db.Abort()
-	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 0 {
+	if b, _ := os.ReadFile(dest); string(b) != "precious" {
+		t.Errorf("the destination changed: %.20q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
 		t.Errorf("files left: %v", entries)
 	}
 }
