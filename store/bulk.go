@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -158,8 +159,9 @@ func visitRow(v rowValues, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) 
 // insertTree adds the rows of b to t's tree. Rows without rowids of their own
 // take the next ones. A row whose explicit rowid is not above the table's
 // largest (a Trace Event slice that closed late) cannot be appended: it waits
-// as a record in a file of late rows, which SQLite inserts once the trees are
-// placed (settle).
+// as a record in a file of late rows, which joins the tree when Commit (or
+// UpdateTexts) builds it again (rebuild), or which SQLite inserts if the trees
+// are placed before (settle).
 func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	t := b.Table
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
@@ -274,9 +276,8 @@ func (d *DB) closeTrees() {
 
 // settle places the rows built so far into the file and reopens it, then
 // inserts the late rows through SQLite: for SQL that reads or changes tables
-// (Exec, Query, Prepare), a rollback of a table with late rows, and Commit
-// when there are late rows. Tables that then hold rows are written through
-// SQLite from then on.
+// (Exec, Query, Prepare) and a rollback of a table with late rows. Tables
+// that then hold rows are written through SQLite from then on.
 func (d *DB) settle() error {
 	if len(d.trees) == 0 {
 		return nil
@@ -401,4 +402,210 @@ func decodeRecord(b *rows.Batch, rec []byte, vals []sqlitefile.Value) ([]sqlitef
 	}
 	b.N++
 	return vals, nil
+}
+
+// ScanInts calls fn with the values of the columns cols (indexes into
+// t.Columns) of each row of t written so far, in rowid order, passing over
+// the rows where any of them is not an integer (a NULL), and reports true,
+// where t's rows are built as a b-tree (the rows that came out of rowid
+// order included); false, calling nothing, where SQLite holds them: Query
+// reads them then. vals is valid during the call only.
+func (d *DB) ScanInts(t *schema.Table, cols []int, fn func(vals []int64) error) (bool, error) {
+	if d.sqlOnly || d.bySQL[t] {
+		return false, nil
+	}
+	vals := make([]int64, len(cols))
+	var rec []sqlitefile.Value
+	err := d.rowsOf(t, false, func(_ int64, raw []byte) error {
+		var err error
+		if rec, err = sqlitefile.Values(rec[:0], raw); err != nil {
+			return err
+		}
+		for i, c := range cols {
+			if c >= len(rec) || rec[c].Kind != sqlitefile.Integer {
+				return nil
+			}
+			vals[i] = rec[c].Int
+		}
+		return fn(vals)
+	})
+	if err != nil {
+		return true, fmt.Errorf("read %s: %w", t.Name, err)
+	}
+	return true, nil
+}
+
+// UpdateTexts sets the columns cols (indexes into t.Columns) of the rows of
+// t whose rowids are given (in increasing order) to texts: set fills texts
+// for rowids[k]. A rowid that no row has is passed over, as by SQL's UPDATE …
+// WHERE rowid = …. It reports true where t's rows are built as a b-tree: the
+// tree is built again, with the rows that came out of rowid order in their
+// place, so that SQLite never has to open the file before Commit. It
+// reports false, changing nothing, where SQLite holds t's rows: SQL (Prepare)
+// changes them then.
+func (d *DB) UpdateTexts(t *schema.Table, cols []int, rowids []int64, set func(k int, texts []string)) (bool, error) {
+	if d.sqlOnly || d.bySQL[t] {
+		return false, nil
+	}
+	texts := make([]string, len(cols))
+	var vals []sqlitefile.Value
+	var rec sqlitefile.Record
+	k := 0
+	err := d.rebuild(t, func(id int64, raw []byte) ([]byte, error) {
+		for k < len(rowids) && rowids[k] < id {
+			k++
+		}
+		if k == len(rowids) || rowids[k] != id {
+			return raw, nil
+		}
+		var err error
+		if vals, err = sqlitefile.Values(vals[:0], raw); err != nil {
+			return nil, err
+		}
+		if len(vals) != len(t.Columns) {
+			return nil, fmt.Errorf("row %d: %d values for %d columns", id, len(vals), len(t.Columns))
+		}
+		set(k, texts)
+		k++
+		for i, c := range cols {
+			vals[c] = sqlitefile.Value{Kind: sqlitefile.Text, Text: texts[i]}
+		}
+		rec.Reset()
+		for _, v := range vals {
+			switch v.Kind {
+			case sqlitefile.Null:
+				rec.Null()
+			case sqlitefile.Integer:
+				rec.Int(v.Int)
+			case sqlitefile.Float:
+				rec.Real(v.Real)
+			default:
+				rec.Text(v.Text)
+			}
+		}
+		return rec.Bytes(), nil
+	})
+	if err != nil {
+		return true, fmt.Errorf("update %s: %w", t.Name, err)
+	}
+	return true, nil
+}
+
+// rebuild builds t's tree again from its rows and the rows that came out of
+// rowid order (which are gone afterwards), in rowid order, each as edit
+// returns its record (nil edit: unchanged). The old tree's pages go back
+// to the page file as they are read, and the new tree takes them.
+func (d *DB) rebuild(t *schema.Table, edit func(rowid int64, rec []byte) ([]byte, error)) error {
+	nt := sqlitefile.NewTree(pageSize, d.pageFile)
+	err := d.rowsOf(t, true, func(id int64, rec []byte) error {
+		if edit != nil {
+			var err error
+			if rec, err = edit(id, rec); err != nil {
+				return err
+			}
+		}
+		return nt.Add(id, rec)
+	})
+	if err != nil {
+		return err
+	}
+	d.trees[t] = nt
+	if l := d.late[t]; l != nil {
+		delete(d.late, t)
+		l.f.Close()
+		os.Remove(l.f.Name())
+	}
+	return nil
+}
+
+// rowsOf calls fn with each row of t's tree and each of its late rows, in
+// rowid order; with take, the tree's pages go back to the page file as they
+// are read (sqlitefile.Tree.Take). rec is valid during the call only.
+func (d *DB) rowsOf(t *schema.Table, take bool, fn func(rowid int64, rec []byte) error) error {
+	var late []lateRow
+	if l := d.late[t]; l != nil {
+		var err error
+		if late, err = l.index(); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	k := 0
+	// lateBefore passes the late rows before rowid id on to fn (all of them
+	// with all).
+	lateBefore := func(id int64, all bool) error {
+		for ; k < len(late) && (all || late[k].id < id); k++ {
+			buf = slices.Grow(buf[:0], late[k].n)[:late[k].n]
+			if _, err := d.late[t].f.ReadAt(buf, late[k].off); err != nil {
+				return err
+			}
+			if err := fn(late[k].id, buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	each := func(id int64, rec []byte) error {
+		if err := lateBefore(id, false); err != nil {
+			return err
+		}
+		return fn(id, rec)
+	}
+	if tr := d.trees[t]; tr != nil {
+		scan := tr.Scan
+		if take {
+			scan = tr.Take
+		}
+		if err := scan(each); err != nil {
+			return err
+		}
+	}
+	return lateBefore(0, true)
+}
+
+// lateRow is where a late row's record is in its table's file.
+type lateRow struct {
+	id, off int64
+	n       int
+}
+
+// index returns where each late row is in the file, in rowid order (rows of
+// the same rowid in the order they came).
+func (l *lateRows) index() ([]lateRow, error) {
+	if err := l.w.Flush(); err != nil {
+		return nil, err
+	}
+	r := &offsetReader{r: bufio.NewReaderSize(io.NewSectionReader(l.f, 0, math.MaxInt64), 64<<10)}
+	out := make([]lateRow, 0, l.count)
+	for range l.count {
+		id, err := binary.ReadVarint(r)
+		if err != nil {
+			return nil, err
+		}
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lateRow{id: id, off: r.off, n: int(n)})
+		if _, err := r.r.Discard(int(n)); err != nil {
+			return nil, err
+		}
+		r.off += int64(n)
+	}
+	slices.SortStableFunc(out, func(a, b lateRow) int { return cmp.Compare(a.id, b.id) })
+	return out, nil
+}
+
+// offsetReader counts the bytes read through ReadByte.
+type offsetReader struct {
+	r   *bufio.Reader
+	off int64
+}
+
+func (o *offsetReader) ReadByte() (byte, error) {
+	c, err := o.r.ReadByte()
+	if err == nil {
+		o.off++
+	}
+	return c, err
 }

@@ -11,8 +11,11 @@
 // leaf pages (internal/sqlitefile), written into a page file beside the
 // output at the numbers they will have in the database. SQLite still creates
 // the schema and writes what needs it: tables with IntText columns (INT
-// affinity converting text), rows that come out of rowid order, and tables
-// SQL has read (Exec, Query and Prepare place the trees first). Commit
+// affinity converting text) and tables SQL has read (Exec, Query and Prepare
+// place the trees first). Rows that come out of rowid order wait in a file
+// of their own, and join their tree when it is built again with them
+// (rebuild, at Commit); UpdateTexts changes rows of a tree the same way, and
+// ScanInts reads them, without SQL. Commit
 // copies SQLite's pages into the gap the page file left for them, and the
 // page file becomes the database (if SQLite's pages outgrew the gap, the
 // trees' pages are copied after them instead; bulk.go's settle does the same
@@ -34,8 +37,10 @@ package store
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tracestreamer/internal/scratch"
@@ -523,8 +528,12 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 		return ErrStopped
 	}
 	err := error(nil)
-	if len(d.late) > 0 {
-		err = d.settle()
+	// Rows that came out of rowid order join their trees, which are built
+	// again (a tree is placed only as a whole).
+	for _, t := range slices.SortedFunc(maps.Keys(d.late), func(a, b *schema.Table) int { return strings.Compare(a.Name, b.Name) }) {
+		if err = d.rebuild(t, nil); err != nil {
+			break
+		}
 	}
 	if err == nil {
 		err = d.closeAndSplice()

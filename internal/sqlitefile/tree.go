@@ -357,3 +357,97 @@ func (t *Tree) cellRowID(i int) int64 {
 
 // errNotEmpty reports a root page that already holds rows.
 var errNotEmpty = errors.New("root page is not an empty table leaf")
+
+// Scan calls fn with each row added so far, in rowid order, reading the
+// leaves written to the page file back. rec is valid during the call only.
+func (t *Tree) Scan(fn func(rowid int64, rec []byte) error) error { return t.scan(false, fn) }
+
+// Take is Scan that empties the tree as it reads it: each page goes back to
+// the page file as soon as it has been read, for another tree of the same
+// file to take (a tree built again with rows changed or added), and the tree
+// holds no rows afterwards. fn may add rows to another tree of the page file.
+func (t *Tree) Take(fn func(rowid int64, rec []byte) error) error {
+	err := t.scan(true, fn)
+	t.pages, t.fixes, t.open = nil, nil, nil
+	t.rows, t.last, t.first = 0, 0, 0
+	t.reset()
+	return err
+}
+
+// scan reads the rows back; with give it hands each page read back to the
+// page file (Take).
+func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
+	var leaf, over, rec []byte
+	for _, p := range t.pages {
+		if !p.leaf {
+			continue // read through the chain of the row it belongs to
+		}
+		if leaf == nil {
+			leaf = make([]byte, t.size)
+		}
+		if _, err := t.pf.f.ReadAt(leaf, t.pf.offset(p.no)); err != nil {
+			return fmt.Errorf("page file: %w", err)
+		}
+		if give {
+			t.pf.free = append(t.pf.free, p.no)
+		}
+		if err := t.cellsOf(leaf, int(binary.BigEndian.Uint16(leaf[3:])), give, &over, &rec, fn); err != nil {
+			return err
+		}
+	}
+	// The leaf being filled; with give, it is copied first, since fn may
+	// add rows to a tree that reuses nothing of this one but the page file.
+	page := t.page
+	if give {
+		page = append([]byte(nil), t.page...)
+	}
+	return t.cellsOf(page, t.cells, give, &over, &rec, fn)
+}
+
+// cellsOf calls fn with the rows of the first n cells of leaf, reading their
+// overflow pages (and with give handing those back) into the buffers over
+// and rec.
+func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func(int64, []byte) error) error {
+	for i := range n {
+		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
+		size, k := readVarint(leaf[off:])
+		if k == 0 {
+			return fmt.Errorf("leaf cell %d: bad payload size", i)
+		}
+		off += k
+		rowid, k := readVarint(leaf[off:])
+		if k == 0 {
+			return fmt.Errorf("leaf cell %d: bad rowid", i)
+		}
+		off += k
+		local := t.maxLocal(int(size))
+		if off+local > len(leaf) {
+			return fmt.Errorf("leaf cell %d: payload past the page", i)
+		}
+		payload := leaf[off : off+local]
+		if local < int(size) {
+			*rec = append((*rec)[:0], payload...)
+			if *over == nil {
+				*over = make([]byte, t.size)
+			}
+			for no := binary.BigEndian.Uint32(leaf[off+local:]); len(*rec) < int(size); {
+				if no == 0 {
+					return fmt.Errorf("row %d: overflow chain ends early", rowid)
+				}
+				if _, err := t.pf.f.ReadAt(*over, t.pf.offset(no)); err != nil {
+					return fmt.Errorf("page file: %w", err)
+				}
+				if give {
+					t.pf.free = append(t.pf.free, no)
+				}
+				*rec = append(*rec, (*over)[4:4+min(t.size-4, int(size)-len(*rec))]...)
+				no = binary.BigEndian.Uint32(*over)
+			}
+			payload = *rec
+		}
+		if err := fn(int64(rowid), payload); err != nil {
+			return err
+		}
+	}
+	return nil
+}
