@@ -60,11 +60,13 @@ type Class struct {
 // file can be made, they and the edges' types and names stay in memory).
 // The steps are ordered so that the arrays of one do not meet those of
 // another: what needs the labels first (page ownership and essential edges,
-// which need the ids too; shallow sizes; classes, and beside them the plan
-// of the distance search), then, with the labels released (the edges' types
-// and names wait on the shelf), the distance search beside the dominators'
-// searches over the essential edges, then the rest of the dominators. Two
-// goroutines at most run at a time. An error is the shelf's.
+// which need the ids too, beside the inferred interfaces; then the plan of
+// the distance search beside the shallow sizes and the classes), then, with
+// the labels released (the edges' types and names wait on the shelf), the
+// distance search beside the dominators' searches over the essential edges,
+// then the rest of the dominators. Two goroutines at most compute at a
+// time; the shelf is written on a third, beside the steps that read what
+// it writes. An error is the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {
@@ -104,59 +106,86 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		g.Root = 0
 	}
 	s := &shelf{f: g.Shelf}
+	defer s.join()
 	var err error
 	t := g.types()
-	wm := &weakMapInfo{}
+	// The arrays that wait on the shelf are written there on another
+	// goroutine, one after another, while the steps that read them run
+	// (a write only reads its array): the ids beside the page ownership
+	// and the essential edges, the self sizes beside the shallow sizes,
+	// the edges' types and names (not needed again but for the type and
+	// name of each node's retaining edge, once the search has found those
+	// edges) beside the classes and the search's plan. Each array is
+	// dropped once it is both written and used.
+	idW := putAsync(s, g.ID)
+	selfW := putAsync(s, g.Self)
+	var edgeTypeW *pending[uint8]
+	var edgeNameW *pending[uint32]
+	if !g.KeepLabels {
+		edgeTypeW = putAsync(s, g.EdgeType)
+		edgeNameW = putAsync(s, g.EdgeName)
+	}
 	detachedName := g.propagateDOMState(&t)
-	essential := g.essentialEdges(&t, wm, g.pageOwned(&t))
+	// The page ownership and the essential edges (which need the ids),
+	// then the search's plan, on another goroutine beside the inferred
+	// interfaces, the shallow sizes and the classes: all of them only read
+	// the labels. The shallow sizes wait until the ids are dropped, so
+	// that their arrays take the ids' place.
+	wm := &weakMapInfo{} // the other goroutine's
+	var essential bitset
+	var plan *searchPlan
+	essentials := task.Go(func() {
+		essential = g.essentialEdges(&t, wm, g.pageOwned(&t))
+	})
+	defer essentials.Join()
+	ifaces := g.interfaceClasses(&t)
+	essentials.Wait()
 	if err := g.stopped(); err != nil {
 		return nil, err
 	}
-	id, err := put(s, g.ID)
+	planned := task.Go(func() { plan = g.searchPlan(&t, wm) })
+	defer planned.Join()
+	id, err := idW.wait()
 	if err != nil {
 		return nil, err
 	}
 	g.ID = nil
 	s.release()
-	shallow, err := put(s, g.shallowSizes(&t))
-	if err != nil {
-		return nil, err
-	}
-	self, err := put(s, g.Self)
+	sh := g.shallowSizes(&t)
+	self, err := selfW.wait()
 	if err != nil {
 		return nil, err
 	}
 	g.Self = nil
+	shallowW := putAsync(s, sh)
+	sh = nil
 	s.release()
-	// The distance search's plan is made beside the classes: both only
-	// read the labels.
-	var plan *searchPlan
-	planned := task.Go(func() { plan = g.searchPlan(&t, wm) })
-	defer planned.Join()
-	cl, classes := g.classIDs(&t, detachedName, g.interfaceClasses(&t))
+	cl, classes := g.classIDs(&t, detachedName, ifaces)
 	planned.Wait()
 	if err := g.stopped(); err != nil {
 		return nil, err
 	}
 	r.Classes = classes
-	class, err := put(s, cl)
-	if err != nil {
-		return nil, err
-	}
-	s.release()
-	// The labels are not needed any more, but for the type and name of
-	// each node's retaining edge, which wait on the shelf until the search
-	// has found those edges.
+	classW := putAsync(s, cl)
+	cl = nil
 	var edgeType shelved[uint8]
 	var edgeName shelved[uint32]
 	if !g.KeepLabels {
-		if edgeType, err = put(s, g.EdgeType); err != nil {
+		if edgeType, err = edgeTypeW.wait(); err != nil {
 			return nil, err
 		}
-		if edgeName, err = put(s, g.EdgeName); err != nil {
+		if edgeName, err = edgeNameW.wait(); err != nil {
 			return nil, err
 		}
 		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
+	}
+	shallow, err := shallowW.wait()
+	if err != nil {
+		return nil, err
+	}
+	class, err := classW.wait()
+	if err != nil {
+		return nil, err
 	}
 	// Collect what was just released before the search's and the
 	// dominators' arrays are made, so that they take its place.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"runtime"
 	"unsafe"
+
+	"tracestreamer/internal/task"
 )
 
 // ShelfFile is where Analyze keeps the per-node arrays it has computed, or
@@ -24,6 +26,8 @@ type ShelfFile interface {
 type shelf struct {
 	f   ShelfFile
 	off int64
+	// writes are the writes started by putAsync, which join waits for.
+	writes []*task.Task
 }
 
 // shelved is an array on the shelf, or in memory when there is no shelf.
@@ -56,6 +60,58 @@ func put[T any](s *shelf, a []T) (shelved[T], error) {
 	x := shelved[T]{off: s.off, n: len(a)}
 	s.off += int64(len(b))
 	return x, nil
+}
+
+// pending is an array that putAsync is writing to the shelf.
+type pending[T any] struct {
+	x   shelved[T]
+	err error
+	t   *task.Task // nil: nothing to wait for
+}
+
+// putAsync reserves a's place on the shelf and writes it there on another
+// goroutine, after the writes putAsync started before (one write at a
+// time), beside the steps that read a meanwhile: the write only reads a,
+// and the caller drops its reference (so that the memory can be
+// collected) after wait.
+func putAsync[T any](s *shelf, a []T) *pending[T] {
+	if s.f == nil {
+		return &pending[T]{x: shelved[T]{n: len(a), mem: a}}
+	}
+	p := &pending[T]{x: shelved[T]{off: s.off, n: len(a)}}
+	s.off += int64(len(bytesOf(a)))
+	var before *task.Task
+	if k := len(s.writes); k > 0 {
+		before = s.writes[k-1]
+	}
+	p.t = task.Go(func() {
+		if before != nil {
+			before.Join()
+		}
+		b := bytesOf(a)
+		if _, err := s.f.WriteAt(b, p.x.off); err != nil {
+			p.err = fmt.Errorf("shelve %d bytes at offset %d: %w", len(b), p.x.off, err)
+		}
+	})
+	s.writes = append(s.writes, p.t)
+	return p
+}
+
+// wait waits for the write and returns where the array is on the shelf.
+func (p *pending[T]) wait() (shelved[T], error) {
+	if p.t != nil {
+		p.t.Wait()
+	}
+	return p.x, p.err
+}
+
+// join waits for every write putAsync started, without raising their
+// panics: deferred, it keeps them from outliving the analysis (and the
+// caller's file) when the analysis fails first.
+func (s *shelf) join() {
+	for _, t := range s.writes {
+		t.Join()
+	}
 }
 
 // release collects the arrays just shelved, so that the next ones reuse their
