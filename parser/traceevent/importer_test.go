@@ -809,3 +809,46 @@ func TestIDsAndConfigUTF8(t *testing.T) {
 		t.Errorf("json_string invalid_data %d, want 11 (%v)", n, r.stats())
 	}
 }
+
+// TestIDsLoneSurrogates: a lone surrogate escape in an id (id, id2, bind_id,
+// sf, esf, args.linked_id) becomes U+FFFD, as invalid UTF-8 does, and is
+// counted once per text (json_string invalid_data), as in a name; a
+// surrogate pair, an escaped backslash before "u" and a U+FFFD written as
+// \ufffd are not counted.
+func TestIDsLoneSurrogates(t *testing.T) {
+	r := importText(t, `{"stackFrames":{"k\ud800":{"name":"fr"}},"traceEvents":`+lines(
+		`{"ph":"X","pid":1,"tid":1,"ts":0,"dur":20,"name":"a"}`,
+		`{"ph":"s","pid":1,"tid":1,"ts":1,"name":"f","cat":"c","id":"fl\ud800"}`,
+		`{"ph":"f","pid":1,"tid":1,"ts":2,"name":"f","cat":"c","id":"fl\udfff","bp":"e"}`,
+		`{"ph":"b","pid":1,"tid":1,"ts":3,"name":"as","cat":"c","id2":{"local":"lo\udc00\ud800"}}`,
+		`{"ph":"b","pid":1,"tid":1,"ts":3,"name":"ag","cat":"c","id2":{"global":"gl\udbff"}}`,
+		`{"ph":"N","pid":1,"tid":1,"ts":5,"name":"ob","id":"ob\ud83d\ude00"}`,
+		`{"ph":"(","pid":1,"tid":1,"ts":7,"name":"cx","id":"cx\\ud800"}`,
+		`{"ph":"=","pid":1,"tid":1,"ts":8,"name":"ln","id":"ln\ufffd","args":{"linked_id":"lk\ud800"}}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":9,"dur":1,"name":"v1","bind_id":"bi\ud800","flow_out":true,"sf":"k\ud800","esf":"k\udfff"}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":11,"dur":1,"name":"v2","bind_id":"bi\udc01","flow_in":true}`)+`}`, Options{})
+	const r1 = "\uFFFD"
+	for _, c := range []struct {
+		table string
+		cols  []string
+		want  []string
+	}{
+		{"flow", []string{"id", "flow_key"}, []string{"0 fl" + r1, "1 bi" + r1}},
+		{"flow_event", []string{"phase", "flow_key", "flow_id"}, []string{"s fl" + r1 + " -", "f fl" + r1 + " 0"}},
+		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1 + r1, "id2.global gl" + r1}},
+		{"object_instance", []string{"raw_id"}, []string{"ob😀"}},
+		{"context_event", []string{"raw_id"}, []string{`cx\ud800`}},
+		{"linked_id", []string{"raw_id", "linked_raw_id"}, []string{"ln" + r1 + " lk" + r1}},
+		{"stack_frame", []string{"id", "frame_key"}, []string{"0 k" + r1}},
+		{"callstack_extra", []string{"callstack_id", "stack_frame_id", "end_stack_frame_id"}, []string{"1 - -", "2 - -", "3 0 0"}}, // the async slices; v1 (a's, v2's: none)
+	} {
+		if got := r.table(c.table, c.cols...); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %q, want %q", c.table, got, c.want)
+		}
+	}
+	// The stackFrames key; id: s, f; id2 twice; linked_id; bind_id twice;
+	// sf; esf.
+	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != 10 {
+		t.Errorf("json_string invalid_data %d, want 10 (%v)", n, r.stats())
+	}
+}

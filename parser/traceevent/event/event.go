@@ -284,13 +284,24 @@ func (ev *Event) str(raw []byte) (string, bool) {
 }
 
 // idText keeps the JSON text of an id member as it is (the trackers decode
-// it, invalid UTF-8 replaced: tracker.NormaliseID) and counts text with
-// invalid UTF-8 once, as str counts a string.
+// it, invalid UTF-8 and lone surrogate escapes replaced: tracker.NormaliseID)
+// and counts text with either once, as str counts a string.
 func (ev *Event) idText(raw []byte) []byte {
-	if !utf8.Valid(raw) {
+	if !utf8.Valid(raw) || loneSurrogate(raw) {
 		ev.BadStrings++
 	}
 	return raw
+}
+
+// loneSurrogate tells whether the JSON value raw holds a \u escape of half a
+// surrogate pair, which decoding it replaces by U+FFFD.
+func loneSurrogate(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	js := jsonscan.NewBytes(raw)
+	js.Value(len(raw)) // raw was skipped as a value: an error here stops the count early only
+	return js.LoneSurrogates > 0
 }
 
 // number returns the text of a number given as a JSON number or as a numeric

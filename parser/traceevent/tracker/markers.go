@@ -1,8 +1,6 @@
 package tracker
 
 import (
-	"unicode/utf8"
-
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/stat"
 )
@@ -128,7 +126,7 @@ func (m *Markers) Link(itid int, ev *event.Event) bool {
 	if ev.Args != nil {
 		if raw, found := event.ArgRaw(ev.Args, "linked_id"); found {
 			linked, lok = NormaliseID(raw)
-			if !utf8.Valid(raw) { // replaced by NormaliseID; args are not flattened for an = event
+			if replacedIn(raw) { // replaced by NormaliseID; args are not flattened for an = event
 				m.stats.Add(stat.JSONString, stat.InvalidData, 1, ev.Offset)
 			}
 		}
