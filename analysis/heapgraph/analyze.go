@@ -152,7 +152,7 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	g.ID = nil
 	s.release()
 	sh := g.shallowSizes(&t)
-	self, err := selfW.wait()
+	selfS, err := selfW.wait()
 	if err != nil {
 		return nil, err
 	}
@@ -228,12 +228,35 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		}
 	}
 	r.RetainerType, r.RetainerName = make([]uint8, n), make([]uint32, n)
-	for v, e := range r.Retainer {
-		if e != NoNode {
-			r.RetainerType[v], r.RetainerName[v] = et[e], en[e]
+	forRanges(targetRanges(n), func(lo, hi uint32) {
+		for v := lo; v < hi; v++ {
+			if e := r.Retainer[v]; e != NoNode {
+				r.RetainerType[v], r.RetainerName[v] = et[e], en[e]
+			}
 		}
-	}
+	})
 	et, en = nil, nil
+	s.release()
+	// The other arrays are read back on another goroutine while the
+	// retained sizes are summed (both make what is left of the Result;
+	// the labels were collected first).
+	var cls []uint32
+	var ids []int64
+	var self []uint32
+	var backErr error
+	back := task.Go(func() {
+		if cls, backErr = class.take(s); backErr != nil {
+			return
+		}
+		if ids, backErr = id.take(s); backErr != nil {
+			return
+		}
+		if self, backErr = selfS.take(s); backErr != nil {
+			return
+		}
+		backErr = d.take(s, r)
+	})
+	defer back.Join()
 	if r.Shallow, err = shallow.take(s); err != nil {
 		return nil, err
 	}
@@ -245,19 +268,11 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		o := preorder[i]
 		r.Retained[dom[o]] += r.Retained[o]
 	}
-	s.release()
-	if r.Class, err = class.take(s); err != nil {
-		return nil, err
+	back.Wait()
+	if backErr != nil {
+		return nil, backErr
 	}
-	if g.ID, err = id.take(s); err != nil {
-		return nil, err
-	}
-	if g.Self, err = self.take(s); err != nil {
-		return nil, err
-	}
-	if err := d.take(s, r); err != nil {
-		return nil, err
-	}
+	r.Class, g.ID, g.Self = cls, ids, self
 	return r, nil
 }
 

@@ -1,5 +1,11 @@
 package heapgraph
 
+import (
+	"runtime"
+
+	"tracestreamer/internal/task"
+)
+
 // dominators builds the dominator tree over the essential edges (releasing
 // g.To once its searches and the predecessor lists are done) with DevTools' search forest and
 // semidominators (Lengauer–Tarjan: simple eval/link, iterative DFS, path
@@ -97,28 +103,35 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 	// are made: its arrays and theirs would meet at the peak.
 	wait()
 	// Predecessors over essential edges, in edge order; the searches are
-	// over, so the edge cursors become the fill positions.
+	// over, so the edge cursors become the fill positions. With several
+	// cores each worker takes the edges into one range of targets (every
+	// worker reads all the edges, but writes only its own part of the
+	// lists, where the writes are what costs).
 	predStart := make([]uint32, n+1)
-	for e, to := range g.To {
-		if essential.has(uint32(e)) {
-			predStart[to+1]++
+	workers := targetRanges(n)
+	forRanges(workers, func(lo, hi uint32) {
+		for e, to := range g.To {
+			if to >= lo && to < hi && essential.has(uint32(e)) {
+				predStart[to+1]++
+			}
 		}
-	}
+	})
 	for i := 1; i <= n; i++ {
 		predStart[i] += predStart[i-1]
 	}
 	pred := make([]uint32, predStart[n])
 	fill := nextEdge[:n]
 	copy(fill, predStart[:n])
-	for v := 0; v < n; v++ {
-		for e := first[v]; e < first[v+1]; e++ {
-			if essential.has(e) {
-				to := g.To[e]
-				pred[fill[to]] = uint32(v)
-				fill[to]++
+	forRanges(workers, func(lo, hi uint32) {
+		for v := 0; v < n; v++ {
+			for e := first[v]; e < first[v+1]; e++ {
+				if to := g.To[e]; to >= lo && to < hi && essential.has(e) {
+					pred[fill[to]] = uint32(v)
+					fill[to]++
+				}
 			}
 		}
-	}
+	})
 	fill = nil
 
 	// The edges themselves are not needed any more.
@@ -210,4 +223,37 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 		vertex[i-1] = vertex[i] - 1
 	}
 	return dom[:n:n], vertex[:count:count], unreachable
+}
+
+// targetRanges splits the node ordinals 0..n-1 (the targets of the
+// predecessor lists' edges, the nodes of a per-node loop) into one range
+// per core the run may use (GOMAXPROCS, which --threads sets), at most 4
+// and each of 8 k nodes or more: the bounds, from 0 to n.
+func targetRanges(n int) []uint32 {
+	k := max(min(runtime.GOMAXPROCS(0), 4, n>>13), 1)
+	bounds := make([]uint32, k+1)
+	for i := range bounds {
+		bounds[i] = uint32(uint64(n) * uint64(i) / uint64(k))
+	}
+	return bounds
+}
+
+// forRanges calls f for each range [bounds[i], bounds[i+1]), the first on
+// the calling goroutine and the others each on its own, and returns when
+// all are done.
+func forRanges(bounds []uint32, f func(lo, hi uint32)) {
+	var others []*task.Task
+	for i := 2; i < len(bounds); i++ {
+		lo, hi := bounds[i-1], bounds[i]
+		others = append(others, task.Go(func() { f(lo, hi) }))
+	}
+	defer func() {
+		for _, t := range others {
+			t.Join()
+		}
+	}()
+	f(bounds[0], bounds[1])
+	for _, t := range others {
+		t.Wait()
+	}
 }

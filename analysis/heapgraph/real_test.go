@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -217,6 +218,34 @@ func TestShelf(t *testing.T) {
 	}
 }
 
+// TestThreads: the analysis gives the same result whatever the number of
+// cores it may use (its steps run side by side and the predecessor lists
+// are made in ranges of targets, one a core), with a shelf and without.
+func TestThreads(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	want := analyze(t, loadNodeSnapshot(t))
+	for _, procs := range []int{2, 3, 4} {
+		for _, shelved := range []bool{false, true} {
+			runtime.GOMAXPROCS(procs)
+			g := loadNodeSnapshot(t)
+			if k := len(targetRanges(g.NodeCount())) - 1; k != min(procs, g.NodeCount()>>13) || k < 2 {
+				t.Fatalf("GOMAXPROCS=%d: %d ranges of targets for %d nodes", procs, k, g.NodeCount())
+			}
+			if shelved {
+				f, err := os.CreateTemp(t.TempDir(), "shelf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				g.Shelf = f
+			}
+			if got := analyze(t, g); !reflect.DeepEqual(got, want) {
+				t.Errorf("GOMAXPROCS=%d, shelf %v: the analysis differs from the one on one core", procs, shelved)
+			}
+		}
+	}
+}
+
 // failingShelf fails the write at offset failAt and later ones.
 type failingShelf struct {
 	*os.File
@@ -235,9 +264,9 @@ func (f failingShelf) WriteAt(p []byte, off int64) (int, error) {
 func TestShelfError(t *testing.T) {
 	g := loadNodeSnapshot(t)
 	n, m := int64(g.NodeCount()), int64(len(g.To))
-	// The ids, the shallow sizes, and the retainer nodes (from the distance
-	// search's goroutine), after the self sizes, classes, edge types and
-	// names and distances.
+	// The ids, the self sizes (both written beside the first steps), and
+	// the retainer nodes (from the distance search's goroutine), after the
+	// edge types and names, shallow sizes, classes and distances.
 	for _, at := range []int64{0, 8 * n, 8*n + 3*4*n + 5*m + 4*n} {
 		g := loadNodeSnapshot(t)
 		f, err := os.CreateTemp(t.TempDir(), "shelf")
