@@ -157,7 +157,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 			opts.Progress.total.Add(info.Size())
 		}
 	}
-	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(opts.Warnings)}
+	var warnings io.Writer
+	if opts.Warnings != nil {
+		warnings = ctxWriter{ctx, opts.Warnings}
+	}
+	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(warnings)}
 	var omit []*schema.Table
 	if opts.NoMeta {
 		omit = append(omit, r.tables.Meta)

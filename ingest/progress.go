@@ -70,6 +70,22 @@ func (c ctxReaderAt) ReadAt(b []byte, off int64) (int, error) {
 	return c.r.ReadAt(b, off)
 }
 
+// ctxWriter passes warnings on to w until ctx is cancelled, then drops
+// them: a run prints no problem once it knows it was interrupted (it writes
+// no output, and what it met is for runs that finish), whichever reader
+// meets the cancelled reads and reports what it could not read.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return len(b), nil
+	}
+	return c.w.Write(b)
+}
+
 // ctxReader stops reading once its context is cancelled (Ctrl-C), whatever
 // parser is reading.
 type ctxReader struct {

@@ -141,10 +141,10 @@ func (r *run) rawheapGraph(ctx context.Context, path string, warnf func(string, 
 	}, warnf, func(id int64, _ heapfile.Summary) (string, int64, int64) {
 		return heapfile.SnapshotName(id), end - 1, end
 	})
+	if ctx.Err() != nil {
+		return ctx.Err() // also when the decoder took the cancelled reads for a cut dump
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
 		warnf("rawheap dropped: %v", err)
 		return nil
 	}
