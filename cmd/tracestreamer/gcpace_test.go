@@ -58,3 +58,25 @@ func TestGCPace(t *testing.T) {
 		t.Errorf("after restore: GOGC %d, memory limit %d; want 100, 3 GiB", p, l)
 	}
 }
+
+// TestGCPolicyStart checks that the Trace Event floor paces a run from its
+// start, before the first input's format is known, and that the format's
+// policy replaces it.
+func TestGCPolicyStart(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
+	g := newGCPace()
+	defer g.restore()
+	before := gcPolicy(g, true)
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != -1 || l != traceEventFloor {
+		t.Fatalf("before the first input: GOGC %d, memory limit %d; want off, %d", p, l, int64(traceEventFloor))
+	}
+	before("heapsnapshot")
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != 10 || l != 3<<30 {
+		t.Errorf("heap snapshot with analysis: GOGC %d, memory limit %d; want 10, 3 GiB", p, l)
+	}
+	before("traceevent")
+	if p, l := gcPercent(), debug.SetMemoryLimit(-1); p != -1 || l != traceEventFloor {
+		t.Errorf("Trace Event: GOGC %d, memory limit %d; want off, %d", p, l, int64(traceEventFloor))
+	}
+}

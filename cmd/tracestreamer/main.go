@@ -249,7 +249,13 @@ func parseArgs(args []string) (*config, error) {
 // (519 MB real-mix trace, CPU 6.3–6.8 s either way) and keeps its peak down
 // (259–268 → 217 MB), once past a floor of memory it may use before it
 // collects at all (traceEventFloor, gcPace).
+//
+// Until the first input's format is known the floor applies to every run
+// (at the run's own percentage past it): the runtime would otherwise collect
+// at a 4 MB heap while the output's schema is made, and pace the next
+// collection from there.
 func gcPolicy(pace *gcPace, analysis bool) func(format string) {
+	pace.set(pace.percent0, traceEventFloor)
 	return func(format string) {
 		switch {
 		case format == "traceevent":
