@@ -293,15 +293,54 @@ func (ev *Event) idText(raw []byte) []byte {
 	return raw
 }
 
-// loneSurrogate tells whether the JSON value raw holds a \u escape of half a
-// surrogate pair, which decoding it replaces by U+FFFD.
+// loneSurrogate tells whether the trackers' decoding of the id raw meets a
+// \u escape of half a surrogate pair, which it replaces by U+FFFD: raw is a
+// string, or id2's object, whose "global" member (else "local") is decoded.
+// Anything else is not decoded as text, so nothing in it is replaced.
 func loneSurrogate(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
+	raw = TrimSpace(raw)
+	if len(raw) == 0 || bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	if raw[0] != '{' {
+		return LoneSurrogateString(raw)
+	}
+	var global, local []byte
+	js := jsonscan.NewBytes(raw)
+	err := js.Object(func(k []byte) error {
+		start := js.Offset()
+		if err := js.SkipValue(); err != nil {
+			return err
+		}
+		switch string(k) {
+		case "global":
+			global = raw[start:js.Offset()]
+		case "local":
+			local = raw[start:js.Offset()]
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return false
+	case global != nil:
+		return LoneSurrogateString(global)
+	}
+	return LoneSurrogateString(local)
+}
+
+// LoneSurrogateString tells whether the JSON value raw is a string whose
+// decoding meets a \u escape of half a surrogate pair (replaced by U+FFFD).
+// It allocates at most the string's decoded size; a value that is not a
+// string is not decoded.
+func LoneSurrogateString(raw []byte) bool {
+	raw = TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' || bytes.IndexByte(raw, '\\') < 0 {
 		return false
 	}
 	js := jsonscan.NewBytes(raw)
-	js.Value(len(raw)) // raw was skipped as a value: an error here stops the count early only
-	return js.LoneSurrogates > 0
+	_, err := js.ReadString(nil)
+	return err == nil && js.LoneSurrogates > 0
 }
 
 // number returns the text of a number given as a JSON number or as a numeric

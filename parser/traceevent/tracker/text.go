@@ -1,7 +1,6 @@
 package tracker
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -46,15 +45,7 @@ func (c textCount) decoded(s string, raw []byte) {
 // replacedIn tells whether decoding the JSON value raw replaces something by
 // U+FFFD: it holds invalid UTF-8, or is a string with a lone surrogate escape.
 func replacedIn(raw []byte) bool {
-	if !utf8.Valid(raw) {
-		return true
-	}
-	if len(raw) == 0 || raw[0] != '"' || bytes.IndexByte(raw, '\\') < 0 {
-		return false
-	}
-	js := jsonscan.NewBytes(raw)
-	_, err := js.ReadString(nil)
-	return err == nil && js.LoneSurrogates > 0
+	return !utf8.Valid(raw) || event.LoneSurrogateString(raw)
 }
 
 // member returns the string member key of the JSON object obj as argString
