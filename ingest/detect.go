@@ -193,3 +193,48 @@ func detectJSON(head []byte) format {
 }
 
 var errStop = errors.New("stop")
+
+// outputPageSize is the output's page size for inputs (0: store's default,
+// 64 KiB): smallPageSize when every input is an uncompressed regular file
+// and together they are under smallInputs (docs/format/README.md#the-database-file).
+// Each table's root page is written whether or not it holds rows, so
+// 64 KiB pages cost a small input's database several MB of empty pages;
+// the inputs whose size tells nothing of the output's (pipes, compressed
+// files) keep the default.
+func outputPageSize(inputs []string) int {
+	var total int64
+	for _, in := range inputs {
+		if in == "-" {
+			return 0
+		}
+		st, err := os.Stat(in)
+		if err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		if total += st.Size(); total >= smallInputs || compressed(in) {
+			return 0
+		}
+	}
+	return smallPageSize
+}
+
+// smallInputs and smallPageSize: see outputPageSize.
+const (
+	smallInputs   = 64 << 20
+	smallPageSize = 16 << 10
+)
+
+// compressed reports whether the file at path starts as a compressed input
+// does (openReader), or cannot be read.
+func compressed(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	var magic [4]byte
+	n, _ := io.ReadFull(f, magic[:])
+	m := magic[:n]
+	return len(m) >= 2 && (m[0] == 0x1f && m[1] == 0x8b || m[0] == 0x78 && (uint(m[0])<<8|uint(m[1]))%31 == 0) ||
+		bytes.Equal(m, []byte("PK\x03\x04"))
+}

@@ -168,7 +168,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	}
 	// The schema is made on the writer's goroutine while the first input
 	// is read; r.db is used directly only once the sink is closed.
-	db, sink, err := store.Start(dest, r.tables.DDL(omit...), 32, opts.InsertOnly)
+	db, sink, err := store.Start(dest, r.tables.DDL(omit...), 32, opts.InsertOnly, outputPageSize(inputs))
 	if err != nil {
 		return nil, err
 	}

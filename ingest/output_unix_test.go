@@ -211,3 +211,63 @@ func TestSniffCancelWhilePipeWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputPageSize: inputs that are uncompressed regular files under 64 MiB
+// together get 16 KiB pages, others SQLite files of 64 KiB pages; the
+// database of a small trace reads back whole at its page size.
+func TestOutputPageSize(t *testing.T) {
+	dir := t.TempDir()
+	trace := testutil.Fixture(t, "node/trace.json")
+	small := writeFile(t, dir, "trace.json", trace)
+	packed := writeFile(t, dir, "trace.json.gz", trace) // gzip (writeFile)
+	zipped := writeFile(t, dir, "trace.json.zip", trace)
+	deflated := writeFile(t, dir, "trace.json.zz", trace)
+	fifo := filepath.Join(dir, "fifo")
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	big := filepath.Join(dir, "big.json") // sparse
+	must(t, os.WriteFile(big, []byte("{}"), 0o644))
+	must(t, os.Truncate(big, 64<<20))
+	half := filepath.Join(dir, "half.json")
+	must(t, os.WriteFile(half, []byte("{}"), 0o644))
+	must(t, os.Truncate(half, 32<<20))
+	for _, tt := range []struct {
+		inputs []string
+		want   int
+	}{
+		{[]string{small}, 16384},
+		{[]string{small, small}, 16384},
+		{[]string{packed}, 0},
+		{[]string{zipped}, 0},
+		{[]string{deflated}, 0},
+		{[]string{small, packed}, 0},
+		{[]string{fifo}, 0},
+		{[]string{"-"}, 0},
+		{[]string{big}, 0},
+		{[]string{half, small}, 16384},
+		{[]string{half, half}, 0},
+		{[]string{filepath.Join(dir, "missing.json")}, 0},
+	} {
+		if got := outputPageSize(tt.inputs); got != tt.want {
+			t.Errorf("outputPageSize(%v) = %d, want %d", tt.inputs, got, tt.want)
+		}
+	}
+
+	for _, tt := range []struct {
+		in   string
+		want int64
+	}{{small, 16384}, {packed, 65536}} {
+		out, _ := convert(t, tt.in, Options{})
+		db := testutil.OpenDB(t, out)
+		var size, slices int64
+		var check string
+		if err := db.QueryRow("PRAGMA page_size").Scan(&size); err != nil || size != tt.want {
+			t.Errorf("%s: page_size %d (%v), want %d", filepath.Base(tt.in), size, err, tt.want)
+		}
+		if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+			t.Errorf("%s: integrity_check %q (%v)", filepath.Base(tt.in), check, err)
+		}
+		if err := db.QueryRow("SELECT count(*) FROM callstack").Scan(&slices); err != nil || slices == 0 {
+			t.Errorf("%s: %d callstack rows (%v), want some", filepath.Base(tt.in), slices, err)
+		}
+	}
+}

@@ -15,9 +15,10 @@ import (
 	"tracestreamer/schema"
 )
 
-// pageSize is the output's page size: the largest, for the fewest pages and
-// interior levels on tables of millions of rows.
-const pageSize = 65536
+// defaultPageSize is the output's page size unless Start is given another:
+// the largest, for the fewest pages and interior levels on tables of millions
+// of rows.
+const defaultPageSize = 65536
 
 // bulkable reports whether t's rows can be written as records without SQLite:
 // every value is stored as given, which is what SQLite does for them too
@@ -47,7 +48,7 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 		d.bySQL[t] = true
 		return nil
 	}
-	tr := sqlitefile.NewTree(pageSize, d.pageFile)
+	tr := sqlitefile.NewTree(d.pageSize, d.pageFile)
 	d.trees[t] = tr
 	return tr
 }
@@ -70,13 +71,13 @@ func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 		if err != nil {
 			return nil, err
 		}
-		gap = uint32(n + gapPages)
+		gap = uint32(n + int64(gapBytes/d.pageSize))
 	}
 	f, err := scratchBeside(d.dest)
 	if err != nil {
 		return nil, err
 	}
-	d.pages = sqlitefile.NewPages(f, pageSize, gap)
+	d.pages = sqlitefile.NewPages(f, d.pageSize, gap)
 	d.wb = newWriteBehind(f, d.writeBehindStep)
 	return d.pages, nil
 }
@@ -96,12 +97,13 @@ func (d *DB) stopWriteBehind() {
 	d.wb = nil
 }
 
-// gapPages is the room for SQLite's pages beyond those it has written when the
-// first tree page is: what it writes after that is the rows of tables that
-// need its conversions (IntText columns) and of a few small ones (meta, stat,
-// files). Heap snapshots, CPU profiles and Trace Event files (at the settle
-// before their flows are linked) add 0 to 1 page of 64 KiB.
-const gapPages = 8
+// gapBytes is the room for SQLite's pages beyond those it has written when the
+// first tree page is (8 pages of 64 KiB, more of a smaller page size): what
+// it writes after that is the rows of tables that need its conversions
+// (IntText columns) and of a few small ones (meta, stat, files). Heap
+// snapshots, CPU profiles and Trace Event files (at the settle before their
+// flows are linked) add 0 to 1 page of 64 KiB.
+const gapBytes = 8 * 65536
 
 // encodeRow makes the record of row k of b. nulls, reals and tnulls are the
 // batch's lists from row k on; the positions of row k are taken off them.
@@ -292,7 +294,7 @@ func (d *DB) settle() error {
 	}
 	d.c = c
 	d.text.tls = c.tls
-	if err := d.c.exec(pragmas + "; BEGIN"); err != nil {
+	if err := d.c.exec(d.pragmas() + "; BEGIN"); err != nil {
 		return err
 	}
 	// Each table's file leaves the map as it is taken, so that Abort still
@@ -496,7 +498,7 @@ func (d *DB) UpdateTexts(t *schema.Table, cols []int, rowids []int64, set func(k
 // returns its record (nil edit: unchanged). The old tree's pages go back
 // to the page file as they are read, and the new tree takes them.
 func (d *DB) rebuild(t *schema.Table, edit func(rowid int64, rec []byte) ([]byte, error)) error {
-	nt := sqlitefile.NewTree(pageSize, d.pageFile)
+	nt := sqlitefile.NewTree(d.pageSize, d.pageFile)
 	err := d.rowsOf(t, true, func(id int64, rec []byte) error {
 		if edit != nil {
 			var err error

@@ -69,7 +69,7 @@ func TestLargeTreesSameAsSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if pages[0]*pageSize <= 1<<30 {
+	if pages[0]*defaultPageSize <= 1<<30 {
 		t.Fatalf("the trees' file has %d pages: not past the lock-byte page", pages[0])
 	}
 	rt, ri := openRead(t, trees), openRead(t, insert)
@@ -122,9 +122,9 @@ func treeDepth(t *testing.T, db *sql.DB, path, table string) int {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	data := make([]byte, pageSize)
+	data := make([]byte, defaultPageSize)
 	for depth, page := 1, root; ; depth++ {
-		if _, err := f.ReadAt(data, (page-1)*pageSize); err != nil {
+		if _, err := f.ReadAt(data, (page-1)*defaultPageSize); err != nil {
 			t.Fatal(err)
 		}
 		if data[0] == 0x0d { // a table leaf

@@ -90,6 +90,8 @@ type DB struct {
 	bySQL map[*schema.Table]bool
 	// sqlOnly makes every row go through SQLite (CreateInsertOnly).
 	sqlOnly bool
+	// pageSize is the file's page size, SQLite's and the trees' alike.
+	pageSize int
 }
 
 type inserter struct {
@@ -116,11 +118,18 @@ func CreateInsertOnly(dest string, ddl []string) (*DB, error) { return createWit
 // 8 ms for trace_streamer's tables and ours, a third of a small trace's
 // fixed costs) overlaps the reading of the first input. Their error is the
 // Async's (Err, Close); the DB itself may be used once the Async is closed
-// or aborted. insertOnly is CreateInsertOnly's.
-func Start(dest string, ddl []string, queue int, insertOnly bool) (*DB, *Async, error) {
+// or aborted. insertOnly is CreateInsertOnly's. pageSize is the file's page
+// size, a power of two from 512 to 65536; 0 is the default, 65536.
+func Start(dest string, ddl []string, queue int, insertOnly bool, pageSize int) (*DB, *Async, error) {
+	if pageSize != 0 && (pageSize < 512 || pageSize > 65536 || pageSize&(pageSize-1) != 0) {
+		return nil, nil, fmt.Errorf("page size %d is not a power of two from 512 to 65536", pageSize)
+	}
 	d, err := create(dest, insertOnly)
 	if err != nil {
 		return nil, nil, err
+	}
+	if pageSize != 0 {
+		d.pageSize = pageSize
 	}
 	return d, newAsync(d, queue, func() error { return d.init(ddl) }), nil
 }
@@ -164,19 +173,23 @@ func create(dest string, sqlOnly bool) (*DB, error) {
 	}
 	d := &DB{c: c, tmp: tmp, dest: dest, ins: map[*schema.Table]*inserter{},
 		counts: map[*schema.Table]int64{}, maxRow: map[*schema.Table]int64{},
-		trees: map[*schema.Table]*sqlitefile.Tree{}, late: map[*schema.Table]*lateRows{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly}
+		trees: map[*schema.Table]*sqlitefile.Tree{}, late: map[*schema.Table]*lateRows{}, bySQL: map[*schema.Table]bool{}, sqlOnly: sqlOnly,
+		pageSize: defaultPageSize}
 	d.text.tls = c.tls
 	return d, nil
 }
 
 // pragmas set up a connection to the output. The file is private until
 // Commit renames it, so it needs no journal, locks shared with others, or
-// fsyncs: a crash leaves only a temp file behind.
-const pragmas = `PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
+// fsyncs: a crash leaves only a temp file behind. The page size only sets
+// that of a new file.
+func (d *DB) pragmas() string {
+	return fmt.Sprintf("PRAGMA page_size=%d; ", d.pageSize) + `PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 	PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-32768`
+}
 
 func (d *DB) init(ddl []string) error {
-	if err := d.c.exec(pragmas + "; BEGIN"); err != nil {
+	if err := d.c.exec(d.pragmas() + "; BEGIN"); err != nil {
 		return err
 	}
 	for _, stmt := range ddl {

@@ -452,7 +452,7 @@ func TestStart(t *testing.T) {
 	ts := schema.New()
 	for _, insertOnly := range []bool{false, true} {
 		dest := filepath.Join(t.TempDir(), "out.db")
-		db, a, err := Start(dest, ts.DDL(), 4, insertOnly)
+		db, a, err := Start(dest, ts.DDL(), 4, insertOnly, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -478,7 +478,7 @@ func TestStart(t *testing.T) {
 
 	dir := t.TempDir()
 	dest := filepath.Join(dir, "out.db")
-	db, a, err := Start(dest, []string{"CREATE TABLE t(a INT)", "CREATE TABLE broken("}, 4, false)
+	db, a, err := Start(dest, []string{"CREATE TABLE t(a INT)", "CREATE TABLE broken("}, 4, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
