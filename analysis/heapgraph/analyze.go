@@ -64,9 +64,13 @@ type Class struct {
 // the distance search beside the shallow sizes and the classes), then, with
 // the labels released (the edges' types and names wait on the shelf), the
 // distance search beside the dominators' searches over the essential edges,
-// then the rest of the dominators. Two goroutines at most compute at a
-// time; the shelf is written on a third, beside the steps that read what
-// it writes. An error is the shelf's.
+// then the rest of the dominators, the retaining edges' labels, and the
+// retained sizes beside the shelf's read-back. Two goroutines compute side
+// by side, but for two per-node passes (the dominators' predecessor lists
+// and the retaining edges' labels), each split over up to 4 goroutines
+// (targetRanges: one range per core --threads allows); the shelf is written
+// on one more, beside the steps that read what it writes, and read back on
+// one beside the retained sums. An error is the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {

@@ -73,7 +73,10 @@ type pending[T any] struct {
 // goroutine, after the writes putAsync started before (one write at a
 // time), beside the steps that read a meanwhile: the write only reads a,
 // and the caller drops its reference (so that the memory can be
-// collected) after wait.
+// collected) after wait. Until the write is done a stays in memory even
+// where the caller no longer reads it: an array written by put would have
+// been collectable at the caller's next release (the shallow sizes may stay
+// through the class ids this way: 4 bytes a node).
 func putAsync[T any](s *shelf, a []T) *pending[T] {
 	if s.f == nil {
 		return &pending[T]{x: shelved[T]{n: len(a), mem: a}}
