@@ -13,9 +13,10 @@ import (
 )
 
 // TestCancelInEachPhase: a run cancelled (Ctrl-C) while it reads, or while
-// it processes what it read (merging the sorted events, then writing the
-// threads, open slices and counter series kept until the end: seconds for
-// millions of them, which an interrupt once waited for), returns
+// it processes what it read (here: while it merges the sorted events, the
+// sort's spill folder still there; TestFinishContextStops covers the
+// writing of the threads, open slices and counter series kept until the
+// end, after the folder is gone), returns
 // context.Canceled and leaves things as they were before it: the
 // database's temporary file beside the output and the sort's spill folder
 // in TMPDIR, both there when it is cancelled, are removed, and the output
