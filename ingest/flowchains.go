@@ -37,7 +37,7 @@ func (r *run) linkFlowChains(ctx context.Context) error {
 	for i, s := range spans {
 		rowids[i] = s.Slice + 1 // callstack's rowid is its id + 1
 	}
-	done, err := r.db.UpdateTexts(cs, []int{column(cs, "chainId"), column(cs, "spanId"), column(cs, "parentSpanId")},
+	done, err := r.db.UpdateTexts(ctx, cs, []int{column(cs, "chainId"), column(cs, "spanId"), column(cs, "parentSpanId")},
 		rowids, func(k int, texts []string) {
 			s := spans[k]
 			texts[0], texts[1], texts[2] = strconv.FormatInt(s.Chain, 10), strconv.FormatInt(s.Slice, 10), ""

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -445,15 +446,24 @@ func (d *DB) ScanInts(t *schema.Table, cols []int, fn func(vals []int64) error) 
 // place, so that SQLite never has to open the file before Commit. It
 // reports false, changing nothing, where SQLite holds t's rows: SQL (Prepare)
 // changes them then.
-func (d *DB) UpdateTexts(t *schema.Table, cols []int, rowids []int64, set func(k int, texts []string)) (bool, error) {
+//
+// Once ctx is done the rebuild stops within updateCheck rows and returns
+// ctx's error; the tree is lost then and the DB must be aborted (rebuild).
+func (d *DB) UpdateTexts(ctx context.Context, t *schema.Table, cols []int, rowids []int64, set func(k int, texts []string)) (bool, error) {
 	if d.sqlOnly || d.bySQL[t] {
 		return false, nil
 	}
 	texts := make([]string, len(cols))
 	var vals []sqlitefile.Value
 	var rec sqlitefile.Record
-	k := 0
+	k, n := 0, 0
 	err := d.rebuild(t, func(id int64, raw []byte) ([]byte, error) {
+		if n%updateCheck == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		n++
 		for k < len(rowids) && rowids[k] < id {
 			k++
 		}
@@ -492,6 +502,10 @@ func (d *DB) UpdateTexts(t *schema.Table, cols []int, rowids []int64, set func(k
 	}
 	return true, nil
 }
+
+// updateCheck is how many rows UpdateTexts reads between two looks at its
+// context.
+const updateCheck = 4096
 
 // rebuild builds t's tree again from its rows and the rows that came out of
 // rowid order (which are gone afterwards), in rowid order, each as edit

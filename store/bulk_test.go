@@ -1,10 +1,13 @@
 package store
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -287,7 +290,7 @@ func TestUpdateTexts(t *testing.T) {
 			return out
 		}
 		res.before = scan()
-		ok, err := db.UpdateTexts(tb, texts, rowids, func(k int, out []string) {
+		ok, err := db.UpdateTexts(context.Background(), tb, texts, rowids, func(k int, out []string) {
 			for i := range out {
 				out[i] = text(k, i)
 			}
@@ -339,5 +342,71 @@ func TestUpdateTexts(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Error("no row has a long text set")
+	}
+}
+
+// TestUpdateTextsCancelled: a context cancelled while UpdateTexts builds a
+// tree again (here by set, at the first row it changes) stops the rebuild
+// within updateCheck rows: UpdateTexts returns context.Canceled, set is not
+// called for the rows beyond, and the DB aborted then leaves the destination
+// as it was and no file of the run (the temporary database, the late rows').
+func TestUpdateTextsCancelled(t *testing.T) {
+	db, a, ts, dest := createOverPrecious(t)
+	tb := ts.Callstack
+	app := rows.NewAppender(a, tb)
+	put := func(id int64) {
+		app.RowID(id)
+		for _, c := range tb.Columns {
+			if c.Type.IsText() {
+				app.Text(rows.S("x"))
+			} else {
+				app.Int(rows.I(id))
+			}
+		}
+		app.End()
+	}
+	const n = 5 * updateCheck
+	for id := int64(1); id <= n; id++ {
+		if id%10 != 3 {
+			put(id)
+		}
+	}
+	for id := int64(n - 7); id > 0; id -= 10 { // late: into the gaps
+		put(id)
+	}
+	app.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(db.late) == 0 {
+		t.Fatal("no late rows kept")
+	}
+	col := func(name string) int {
+		return slices.IndexFunc(tb.Columns, func(c schema.Column) bool { return c.Name == name })
+	}
+	var rowids []int64
+	for id := int64(1); id <= n; id++ {
+		rowids = append(rowids, id)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	ok, err := db.UpdateTexts(ctx, tb, []int{col("chainId")}, rowids, func(k int, out []string) {
+		calls++
+		cancel()
+		out[0] = "1"
+	})
+	if !ok || !errors.Is(err, context.Canceled) {
+		t.Fatalf("UpdateTexts: %v, %v; want true, context.Canceled", ok, err)
+	}
+	if calls > updateCheck {
+		t.Errorf("set called %d times, want at most %d (the rows up to the next look at the context)", calls, updateCheck)
+	}
+	db.Abort()
+	if b, _ := os.ReadFile(dest); string(b) != "precious" {
+		t.Errorf("the destination changed: %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
 	}
 }

@@ -525,7 +525,8 @@ func (d *DB) Commit() error { return d.CommitUnless(nil) }
 var ErrStopped = errors.New("store: commit stopped")
 
 // CommitUnless is Commit, except that once stop is closed (an interrupted
-// run) it gives up between its steps, as Abort does, and returns ErrStopped:
+// run) it gives up between its steps (building each table with late rows
+// again is one), as Abort does, and returns ErrStopped:
 // the destination is only replaced if stop is still open just before.
 func (d *DB) CommitUnless(stop <-chan struct{}) error {
 	stopped := func() bool {
@@ -544,6 +545,9 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 	// Rows that came out of rowid order join their trees, which are built
 	// again (a tree is placed only as a whole).
 	for _, t := range slices.SortedFunc(maps.Keys(d.late), func(a, b *schema.Table) int { return strings.Compare(a.Name, b.Name) }) {
+		if stopped() {
+			return ErrStopped
+		}
 		if err = d.rebuild(t, nil); err != nil {
 			break
 		}
