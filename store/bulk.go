@@ -510,7 +510,9 @@ const updateCheck = 4096
 // rebuild builds t's tree again from its rows and the rows that came out of
 // rowid order (which are gone afterwards), in rowid order, each as edit
 // returns its record (nil edit: unchanged). The old tree's pages go back
-// to the page file as they are read, and the new tree takes them.
+// to the page file as they are read, and the new tree takes them. On error
+// (edit's, or reading) t's rows are lost and the page file cannot be placed
+// any more (sqlitefile.Tree.Take): the DB must be aborted (Abort).
 func (d *DB) rebuild(t *schema.Table, edit func(rowid int64, rec []byte) ([]byte, error)) error {
 	nt := sqlitefile.NewTree(d.pageSize, d.pageFile)
 	err := d.rowsOf(t, true, func(id int64, rec []byte) error {

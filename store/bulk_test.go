@@ -351,36 +351,8 @@ func TestUpdateTexts(t *testing.T) {
 // called for the rows beyond, and the DB aborted then leaves the destination
 // as it was and no file of the run (the temporary database, the late rows').
 func TestUpdateTextsCancelled(t *testing.T) {
-	db, a, ts, dest := createOverPrecious(t)
-	tb := ts.Callstack
-	app := rows.NewAppender(a, tb)
-	put := func(id int64) {
-		app.RowID(id)
-		for _, c := range tb.Columns {
-			if c.Type.IsText() {
-				app.Text(rows.S("x"))
-			} else {
-				app.Int(rows.I(id))
-			}
-		}
-		app.End()
-	}
 	const n = 5 * updateCheck
-	for id := int64(1); id <= n; id++ {
-		if id%10 != 3 {
-			put(id)
-		}
-	}
-	for id := int64(n - 7); id > 0; id -= 10 { // late: into the gaps
-		put(id)
-	}
-	app.Flush()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if len(db.late) == 0 {
-		t.Fatal("no late rows kept")
-	}
+	db, tb, dest := callstackWithLateRows(t, n)
 	col := func(name string) int {
 		return slices.IndexFunc(tb.Columns, func(c schema.Column) bool { return c.Name == name })
 	}
@@ -401,6 +373,75 @@ func TestUpdateTextsCancelled(t *testing.T) {
 	}
 	if calls > updateCheck {
 		t.Errorf("set called %d times, want at most %d (the rows up to the next look at the context)", calls, updateCheck)
+	}
+	db.Abort()
+	if b, _ := os.ReadFile(dest); string(b) != "precious" {
+		t.Errorf("the destination changed: %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
+// callstackWithLateRows makes a database over a destination holding
+// "precious" and writes rows 1 to n of callstack (every column the rowid or
+// "x"), those of rowid 3, 13, … late, after the others.
+func callstackWithLateRows(t *testing.T, n int64) (*DB, *schema.Table, string) {
+	t.Helper()
+	db, a, ts, dest := createOverPrecious(t)
+	tb := ts.Callstack
+	app := rows.NewAppender(a, tb)
+	put := func(id int64) {
+		app.RowID(id)
+		for _, c := range tb.Columns {
+			if c.Type.IsText() {
+				app.Text(rows.S("x"))
+			} else {
+				app.Int(rows.I(id))
+			}
+		}
+		app.End()
+	}
+	for id := int64(1); id <= n; id++ {
+		if id%10 != 3 {
+			put(id)
+		}
+	}
+	for id := n - n%10 + 3; id > 0; id -= 10 { // late: into the gaps
+		if id <= n {
+			put(id)
+		}
+	}
+	app.Flush()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(db.late) == 0 {
+		t.Fatal("no late rows kept")
+	}
+	return db, tb, dest
+}
+
+// TestRebuildFails: an error of rebuild's edit partway through the rows
+// (after late rows were merged in) is returned as it is, no row after it is
+// read, and the DB aborted then leaves the destination as it was and no file
+// of the run.
+func TestRebuildFails(t *testing.T) {
+	db, tb, dest := callstackWithLateRows(t, 10000)
+	boom := errors.New("boom")
+	var read []int64
+	err := db.rebuild(tb, func(id int64, rec []byte) ([]byte, error) {
+		read = append(read, id)
+		if len(read) == 5000 {
+			return nil, boom
+		}
+		return rec, nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("rebuild: %v, want the edit's error", err)
+	}
+	if len(read) != 5000 || read[0] != 1 || read[4999] != 5000 {
+		t.Errorf("rows read: %d, from %d to %d; want 5000, 1 to 5000", len(read), read[0], read[len(read)-1])
 	}
 	db.Abort()
 	if b, _ := os.ReadFile(dest); string(b) != "precious" {

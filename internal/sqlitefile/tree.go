@@ -366,6 +366,12 @@ func (t *Tree) Scan(fn func(rowid int64, rec []byte) error) error { return t.sca
 // the page file as soon as it has been read, for another tree of the same
 // file to take (a tree built again with rows changed or added), and the tree
 // holds no rows afterwards. fn may add rows to another tree of the page file.
+//
+// An error (fn's, or reading the page file) leaves the tree empty all the
+// same, with the pages not yet read in neither a tree nor the page file's
+// free pages, and the pages of a tree fn was filling still that tree's: the
+// page file can then no longer be spliced into a valid database and must be
+// given up.
 func (t *Tree) Take(fn func(rowid int64, rec []byte) error) error {
 	err := t.scan(true, fn)
 	t.pages, t.fixes, t.open = nil, nil, nil
