@@ -32,6 +32,9 @@ func (r *run) linkFlowChains(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if len(spans) == 0 {
+		return nil // no slice to change (Commit still merges callstack's late rows)
+	}
 	cs := r.tables.Callstack
 	rowids := make([]int64, len(spans))
 	for i, s := range spans {

@@ -102,8 +102,7 @@ func (d *DB) stopWriteBehind() {
 // first tree page is (8 pages of 64 KiB, more of a smaller page size): what
 // it writes after that is the rows of tables that need its conversions
 // (IntText columns) and of a few small ones (meta, stat, files). Heap
-// snapshots, CPU profiles and Trace Event files (at the settle before their
-// flows are linked) add 0 to 1 page of 64 KiB.
+// snapshots and CPU profiles add 0 to 1 page of 64 KiB.
 const gapBytes = 8 * 65536
 
 // encodeRow makes the record of row k of b. nulls, reals and tnulls are the
@@ -414,7 +413,7 @@ func decodeRecord(b *rows.Batch, rec []byte, vals []sqlitefile.Value) ([]sqlitef
 // order included); false, calling nothing, where SQLite holds them: Query
 // reads them then. vals is valid during the call only.
 func (d *DB) ScanInts(t *schema.Table, cols []int, fn func(vals []int64) error) (bool, error) {
-	if d.sqlOnly || d.bySQL[t] {
+	if d.sqlOnly || d.bySQL[t] || !bulkable(t) {
 		return false, nil
 	}
 	vals := make([]int64, len(cols))
@@ -450,7 +449,7 @@ func (d *DB) ScanInts(t *schema.Table, cols []int, fn func(vals []int64) error) 
 // Once ctx is done the rebuild stops within updateCheck rows and returns
 // ctx's error; the tree is lost then and the DB must be aborted (rebuild).
 func (d *DB) UpdateTexts(ctx context.Context, t *schema.Table, cols []int, rowids []int64, set func(k int, texts []string)) (bool, error) {
-	if d.sqlOnly || d.bySQL[t] {
+	if d.sqlOnly || d.bySQL[t] || !bulkable(t) {
 		return false, nil
 	}
 	texts := make([]string, len(cols))
@@ -544,7 +543,7 @@ func (d *DB) rowsOf(t *schema.Table, take bool, fn func(rowid int64, rec []byte)
 	if l := d.late[t]; l != nil {
 		var err error
 		if late, err = l.index(); err != nil {
-			return err
+			return fmt.Errorf("%s's rows out of rowid order: %w", t.Name, err)
 		}
 	}
 	var buf []byte
@@ -555,7 +554,8 @@ func (d *DB) rowsOf(t *schema.Table, take bool, fn func(rowid int64, rec []byte)
 		for ; k < len(late) && (all || late[k].id < id); k++ {
 			buf = slices.Grow(buf[:0], late[k].n)[:late[k].n]
 			if _, err := d.late[t].f.ReadAt(buf, late[k].off); err != nil {
-				return err
+				return fmt.Errorf("%s's row %d out of rowid order (%d bytes at %d of its file): %w",
+					t.Name, late[k].id, late[k].n, late[k].off, err)
 			}
 			if err := fn(late[k].id, buf); err != nil {
 				return err
@@ -591,22 +591,23 @@ type lateRow struct {
 // the same rowid in the order they came).
 func (l *lateRows) index() ([]lateRow, error) {
 	if err := l.w.Flush(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("writing them out: %w", err)
 	}
 	r := &offsetReader{r: bufio.NewReaderSize(io.NewSectionReader(l.f, 0, math.MaxInt64), 64<<10)}
 	out := make([]lateRow, 0, l.count)
-	for range l.count {
+	for i := range l.count {
+		at := r.off
 		id, err := binary.ReadVarint(r)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("record %d of %d (at %d): rowid: %w", i, l.count, at, err)
 		}
 		n, err := binary.ReadUvarint(r)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("record %d of %d (at %d): size: %w", i, l.count, at, err)
 		}
 		out = append(out, lateRow{id: id, off: r.off, n: int(n)})
 		if _, err := r.r.Discard(int(n)); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("record %d of %d (at %d): %d bytes: %w", i, l.count, at, n, err)
 		}
 		r.off += int64(n)
 	}

@@ -451,3 +451,28 @@ func TestRebuildFails(t *testing.T) {
 		t.Errorf("files left: %v", entries)
 	}
 }
+
+// TestLateRowsCutShort: where the file of a table's late rows ends early
+// (within the 501st record written), ScanInts's error names the table, the
+// record and what of it could not be read.
+func TestLateRowsCutShort(t *testing.T) {
+	db, tb, _ := callstackWithLateRows(t, 10000)
+	defer db.Abort()
+	l := db.late[tb]
+	idx, err := l.index() // also writes them out
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The 1000 rows were written in falling rowid order: idx[499], the
+	// 500th lowest rowid, is record 500 (from 0) of the file.
+	cut := idx[499]
+	if err := l.f.Truncate(cut.off + int64(cut.n) - 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.ScanInts(tb, []int{0}, func([]int64) error { return nil })
+	prefix := "read callstack: callstack's rows out of rowid order: record 500 of 1000 (at "
+	suffix := fmt.Sprintf("): %d bytes: EOF", cut.n)
+	if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.HasSuffix(err.Error(), suffix) {
+		t.Errorf("ScanInts: %v, want %q…%q", err, prefix, suffix)
+	}
+}

@@ -392,7 +392,7 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 			leaf = make([]byte, t.size)
 		}
 		if _, err := t.pf.f.ReadAt(leaf, t.pf.offset(p.no)); err != nil {
-			return fmt.Errorf("page file: %w", err)
+			return fmt.Errorf("page file: page %d: %w", p.no, err)
 		}
 		if give {
 			t.pf.free = append(t.pf.free, p.no)
@@ -401,8 +401,10 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 			return err
 		}
 	}
-	// The leaf being filled; with give, it is copied first, since fn may
-	// add rows to a tree that reuses nothing of this one but the page file.
+	// The leaf being filled, which is only in memory (t.page). fn adds rows
+	// to other trees, which have leaves of their own, so nothing changes it
+	// during fn; with give it is copied all the same (one page a Take), so
+	// that the rows handed out stay whole even if fn added to t itself.
 	page := t.page
 	if give {
 		page = append([]byte(nil), t.page...)
@@ -427,7 +429,7 @@ func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func
 		}
 		off += k
 		local := t.maxLocal(int(size))
-		if off+local > len(leaf) {
+		if off+local > len(leaf) || local < int(size) && off+local+4 > len(leaf) {
 			return fmt.Errorf("leaf cell %d: payload past the page", i)
 		}
 		payload := leaf[off : off+local]
@@ -441,7 +443,7 @@ func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func
 					return fmt.Errorf("row %d: overflow chain ends early", rowid)
 				}
 				if _, err := t.pf.f.ReadAt(*over, t.pf.offset(no)); err != nil {
-					return fmt.Errorf("page file: %w", err)
+					return fmt.Errorf("page file: page %d: %w", no, err)
 				}
 				if give {
 					t.pf.free = append(t.pf.free, no)
