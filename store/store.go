@@ -114,9 +114,9 @@ func Create(dest string, ddl []string) (*DB, error) { return createWith(dest, dd
 func CreateInsertOnly(dest string, ddl []string) (*DB, error) { return createWith(dest, ddl, true) }
 
 // Start is Create and NewAsync at once, except that the statements of ddl
-// run on the Async's goroutine, before any batch: making the schema (about
-// 8 ms for trace_streamer's tables and ours, a third of a small trace's
-// fixed costs) overlaps the reading of the first input. Their error is the
+// run on the Async's goroutine, before any batch: making the schema (a few
+// milliseconds for trace_streamer's tables and ours, a fixed cost that
+// counts on a small trace) overlaps the reading of the first input. Their error is the
 // Async's (Err, Close); the DB itself may be used once the Async is closed
 // or aborted. insertOnly is CreateInsertOnly's. pageSize is the file's page
 // size, a power of two from 512 to 65536; 0 is the default, 65536.
