@@ -67,6 +67,11 @@ type Options struct {
 	// the tables' b-trees (store.Start's insertOnly): tests compare the two writers.
 	InsertOnly bool
 	Warnings   io.Writer
+	// ddl, if set, replaces the statements that make the schema (tests).
+	ddl []string
+	// ctxHook, if set, wraps the run's own context (tests: they count the
+	// checks its readers make).
+	ctxHook func(context.Context) context.Context
 	// Progress, if set, is updated as the inputs are read.
 	Progress *Progress
 }
@@ -157,6 +162,15 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 			opts.Progress.total.Add(info.Size())
 		}
 	}
+	// The run's own context is also cancelled when the writer fails (the
+	// schema could not be made, a batch could not be written): the inputs
+	// are not read to the end for a file that cannot be written.
+	parent := ctx
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	if opts.ctxHook != nil {
+		ctx = opts.ctxHook(ctx)
+	}
 	var warnings io.Writer
 	if opts.Warnings != nil {
 		warnings = ctxWriter{ctx, opts.Warnings}
@@ -168,11 +182,24 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	}
 	// The schema is made on the writer's goroutine while the first input
 	// is read; r.db is used directly only once the sink is closed.
-	db, sink, err := store.Start(dest, r.tables.DDL(omit...), 32, opts.InsertOnly, outputPageSize(inputs))
+	ddl := r.tables.DDL(omit...)
+	if opts.ddl != nil {
+		ddl = opts.ddl
+	}
+	db, sink, err := store.Start(dest, ddl, 32, opts.InsertOnly, outputPageSize(inputs))
 	if err != nil {
 		return nil, err
 	}
 	r.db, r.sink = db, sink
+	go func() {
+		select {
+		case <-sink.Failed():
+			if err := sink.Err(); !errors.Is(err, store.ErrAborted) {
+				stop(fmt.Errorf("writing %s: %w", opts.Output, err))
+			}
+		case <-ctx.Done():
+		}
+	}()
 	r.dict = tables.NewDict(r.sink, r.tables)
 	// The analysis's shelf goes beside the database, as the store's page
 	// file does.
@@ -233,6 +260,9 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		err = r.createIndexes(ctx)
 	}
 	if err != nil {
+		if ctx.Err() != nil && parent.Err() == nil {
+			err = context.Cause(ctx) // the writer's error ended the run
+		}
 		db.Abort()
 		return nil, err
 	}

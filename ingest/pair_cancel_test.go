@@ -14,9 +14,10 @@ import (
 	"tracestreamer/internal/testutil"
 )
 
-// checkCtx is a context cancelled at the n-th call of its Err once armed:
-// a run given it is interrupted at a chosen one of the checks its readers
-// make. atCancel is called just before.
+// checkCtx wraps a run's context (Options.ctxHook), calling cancel (the
+// caller's) at the n-th call of its Err once armed: the run is interrupted
+// at a chosen one of the checks its readers make. atCancel is called just
+// before.
 type checkCtx struct {
 	context.Context
 	cancel   context.CancelFunc
@@ -75,10 +76,14 @@ func TestPairCancelledWhileRead(t *testing.T) {
 	for n := int64(1); ; n++ {
 		var warn lockedBuffer
 		before := -1 // the warnings printed when the run was cancelled
-		inner, cancel := context.WithCancel(context.Background())
-		ctx := &checkCtx{Context: inner, cancel: cancel, n: n, atCancel: func() { before = len(warn.String()) }}
-		_, err := Run(ctx, in, Options{Output: filepath.Join(dir, "out.db"), Warnings: &warn,
-			BeforeInput: func(string) { ctx.armed.Store(true) }})
+		outer, cancel := context.WithCancel(context.Background())
+		var ctx *checkCtx
+		_, err := Run(outer, in, Options{Output: filepath.Join(dir, "out.db"), Warnings: &warn,
+			BeforeInput: func(string) { ctx.armed.Store(true) },
+			ctxHook: func(run context.Context) context.Context {
+				ctx = &checkCtx{Context: run, cancel: cancel, n: n, atCancel: func() { before = len(warn.String()) }}
+				return ctx
+			}})
 		cancel()
 		if before < 0 { // the run ended before its n-th check
 			if err != nil || !strings.Contains(warn.String(), dangling) {

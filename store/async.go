@@ -20,8 +20,9 @@ type Async struct {
 
 	mu     sync.Mutex
 	err    error
-	queued int64      // bytes of text in queued batches
-	room   *sync.Cond // signalled when queued text was written
+	failed chan struct{} // closed when err is set
+	queued int64         // bytes of text in queued batches
+	room   *sync.Cond    // signalled when queued text was written
 
 	nextMark rows.Mark
 }
@@ -53,7 +54,7 @@ func NewAsync(db *DB, queue int) *Async { return newAsync(db, queue, nil) }
 // error is the Async's, as a write's would be.
 func newAsync(db *DB, queue int, first func() error) *Async {
 	a := &Async{db: db, ops: make(chan op, queue), free: make(chan *rows.Batch, queue+8),
-		done: make(chan struct{})}
+		done: make(chan struct{}), failed: make(chan struct{})}
 	a.room = sync.NewCond(&a.mu)
 	go a.run(first)
 	return a
@@ -109,6 +110,7 @@ func (a *Async) setErr(err error) {
 	a.mu.Lock()
 	if a.err == nil {
 		a.err = err
+		close(a.failed)
 	}
 	a.mu.Unlock()
 }
@@ -161,6 +163,12 @@ func (a *Async) Err() error {
 	defer a.mu.Unlock()
 	return a.err
 }
+
+// Failed is closed once the writer has met an error (Err is set, ErrAborted
+// included): the schema could not be made or a batch could not be written.
+// The batches put after it are dropped, so a producer watching it stops
+// reading input it can no longer write.
+func (a *Async) Failed() <-chan struct{} { return a.failed }
 
 // Close waits until every queued batch is written and returns the first error.
 func (a *Async) Close() error {

@@ -116,10 +116,11 @@ func CreateInsertOnly(dest string, ddl []string) (*DB, error) { return createWit
 // Start is Create and NewAsync at once, except that the statements of ddl
 // run on the Async's goroutine, before any batch: making the schema (a few
 // milliseconds for trace_streamer's tables and ours, a fixed cost that
-// counts on a small trace) overlaps the reading of the first input. Their error is the
-// Async's (Err, Close); the DB itself may be used once the Async is closed
-// or aborted. insertOnly is CreateInsertOnly's. pageSize is the file's page
-// size, a power of two from 512 to 65536; 0 is the default, 65536.
+// counts on a small trace) overlaps the reading of the first input. Their
+// error is the Async's (Failed, Err, Close), naming the statement; the DB
+// itself may be used once the Async is closed or aborted. insertOnly is
+// CreateInsertOnly's. pageSize is the file's page size, a power of two from
+// 512 to 65536; 0 is the default, 65536.
 func Start(dest string, ddl []string, queue int, insertOnly bool, pageSize int) (*DB, *Async, error) {
 	if pageSize != 0 && (pageSize < 512 || pageSize > 65536 || pageSize&(pageSize-1) != 0) {
 		return nil, nil, fmt.Errorf("page size %d is not a power of two from 512 to 65536", pageSize)
@@ -194,7 +195,7 @@ func (d *DB) init(ddl []string) error {
 	}
 	for _, stmt := range ddl {
 		if err := d.c.exec(stmt); err != nil {
-			return err
+			return fmt.Errorf("making the schema: %w", err)
 		}
 	}
 	return nil

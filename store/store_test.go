@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite" // database/sql driver, to read results back
 
@@ -446,8 +447,8 @@ func TestHandedStatementsClosedAtCommit(t *testing.T) {
 }
 
 // TestStart: Start's writer makes the schema before it writes the first
-// batch, for both writers; an error making it is the Async's, and nothing is
-// left behind.
+// batch, for both writers; an error making it is the Async's, known before
+// Close (Failed), and nothing is left behind.
 func TestStart(t *testing.T) {
 	ts := schema.New()
 	for _, insertOnly := range []bool{false, true} {
@@ -482,8 +483,19 @@ func TestStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The error is known before Close: Failed is closed, Err names the
+	// statement.
+	const want = `making the schema: sqlite: exec "CREATE TABLE broken(": SQL logic error: incomplete input`
+	select {
+	case <-a.Failed():
+		if err := a.Err(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Err: %v, want the schema's error", err)
+		}
+	case <-time.After(time.Minute):
+		t.Error("Failed not closed a minute after the schema's error")
+	}
 	rows.NewAppender(a, ts.JSHeapString).Row([]int64{0, 0}, "x")
-	if err := a.Close(); err == nil || !strings.Contains(err.Error(), `exec "CREATE TABLE broken(": SQL logic error: incomplete input`) {
+	if err := a.Close(); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Close: %v, want the schema's error", err)
 	}
 	db.Abort()
