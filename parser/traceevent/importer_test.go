@@ -810,6 +810,24 @@ func TestIDsAndConfigUTF8(t *testing.T) {
 	}
 }
 
+// TestConfigLoneSurrogates: a lone surrogate escape in the key or value of
+// a trace_config row becomes U+FFFD and is counted once per text
+// (json_string invalid_data), as invalid UTF-8 is; a member name's counts in
+// each row below it; a surrogate pair is not counted.
+func TestConfigLoneSurrogates(t *testing.T) {
+	r := importText(t, `{"traceEvents":[],"displayTimeUnit":"ns\ud800","controllerTraceDataKey":"k\udfff",`+
+		`"otherData":{"v\ud800":"x","w":"y\udc00","ok":"\ud83d\ude00"},"metadata":{"m\ud800":{"a":1,"b":"c"}}}`, Options{})
+	const r1 = "\uFFFD"
+	got := slices.DeleteFunc(r.table("trace_config", "key", "value"), func(s string) bool { return strings.HasPrefix(s, "uncompressed_size ") })
+	if want := []string{"container object", "compression none", "displayTimeUnit ns" + r1, "controllerTraceDataKey k" + r1,
+		"otherData.v" + r1 + " x", "otherData.w y" + r1, "otherData.ok 😀", "metadata.m" + r1 + ".a 1", "metadata.m" + r1 + ".b c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("trace_config %q, want %q", got, want)
+	}
+	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != 6 {
+		t.Errorf("json_string invalid_data %d, want 6 (%v)", n, r.stats())
+	}
+}
+
 // TestIDsLoneSurrogates: a lone surrogate escape in an id (id, id2, bind_id,
 // sf, esf, args.linked_id) becomes U+FFFD, as invalid UTF-8 does, and is
 // counted once per text (json_string invalid_data), as in a name; a

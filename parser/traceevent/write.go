@@ -380,7 +380,7 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 			text, _ := im.topLevelText(raw)
 			im.configRow(key, text)
 		case "otherData", "metadata":
-			configLeaves(raw, key, 0, im.configRow)
+			configLeaves(raw, key, false, 0, im.configRowReplaced)
 		case "systemTraceEvents":
 			im.stats.Add(stat.JSONSystemTraceEvents, stat.Received, 1, -1)
 			if raw != nil { // else streamed as it was read
@@ -394,14 +394,14 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 }
 
 // topLevelText is the text of a top-level string member for its
-// trace_config row, decoded as an element's strings are (invalid UTF-8
-// replaced by U+FFFD and counted), or its JSON text when it is not a string
-// (ok false).
+// trace_config row, decoded as an element's strings are (invalid UTF-8 and
+// lone surrogate escapes replaced by U+FFFD and counted), or its JSON text
+// when it is not a string (ok false).
 func (im *Importer) topLevelText(raw []byte) (text string, ok bool) {
 	if text, ok = event.StringValue(raw); !ok {
 		return string(raw), false
 	}
-	if !utf8.Valid(raw) {
+	if !utf8.Valid(raw) || strings.Contains(text, "\uFFFD") && event.LoneSurrogateString(raw) {
 		im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
 	}
 	return text, true
@@ -409,10 +409,21 @@ func (im *Importer) topLevelText(raw []byte) (text string, ok bool) {
 
 // configRow writes one trace_config row of this importer; invalid UTF-8 in
 // its key or value is replaced by U+FFFD and counted, once per text.
-func (im *Importer) configRow(key, value string) {
-	for _, s := range []*string{&key, &value} {
-		if !utf8.ValidString(*s) {
-			*s = strings.ToValidUTF8(*s, "\uFFFD")
+func (im *Importer) configRow(key, value string) { im.configRowReplaced(key, value, false, false) }
+
+// configRowReplaced is configRow for a key or value in which decoding
+// replaced a lone surrogate escape (keyBad, valueBad), counted as invalid
+// UTF-8 is, once per text.
+func (im *Importer) configRowReplaced(key, value string, keyBad, valueBad bool) {
+	for _, t := range []struct {
+		s   *string
+		bad bool
+	}{{&key, keyBad}, {&value, valueBad}} {
+		if !utf8.ValidString(*t.s) {
+			*t.s = strings.ToValidUTF8(*t.s, "\uFFFD")
+			t.bad = true
+		}
+		if t.bad {
 			im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
 		}
 	}
@@ -422,8 +433,10 @@ func (im *Importer) configRow(key, value string) {
 
 // configLeaves flattens a JSON value into key/value text pairs with the
 // argument key rules (docs/format/traceevent.md#top-level-keys): numbers in their JSON spelling,
-// strings decoded, booleans and null as their literals.
-func configLeaves(raw []byte, key string, depth int, emit func(key, value string)) {
+// strings decoded, booleans and null as their literals. keyBad and emit's
+// keyBad, valueBad tell a key or value in which decoding replaced a lone
+// surrogate escape (a member name's replaced one is in every key below it).
+func configLeaves(raw []byte, key string, keyBad bool, depth int, emit func(key, value string, keyBad, valueBad bool)) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return
@@ -432,15 +445,18 @@ func configLeaves(raw []byte, key string, depth int, emit func(key, value string
 	switch raw[0] {
 	case '{', '[':
 		if depth >= event.MaxArgDepth || isEmptyContainer(raw) {
-			emit(key, string(raw))
+			emit(key, string(raw), keyBad, false)
 			return
 		}
+		var seen int64 // js.LoneSurrogates before the member's name
 		visit := func(sub string) error {
+			bad := keyBad || js.LoneSurrogates != seen
 			start := js.Offset()
 			if err := js.SkipValue(); err != nil {
 				return err
 			}
-			configLeaves(raw[start:js.Offset()], sub, depth+1, emit)
+			seen = js.LoneSurrogates
+			configLeaves(raw[start:js.Offset()], sub, bad, depth+1, emit)
 			return nil
 		}
 		if raw[0] == '{' {
@@ -451,12 +467,12 @@ func configLeaves(raw []byte, key string, depth int, emit func(key, value string
 	case '"':
 		b, err := js.ReadString(nil)
 		if err != nil {
-			emit(key, string(raw))
+			emit(key, string(raw), keyBad, false)
 			return
 		}
-		emit(key, string(b))
+		emit(key, string(b), keyBad, js.LoneSurrogates > 0)
 	default:
-		emit(key, string(raw))
+		emit(key, string(raw), keyBad, false)
 	}
 }
 
