@@ -844,6 +844,11 @@ func TestIDsLoneSurrogates(t *testing.T) {
 		// array id (no usable id) and id2's local member beside a global one.
 		`{"ph":"b","pid":1,"tid":1,"ts":4,"name":"ar","cat":"c","id":["ar\ud800"]}`,
 		`{"ph":"b","pid":1,"tid":1,"ts":4,"name":"gp","cat":"c","id2":{"global":"g2","local":"l\ud800"}}`,
+		// Nor an object id, an id2 that is not an object, or an id2 beside
+		// an id (which wins).
+		`{"ph":"b","pid":1,"tid":1,"ts":4,"name":"io","cat":"c","id":{"global":"gl\udbff"}}`,
+		`{"ph":"b","pid":1,"tid":1,"ts":4,"name":"is","cat":"c","id2":"s\udbff"}`,
+		`{"ph":"b","pid":1,"tid":1,"ts":4,"name":"ib","cat":"c","id":"both","id2":{"global":"s\udbff"}}`,
 		`{"ph":"N","pid":1,"tid":1,"ts":5,"name":"ob","id":"ob\ud83d\ude00"}`,
 		`{"ph":"(","pid":1,"tid":1,"ts":7,"name":"cx","id":"cx\\ud800"}`,
 		`{"ph":"=","pid":1,"tid":1,"ts":8,"name":"ln","id":"ln\ufffd","args":{"linked_id":"lk\ud800"}}`,
@@ -857,12 +862,12 @@ func TestIDsLoneSurrogates(t *testing.T) {
 	}{
 		{"flow", []string{"id", "flow_key"}, []string{"0 fl" + r1, "1 bi" + r1}},
 		{"flow_event", []string{"phase", "flow_key", "flow_id"}, []string{"s fl" + r1 + " -", "f fl" + r1 + " 0"}},
-		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1 + r1, "id2.global gl" + r1, "id2.global g2"}},
+		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1 + r1, "id2.global gl" + r1, "id2.global g2", "id both"}},
 		{"object_instance", []string{"raw_id"}, []string{"ob😀"}},
 		{"context_event", []string{"raw_id"}, []string{`cx\ud800`}},
 		{"linked_id", []string{"raw_id", "linked_raw_id"}, []string{"ln" + r1 + " lk" + r1}},
 		{"stack_frame", []string{"id", "frame_key"}, []string{"0 k" + r1}},
-		{"callstack_extra", []string{"callstack_id", "stack_frame_id", "end_stack_frame_id"}, []string{"1 - -", "2 - -", "3 - -", "4 0 0"}}, // the async slices; v1 (a's, v2's: none)
+		{"callstack_extra", []string{"callstack_id", "stack_frame_id", "end_stack_frame_id"}, []string{"1 - -", "2 - -", "3 - -", "4 - -", "5 0 0"}}, // the async slices; v1 (a's, v2's: none)
 	} {
 		if got := r.table(c.table, c.cols...); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %q, want %q", c.table, got, c.want)

@@ -220,6 +220,7 @@ func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
 	}
 	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
 	if !d.general && d.fastDecode(raw) {
+		ev.id2Surrogate()
 		ev.dec = nil
 		return nil
 	}
@@ -236,6 +237,7 @@ func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
 		ev.field(key, TrimSpace(raw[start:js.Offset()]))
 		return nil
 	})
+	ev.id2Surrogate()
 	ev.dec = nil
 	return err
 }
@@ -285,27 +287,33 @@ func (ev *Event) str(raw []byte) (string, bool) {
 
 // idText keeps the JSON text of an id member as it is (the trackers decode
 // it, invalid UTF-8 and lone surrogate escapes replaced: tracker.NormaliseID)
-// and counts text with either once, as str counts a string.
-func (ev *Event) idText(raw []byte) []byte {
-	if !utf8.Valid(raw) || loneSurrogate(raw) {
+// and counts text with invalid UTF-8 once, as str counts a string, and a
+// string whose decoding meets a lone surrogate escape. id2, an object, is
+// looked at for those once the element is read (id2Surrogate).
+func (ev *Event) idText(raw []byte, isID2 bool) []byte {
+	if !utf8.Valid(raw) || !isID2 && LoneSurrogateString(raw) {
 		ev.BadStrings++
 	}
 	return raw
 }
 
-// loneSurrogate tells whether the trackers' decoding of the id raw meets a
-// \u escape of half a surrogate pair, which it replaces by U+FFFD: raw is a
-// string, or id2's object, whose "global" member (else "local") is decoded.
-// Anything else is not decoded as text, so nothing in it is replaced.
-func loneSurrogate(raw []byte) bool {
-	raw = TrimSpace(raw)
-	if len(raw) == 0 || bytes.IndexByte(raw, '\\') < 0 {
-		return false
+// id2Surrogate counts id2 when the member the trackers decode (ID2Member)
+// meets a lone surrogate escape, and only where they decode it: not beside
+// an id, which wins, and not when invalid UTF-8 counted it already.
+func (ev *Event) id2Surrogate() {
+	if ev.ID2 == nil || ev.ID != nil || !utf8.Valid(ev.ID2) || bytes.IndexByte(ev.ID2, '\\') < 0 {
+		return
 	}
-	if raw[0] != '{' {
-		return LoneSurrogateString(raw)
+	if m, _, ok := ID2Member(ev.ID2); ok && LoneSurrogateString(m) {
+		ev.BadStrings++
 	}
-	var global, local []byte
+}
+
+// ID2Member returns the member of the id2 object raw that names the event
+// (docs/format/traceevent.md#ids-and-scopes): "global", else "local" (local
+// true); ok is false when raw is not an object or has neither.
+func ID2Member(raw []byte) (member []byte, local, ok bool) {
+	var global, loc []byte
 	js := jsonscan.NewBytes(raw)
 	err := js.Object(func(k []byte) error {
 		start := js.Offset()
@@ -316,17 +324,19 @@ func loneSurrogate(raw []byte) bool {
 		case "global":
 			global = raw[start:js.Offset()]
 		case "local":
-			local = raw[start:js.Offset()]
+			loc = raw[start:js.Offset()]
 		}
 		return nil
 	})
 	switch {
 	case err != nil:
-		return false
+		return nil, false, false
 	case global != nil:
-		return LoneSurrogateString(global)
+		return global, false, true
+	case loc != nil:
+		return loc, true, true
 	}
-	return LoneSurrogateString(local)
+	return nil, false, false
 }
 
 // LoneSurrogateString tells whether the JSON value raw is a string whose
@@ -440,9 +450,9 @@ func (ev *Event) field(key []byte, raw []byte) {
 			ev.ArgsInvalid = true
 		}
 	case "id":
-		ev.ID = ev.idText(raw)
+		ev.ID = ev.idText(raw, false)
 	case "id2":
-		ev.ID2 = ev.idText(raw)
+		ev.ID2 = ev.idText(raw, true)
 	case "scope":
 		ev.Scope, _ = ev.str(raw)
 	case "s":
@@ -450,15 +460,15 @@ func (ev *Event) field(key []byte, raw []byte) {
 	case "bp":
 		ev.BP, _ = ev.str(raw)
 	case "bind_id":
-		ev.BindID = ev.idText(raw)
+		ev.BindID = ev.idText(raw, false)
 	case "flow_in":
 		ev.FlowIn = string(raw) == "true"
 	case "flow_out":
 		ev.FlowOut = string(raw) == "true"
 	case "sf":
-		ev.SF = ev.idText(raw)
+		ev.SF = ev.idText(raw, false)
 	case "esf":
-		ev.ESF = ev.idText(raw)
+		ev.ESF = ev.idText(raw, false)
 	case "cname":
 		ev.CName, _ = ev.str(raw)
 	case "stack", "estack":

@@ -4,7 +4,6 @@ import (
 	"hash/maphash"
 	"strconv"
 
-	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/event"
 )
 
@@ -74,33 +73,15 @@ func eventID(ev *event.Event) (kind, id string, local, both, ok bool) {
 	if ev.ID2 == nil {
 		return "", "", false, false, false
 	}
-	var global, localID []byte
-	js := jsonscan.NewBytes(ev.ID2)
-	err := js.Object(func(k []byte) error {
-		start := js.Offset()
-		if err := js.SkipValue(); err != nil {
-			return err
-		}
-		switch string(k) {
-		case "global":
-			global = ev.ID2[start:js.Offset()]
-		case "local":
-			localID = ev.ID2[start:js.Offset()]
-		}
-		return nil
-	})
-	if err != nil {
+	member, local, ok := event.ID2Member(ev.ID2)
+	if !ok {
 		return "", "", false, false, false
 	}
-	if global != nil {
-		id, ok = NormaliseID(global)
-		return "id2.global", id, false, false, ok
-	}
-	if localID != nil {
-		id, ok = NormaliseID(localID)
+	id, ok = NormaliseID(member)
+	if local {
 		return "id2.local", id, true, false, ok
 	}
-	return "", "", false, false, false
+	return "id2.global", id, false, false, ok
 }
 
 // Lookup returns the track of an async event of process ipid, creating it on
