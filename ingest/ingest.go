@@ -66,7 +66,11 @@ type Options struct {
 	// InsertOnly writes every row through SQLite's INSERT instead of building
 	// the tables' b-trees (store.Start's insertOnly): tests compare the two writers.
 	InsertOnly bool
-	Warnings   io.Writer
+	// Warnings, if set, receives the problems met and the run's summary of
+	// them. Nothing more is written to it once ctx is cancelled before the
+	// output is committed (an interrupted run leaves no output to explain);
+	// the summary of a run whose output was committed is always written.
+	Warnings io.Writer
 	// ddl, if set, replaces the statements that make the schema (tests).
 	ddl []string
 	// ctxHook, if set, wraps the run's own context (tests: they count the
@@ -172,8 +176,10 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		ctx = opts.ctxHook(ctx)
 	}
 	var warnings io.Writer
+	var cw *ctxWriter
 	if opts.Warnings != nil {
-		warnings = ctxWriter{ctx, opts.Warnings}
+		cw = &ctxWriter{ctx: ctx, w: opts.Warnings}
+		warnings = cw
 	}
 	r := &run{opts: opts, tables: schema.New(), log: stat.NewLog(warnings)}
 	var omit []*schema.Table
@@ -280,6 +286,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 			return nil, ctx.Err()
 		}
 		return nil, err
+	}
+	// The output is written: its summary is printed even if the run is
+	// cancelled now.
+	if cw != nil {
+		cw.disarm()
 	}
 	r.log.Summary()
 	sum.Elapsed = time.Since(start)

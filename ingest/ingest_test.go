@@ -403,6 +403,42 @@ func TestSkippedPlugins(t *testing.T) {
 	}
 }
 
+// committedCtx reports the run cancelled once its output exists: a Ctrl-C
+// that lands between the commit's rename and the summary, without timing.
+type committedCtx struct {
+	context.Context
+	out string
+}
+
+func (c committedCtx) Err() error {
+	if _, err := os.Stat(c.out); err == nil {
+		return context.Canceled
+	}
+	return c.Context.Err()
+}
+
+// TestSummaryAfterCommit: a run cancelled after its output is committed
+// succeeds and still prints the summary of the warnings it did not show.
+func TestSummaryAfterCommit(t *testing.T) {
+	in := capture(t, testClocks(8_000_000_000_000), func(s *arktstest.Session) {
+		must(t, s.Config(&hiprofpb.ArkTSConfig{Pid: 1, Type: hiprofpb.ArkTSConfig_SNAPSHOT}))
+		for i := range 70 {
+			must(t, s.Raw(&hiprofpb.ProfilerPluginData{Name: fmt.Sprintf("custom-%02d", i), Data: []byte{1}}))
+		}
+	})
+	out := filepath.Join(t.TempDir(), "out.db")
+	var warn strings.Builder
+	_, err := Run(context.Background(), []string{in}, Options{Output: out, Warnings: &warn,
+		ctxHook: func(run context.Context) context.Context { return committedCtx{run, out} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "tracestreamer: warning: 60 more other/invalid_data warnings not shown (see table stat)"
+	if !strings.Contains(warn.String(), want) {
+		t.Errorf("warnings lack %q:\n%s", want, warn.String())
+	}
+}
+
 // TestProgressPhases: a run ends in the committing phase; reading with every
 // byte read counts as processing.
 func TestProgressPhases(t *testing.T) {

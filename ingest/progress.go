@@ -73,18 +73,25 @@ func (c ctxReaderAt) ReadAt(b []byte, off int64) (int, error) {
 // ctxWriter passes warnings on to w until ctx is cancelled, then drops
 // them: a run prints no problem once it knows it was interrupted (it writes
 // no output, and what it met is for runs that finish), whichever reader
-// meets the cancelled reads and reports what it could not read.
+// meets the cancelled reads and reports what it could not read. Once the
+// output is committed, disarm makes it pass everything on: a cancel that
+// comes after the commit does not cut the summary of a run that wrote its
+// output.
 type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
+	ctx       context.Context
+	w         io.Writer
+	committed atomic.Bool
 }
 
-func (c ctxWriter) Write(b []byte) (int, error) {
-	if c.ctx.Err() != nil {
+func (c *ctxWriter) Write(b []byte) (int, error) {
+	if !c.committed.Load() && c.ctx.Err() != nil {
 		return len(b), nil
 	}
 	return c.w.Write(b)
 }
+
+// disarm makes every later Write go to w, cancelled or not.
+func (c *ctxWriter) disarm() { c.committed.Store(true) }
 
 // ctxReader stops reading once its context is cancelled (Ctrl-C), whatever
 // parser is reading.
