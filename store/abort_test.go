@@ -2,8 +2,6 @@ package store
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -15,7 +13,6 @@ import (
 // Abort: ErrStopped, the destination as it was, no file of the run left.
 func TestCommitUnlessStopped(t *testing.T) {
 	db, a, ts, dest := createOverPrecious(t)
-	dir := filepath.Dir(dest)
 	nodes := rows.NewAppender(a, ts.JSHeapNodes)
 	for i := range 5000 {
 		nodes.Ints(1, int64(i), 0, 0, 1, 0, 0, 0, 0)
@@ -29,12 +26,7 @@ func TestCommitUnlessStopped(t *testing.T) {
 	if err := db.CommitUnless(stop); !errors.Is(err, ErrStopped) {
 		t.Fatalf("CommitUnless: %v, want ErrStopped", err)
 	}
-	if b, _ := os.ReadFile(dest); string(b) != "precious" {
-		t.Errorf("the destination changed: %q", b)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
+	assertUntouched(t, dest)
 }
 
 // TestAsyncAbort: Abort stops the writer with ErrAborted and drops the
@@ -85,10 +77,5 @@ func TestAsyncAbort(t *testing.T) {
 		t.Errorf("%d rows of the %d queued batches written after Abort, want 0", n, batches)
 	}
 	db.Abort()
-	if b, _ := os.ReadFile(dest); string(b) != "precious" {
-		t.Errorf("the destination changed: %.20q", b)
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
+	assertUntouched(t, dest)
 }

@@ -1,13 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -216,6 +216,12 @@ func readAll(t *testing.T, r *sql.DB, tb *schema.Table) []string {
 // ScanInts gives the rows SELECT gives, before and after the change, and the
 // tables read back the same after Commit.
 func TestUpdateTexts(t *testing.T) {
+	for _, pageSize := range []int{0, 16384} { // the default, and small inputs'
+		t.Run(fmt.Sprint("page size ", pageSize), func(t *testing.T) { testUpdateTexts(t, pageSize) })
+	}
+}
+
+func testUpdateTexts(t *testing.T, pageSize int) {
 	ts := schema.New()
 	tb := ts.Callstack
 	col := func(name string) int {
@@ -230,7 +236,7 @@ func TestUpdateTexts(t *testing.T) {
 	}
 	text := func(k, i int) string {
 		if k%50 == 0 && i == 1 {
-			return strings.Repeat("long ", 20000) // overflows a 64 KiB page
+			return strings.Repeat("long ", 20000) // overflows a page of either size
 		}
 		return fmt.Sprint(k*3 + i)
 	}
@@ -238,14 +244,13 @@ func TestUpdateTexts(t *testing.T) {
 		before, after [][2]int64
 		rows          []string
 	}
-	run := func(create func(string, []string) (*DB, error)) result {
+	run := func(insertOnly bool) result {
 		dest := filepath.Join(t.TempDir(), "out.db")
-		db, err := create(dest, ts.DDL())
+		db, a, err := Start(dest, ts.DDL(), 4, insertOnly, pageSize)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(5, 6))
-		a := NewAsync(db, 4)
 		app := rows.NewAppender(a, tb)
 		put := func(id int64) {
 			app.RowID(id)
@@ -316,10 +321,14 @@ func TestUpdateTexts(t *testing.T) {
 		if err := r.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
 			t.Fatalf("integrity_check: %q, %v", check, err)
 		}
+		var got int
+		if err := r.QueryRow("PRAGMA page_size").Scan(&got); err != nil || got != cmp.Or(pageSize, 65536) {
+			t.Errorf("insertOnly %v: page size %d (%v), want %d", insertOnly, got, err, cmp.Or(pageSize, 65536))
+		}
 		res.rows = readAll(t, r, tb)
 		return res
 	}
-	trees, sqlOnly := run(Create), run(CreateInsertOnly)
+	trees, sqlOnly := run(false), run(true)
 	if len(sqlOnly.before) < 1000 || len(sqlOnly.rows) != 4000 {
 		t.Fatalf("through SQL: %d rows scanned, %d rows; want over 1000, 4000", len(sqlOnly.before), len(sqlOnly.rows))
 	}
@@ -375,21 +384,28 @@ func TestUpdateTextsCancelled(t *testing.T) {
 		t.Errorf("set called %d times, want at most %d (the rows up to the next look at the context)", calls, updateCheck)
 	}
 	db.Abort()
-	if b, _ := os.ReadFile(dest); string(b) != "precious" {
-		t.Errorf("the destination changed: %q", b)
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
+	assertUntouched(t, dest)
 }
 
 // callstackWithLateRows makes a database over a destination holding
-// "precious" and writes rows 1 to n of callstack (every column the rowid or
-// "x"), those of rowid 3, 13, … late, after the others.
+// "precious" and writes rows 1 to n of callstack with writeWithLateRows.
 func callstackWithLateRows(t *testing.T, n int64) (*DB, *schema.Table, string) {
 	t.Helper()
 	db, a, ts, dest := createOverPrecious(t)
 	tb := ts.Callstack
+	writeWithLateRows(a, tb, n)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(db.late) == 0 {
+		t.Fatal("no late rows kept")
+	}
+	return db, tb, dest
+}
+
+// writeWithLateRows writes rows 1 to n of tb (every column the rowid or
+// "x"), those of rowid 3, 13, … late, after the others.
+func writeWithLateRows(a *Async, tb *schema.Table, n int64) {
 	app := rows.NewAppender(a, tb)
 	put := func(id int64) {
 		app.RowID(id)
@@ -413,13 +429,37 @@ func callstackWithLateRows(t *testing.T, n int64) (*DB, *schema.Table, string) {
 		}
 	}
 	app.Flush()
+}
+
+// TestCommitUnlessStopsBetweenTables: a stop closed while CommitUnless
+// builds the tables with late rows again ends it before the next table:
+// ErrStopped, the second table not built, the destination as it was.
+func TestCommitUnlessStopsBetweenTables(t *testing.T) {
+	db, a, ts, dest := createOverPrecious(t)
+	for _, tb := range []*schema.Table{ts.Callstack, ts.JSHeapNodes} {
+		writeWithLateRows(a, tb, 1000)
+	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(db.late) == 0 {
-		t.Fatal("no late rows kept")
+	if len(db.late) != 2 {
+		t.Fatalf("late rows kept for %d tables, want 2", len(db.late))
 	}
-	return db, tb, dest
+	stop := make(chan struct{})
+	var rebuilt []string
+	db.rebuilt = func(tb *schema.Table) {
+		rebuilt = append(rebuilt, tb.Name)
+		if len(rebuilt) == 1 {
+			close(stop)
+		}
+	}
+	if err := db.CommitUnless(stop); !errors.Is(err, ErrStopped) {
+		t.Fatalf("CommitUnless: %v, want ErrStopped", err)
+	}
+	if !slices.Equal(rebuilt, []string{"callstack"}) {
+		t.Errorf("tables built again: %v, want [callstack] (in name order, then the stop)", rebuilt)
+	}
+	assertUntouched(t, dest)
 }
 
 // TestRebuildFails: an error of rebuild's edit partway through the rows
@@ -444,12 +484,7 @@ func TestRebuildFails(t *testing.T) {
 		t.Errorf("rows read: %d, from %d to %d; want 5000, 1 to 5000", len(read), read[0], read[len(read)-1])
 	}
 	db.Abort()
-	if b, _ := os.ReadFile(dest); string(b) != "precious" {
-		t.Errorf("the destination changed: %q", b)
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
+	assertUntouched(t, dest)
 }
 
 // TestLateRowsCutShort: where the file of a table's late rows ends early

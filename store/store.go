@@ -92,6 +92,9 @@ type DB struct {
 	sqlOnly bool
 	// pageSize is the file's page size, SQLite's and the trees' alike.
 	pageSize int
+	// rebuilt, if set, is called after CommitUnless builds a table with
+	// late rows again (tests).
+	rebuilt func(*schema.Table)
 }
 
 type inserter struct {
@@ -105,7 +108,8 @@ type inserter struct {
 }
 
 // Create starts a database that Commit will place at dest, running the
-// statements of ddl (schema.Tables.DDL) in order to create its tables and views.
+// statements of ddl (schema.Tables.DDL) in order to create its tables and
+// views.
 func Create(dest string, ddl []string) (*DB, error) { return createWith(dest, ddl, false) }
 
 // CreateInsertOnly is Create for a database whose rows all go through
@@ -551,6 +555,9 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 		}
 		if err = d.rebuild(t, nil); err != nil {
 			break
+		}
+		if d.rebuilt != nil {
+			d.rebuilt(t)
 		}
 	}
 	if err == nil {

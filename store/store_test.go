@@ -57,6 +57,19 @@ func createOverPrecious(t *testing.T) (db *DB, a *Async, ts *schema.Tables, dest
 	return db, NewAsync(db, 2), ts, dest
 }
 
+// assertUntouched fails t unless dest (made by createOverPrecious) still
+// holds "precious" and is the only entry of its folder: a run given up left
+// the destination as it was and no file of its own.
+func assertUntouched(t *testing.T, dest string) {
+	t.Helper()
+	if b, _ := os.ReadFile(dest); string(b) != "precious" {
+		t.Errorf("the destination changed: %.20q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dest)); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
 // writeDB creates a database of every table, lets fill write rows to it
 // through an Async sink, commits it and opens it for reading.
 func writeDB(t *testing.T, fill func(a *Async, ts *schema.Tables)) *sql.DB {
@@ -183,14 +196,7 @@ func TestRollbackAndAbort(t *testing.T) {
 		t.Errorf("count after rollback = %d, want 2", got)
 	}
 	db.Abort()
-	b, _ := os.ReadFile(dest)
-	if string(b) != "precious" {
-		t.Errorf("Abort changed the destination: %q", b)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(dest))
-	if len(entries) != 1 {
-		t.Errorf("files left after Abort: %v", entries)
-	}
+	assertUntouched(t, dest)
 }
 
 // TestRealsAndTextNulls checks the value kinds beyond integers and text: REAL
@@ -501,5 +507,16 @@ func TestStart(t *testing.T) {
 	db.Abort()
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+
+	// A page size SQLite cannot take is refused before anything is made.
+	for _, size := range []int{3000, 256, 131072} {
+		_, _, err := Start(dest, ts.DDL(), 4, false, size)
+		if want := fmt.Sprintf("page size %d is not a power of two from 512 to 65536", size); err == nil || err.Error() != want {
+			t.Errorf("Start with page size %d: %v, want %q", size, err, want)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left behind by a refused page size: %v", left)
 	}
 }
