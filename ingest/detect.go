@@ -71,22 +71,22 @@ func openReader(in io.ReadCloser, file *os.File, path string, count func(io.Read
 	raw := bufio.NewReaderSize(count(f), 1<<20)
 	magic, _ := raw.Peek(4)
 	var content io.Reader = raw
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+	switch compressionOf(magic) {
+	case "gzip":
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			o.close()
 			return nil, fmt.Errorf("%s: gzip: %w", path, err)
 		}
 		content, o.compression = zr, "gzip"
-	case len(magic) >= 2 && magic[0] == 0x78 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
+	case "zlib":
 		zr, err := zlib.NewReader(raw)
 		if err != nil {
 			o.close()
 			return nil, fmt.Errorf("%s: zlib: %w", path, err)
 		}
 		content, o.compression = zr, "zlib"
-	case bytes.Equal(magic, []byte("PK\x03\x04")):
+	case "zip":
 		if file == nil || !isRegular(file) {
 			o.close()
 			return nil, fmt.Errorf("%s: a zip archive can only be read from a regular file, not a pipe", path)
@@ -234,7 +234,20 @@ func compressed(path string) bool {
 	defer f.Close()
 	var magic [4]byte
 	n, _ := io.ReadFull(f, magic[:])
-	m := magic[:n]
-	return len(m) >= 2 && (m[0] == 0x1f && m[1] == 0x8b || m[0] == 0x78 && (uint(m[0])<<8|uint(m[1]))%31 == 0) ||
-		bytes.Equal(m, []byte("PK\x03\x04"))
+	return compressionOf(magic[:n]) != "none"
+}
+
+// compressionOf names the compression whose header starts magic, the first
+// 4 bytes of an input (fewer if it is shorter): "gzip", "zlib", "zip" or
+// "none".
+func compressionOf(magic []byte) string {
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		return "gzip"
+	case len(magic) >= 2 && magic[0] == 0x78 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
+		return "zlib"
+	case bytes.Equal(magic, []byte("PK\x03\x04")):
+		return "zip"
+	}
+	return "none"
 }

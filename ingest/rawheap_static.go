@@ -141,8 +141,12 @@ func (r *run) rawheapGraph(ctx context.Context, path string, warnf func(string, 
 	}, warnf, func(id int64, _ heapfile.Summary) (string, int64, int64) {
 		return heapfile.SnapshotName(id), end - 1, end
 	})
+	// Also when the decoder took the cancelled reads for a cut dump and
+	// returned no error: the dump is not counted as read. No test can see
+	// this check: Run looks at ctx once the inputs are read and ends an
+	// interrupted run with ctx.Err() either way, printing nothing (ctxWriter).
 	if ctx.Err() != nil {
-		return ctx.Err() // also when the decoder took the cancelled reads for a cut dump
+		return ctx.Err()
 	}
 	if err != nil {
 		warnf("rawheap dropped: %v", err)
