@@ -709,12 +709,16 @@ func FuzzTree(f *testing.F) {
 	f.Add([]byte{2, 255, 255, 255, 7, 0, 1, 1})
 	f.Add([]byte{4, 1, 2, 3, 7, 128, 5, 200, 9})     // in place
 	f.Add([]byte{6, 255, 255, 7, 100, 30, 30, 7, 1}) // in place, truncated into a written leaf
+	f.Add([]byte{8, 1, 2, 3, 7, 128, 5, 200, 9})     // 16 KiB pages
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.CountExec("FuzzTree")
 		if len(data) == 0 || len(data) > 400 {
 			return
 		}
 		size := []int{512, 1024, 4096, 65536}[data[0]%4] // and data[0]&4: in place or copied
+		if data[0]&8 != 0 {
+			size = 16384 // small inputs' outputs (ingest)
+		}
 		type kept struct {
 			a int64
 			c string

@@ -416,8 +416,14 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 // overflow pages (and with give handing those back) into the buffers over
 // and rec.
 func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func(int64, []byte) error) error {
+	if leafHeader+2*n > len(leaf) {
+		return fmt.Errorf("leaf: %d cell pointers do not fit the page", n)
+	}
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
+		if off >= len(leaf) {
+			return fmt.Errorf("leaf cell %d: pointer %d past the page", i, off)
+		}
 		size, k := readVarint(leaf[off:])
 		if k == 0 {
 			return fmt.Errorf("leaf cell %d: bad payload size", i)
