@@ -898,3 +898,25 @@ func TestTake(t *testing.T) {
 		}
 	}
 }
+
+// TestCellsOfBadLeaf: a leaf read back whose cell count or a cell pointer
+// lies past the page is an error naming it, not a panic.
+func TestCellsOfBadLeaf(t *testing.T) {
+	tr := NewTree(512, nil)
+	fn := func(int64, []byte) error { return nil }
+	var over, rec []byte
+	leaf := make([]byte, 512)
+	for _, c := range []struct {
+		n, ptr int
+		want   string
+	}{
+		{n: 253, want: "leaf: 253 cell pointers do not fit the page"},
+		{n: 1, ptr: 512, want: "leaf cell 0: pointer 512 past the page"},
+		{n: 1, ptr: 65535, want: "leaf cell 0: pointer 65535 past the page"},
+	} {
+		binary.BigEndian.PutUint16(leaf[leafHeader:], uint16(c.ptr))
+		if err := tr.cellsOf(leaf, c.n, false, &over, &rec, fn); err == nil || err.Error() != c.want {
+			t.Errorf("%d cells, pointer %d: %v, want %q", c.n, c.ptr, err, c.want)
+		}
+	}
+}
