@@ -325,15 +325,11 @@ func (d *DB) insertLate(t *schema.Table, l *lateRows) error {
 	var rec []byte
 	var vals []sqlitefile.Value
 	for i := int64(0); i < l.count; i++ {
-		id, err := binary.ReadVarint(r)
+		id, n, err := readLateHead(r)
 		if err != nil {
-			return err
+			return fmt.Errorf("record %d of %d: %w", i, l.count, err)
 		}
-		n, err := binary.ReadUvarint(r)
-		if err != nil {
-			return err
-		}
-		rec = slices.Grow(rec[:0], int(n))[:n]
+		rec = slices.Grow(rec[:0], n)[:n]
 		if _, err := io.ReadFull(r, rec); err != nil {
 			return err
 		}
@@ -359,6 +355,19 @@ type lateRows struct {
 	f     *os.File
 	w     *bufio.Writer
 	count int64
+}
+
+// readLateHead reads the rowid and record length that put writes before a
+// late row's record.
+func readLateHead(r io.ByteReader) (id int64, n int, err error) {
+	if id, err = binary.ReadVarint(r); err != nil {
+		return 0, 0, fmt.Errorf("rowid: %w", err)
+	}
+	size, err := binary.ReadUvarint(r)
+	if err != nil {
+		return 0, 0, fmt.Errorf("size: %w", err)
+	}
+	return id, int(size), nil
 }
 
 func (l *lateRows) put(id int64, rec []byte) error {
@@ -597,16 +606,12 @@ func (l *lateRows) index() ([]lateRow, error) {
 	out := make([]lateRow, 0, l.count)
 	for i := range l.count {
 		at := r.off
-		id, err := binary.ReadVarint(r)
+		id, n, err := readLateHead(r)
 		if err != nil {
-			return nil, fmt.Errorf("record %d of %d (at %d): rowid: %w", i, l.count, at, err)
+			return nil, fmt.Errorf("record %d of %d (at %d): %w", i, l.count, at, err)
 		}
-		n, err := binary.ReadUvarint(r)
-		if err != nil {
-			return nil, fmt.Errorf("record %d of %d (at %d): size: %w", i, l.count, at, err)
-		}
-		out = append(out, lateRow{id: id, off: r.off, n: int(n)})
-		if _, err := r.r.Discard(int(n)); err != nil {
+		out = append(out, lateRow{id: id, off: r.off, n: n})
+		if _, err := r.r.Discard(n); err != nil {
 			return nil, fmt.Errorf("record %d of %d (at %d): %d bytes: %w", i, l.count, at, n, err)
 		}
 		r.off += int64(n)
