@@ -784,11 +784,7 @@ func TestIDsAndConfigUTF8(t *testing.T) {
 		`{"ph":"X","pid":1,"tid":1,"ts":11,"dur":1,"name":"v2","bind_id":"bi`+bad+`","flow_in":true}`)+
 		`,"displayTimeUnit":"ns`+bad+`","otherData":{"v":"x`+bad+`"},"metadata":{"m`+bad+`":1}}`, Options{})
 	const r1 = "\uFFFD"
-	for _, c := range []struct {
-		table string
-		cols  []string
-		want  []string
-	}{
+	checkTables(t, r, []tableRows{
 		{"flow", []string{"id", "flow_key"}, []string{"0 fl" + r1, "1 bi" + r1}},
 		{"flow_event", []string{"phase", "flow_key", "flow_id"}, []string{"s fl" + r1 + " -", "f fl" + r1 + " 0"}},
 		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1}},
@@ -797,17 +793,10 @@ func TestIDsAndConfigUTF8(t *testing.T) {
 		{"linked_id", []string{"raw_id", "linked_raw_id"}, []string{"ln lk" + r1}},
 		{"trace_config", []string{"key", "value"}, []string{"container object", "compression none",
 			"displayTimeUnit ns" + r1, "otherData.v x" + r1, "metadata.m" + r1 + " 1"}},
-	} {
-		got := slices.DeleteFunc(r.table(c.table, c.cols...), func(s string) bool { return strings.HasPrefix(s, "uncompressed_size ") })
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s %q, want %q", c.table, got, c.want)
-		}
-	}
+	}, func(s string) bool { return strings.HasPrefix(s, "uncompressed_size ") })
 	// id: s, f, N, (; id2; bind_id twice; linked_id; displayTimeUnit,
 	// otherData.v, the metadata key.
-	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != 11 {
-		t.Errorf("json_string invalid_data %d, want 11 (%v)", n, r.stats())
-	}
+	checkInvalidText(t, r, 11)
 }
 
 // TestConfigLoneSurrogates: a lone surrogate escape in the key or value of
@@ -855,11 +844,7 @@ func TestIDsLoneSurrogates(t *testing.T) {
 		`{"ph":"X","pid":1,"tid":1,"ts":9,"dur":1,"name":"v1","bind_id":"bi\ud800","flow_out":true,"sf":"k\ud800","esf":"k\udfff"}`,
 		`{"ph":"X","pid":1,"tid":1,"ts":11,"dur":1,"name":"v2","bind_id":"bi\udc01","flow_in":true}`)+`}`, Options{})
 	const r1 = "\uFFFD"
-	for _, c := range []struct {
-		table string
-		cols  []string
-		want  []string
-	}{
+	checkTables(t, r, []tableRows{
 		{"flow", []string{"id", "flow_key"}, []string{"0 fl" + r1, "1 bi" + r1}},
 		{"flow_event", []string{"phase", "flow_key", "flow_id"}, []string{"s fl" + r1 + " -", "f fl" + r1 + " 0"}},
 		{"async_track", []string{"id_kind", "raw_id"}, []string{"id2.local lo" + r1 + r1, "id2.global gl" + r1, "id2.global g2", "id both"}},
@@ -868,14 +853,39 @@ func TestIDsLoneSurrogates(t *testing.T) {
 		{"linked_id", []string{"raw_id", "linked_raw_id"}, []string{"ln" + r1 + " lk" + r1}},
 		{"stack_frame", []string{"id", "frame_key"}, []string{"0 k" + r1}},
 		{"callstack_extra", []string{"callstack_id", "stack_frame_id", "end_stack_frame_id"}, []string{"1 - -", "2 - -", "3 - -", "4 - -", "5 0 0"}}, // the async slices; v1 (a's, v2's: none)
-	} {
-		if got := r.table(c.table, c.cols...); !reflect.DeepEqual(got, c.want) {
+	}, nil)
+	// The stackFrames key; id: s, f; id2 twice; linked_id; bind_id twice;
+	// sf; esf.
+	checkInvalidText(t, r, 10)
+}
+
+// tableRows are the rows r.table gives for some columns of a table.
+type tableRows struct {
+	table string
+	cols  []string
+	want  []string
+}
+
+// checkTables compares r's tables with cases, leaving out the rows drop
+// reports true for (nil: none).
+func checkTables(t *testing.T, r *imported, cases []tableRows, drop func(string) bool) {
+	t.Helper()
+	for _, c := range cases {
+		got := r.table(c.table, c.cols...)
+		if drop != nil {
+			got = slices.DeleteFunc(got, drop)
+		}
+		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %q, want %q", c.table, got, c.want)
 		}
 	}
-	// The stackFrames key; id: s, f; id2 twice; linked_id; bind_id twice;
-	// sf; esf.
-	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != 10 {
-		t.Errorf("json_string invalid_data %d, want 10 (%v)", n, r.stats())
+}
+
+// checkInvalidText checks the count of texts with invalid UTF-8 or a lone
+// surrogate replaced (json_string, invalid_data).
+func checkInvalidText(t *testing.T, r *imported, want int64) {
+	t.Helper()
+	if n := r.log.Count(stat.JSONString, stat.InvalidData); n != want {
+		t.Errorf("json_string invalid_data %d, want %d (%v)", n, want, r.stats())
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -96,12 +95,8 @@ func TestTrackerTextsUTF8(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := importText(t, c.in, Options{})
-			if got := r.table(c.table, c.cols...); !reflect.DeepEqual(got, c.want) {
-				t.Errorf("%s %q, want %q", c.table, got, c.want)
-			}
-			if n := r.log.Count(stat.JSONString, stat.InvalidData); n != c.n {
-				t.Errorf("json_string invalid_data %d, want %d (%v)", n, c.n, r.stats())
-			}
+			checkTables(t, r, []tableRows{{c.table, c.cols, c.want}}, nil)
+			checkInvalidText(t, r, c.n)
 		})
 	}
 }
