@@ -128,11 +128,7 @@ func treesSameAsSQL(t *testing.T, sqlRows int) {
 		if err := db.Commit(); err != nil {
 			t.Fatal(err)
 		}
-		r := openRead(t, dest)
-		var ok string
-		if err := r.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
-			t.Fatalf("integrity_check: %q, %v", ok, err)
-		}
+		r := openChecked(t, dest)
 		out := map[string][]string{}
 		for _, tb := range tables {
 			out[tb.Name] = readAll(t, r, tb)
@@ -316,11 +312,7 @@ func testUpdateTexts(t *testing.T, pageSize int) {
 		if err := db.Commit(); err != nil {
 			t.Fatal(err)
 		}
-		r := openRead(t, dest)
-		var check string
-		if err := r.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-			t.Fatalf("integrity_check: %q, %v", check, err)
-		}
+		r := openChecked(t, dest)
 		var got int
 		if err := r.QueryRow("PRAGMA page_size").Scan(&got); err != nil || got != cmp.Or(pageSize, 65536) {
 			t.Errorf("insertOnly %v: page size %d (%v), want %d", insertOnly, got, err, cmp.Or(pageSize, 65536))

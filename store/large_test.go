@@ -60,11 +60,7 @@ func TestLargeTreesSameAsSQL(t *testing.T) {
 	trees, insert := write(Create), write(CreateInsertOnly)
 	var pages [2]int64
 	for i, path := range []string{trees, insert} {
-		r := openRead(t, path)
-		var ok string
-		if err := r.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
-			t.Fatalf("%s: integrity_check: %q, %v", path, ok, err)
-		}
+		r := openChecked(t, path)
 		if err := r.QueryRow("PRAGMA page_count").Scan(&pages[i]); err != nil {
 			t.Fatal(err)
 		}

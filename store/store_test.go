@@ -27,6 +27,18 @@ func openRead(t *testing.T, path string) *sql.DB {
 	return db
 }
 
+// openChecked is openRead of a database that must pass PRAGMA
+// integrity_check.
+func openChecked(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db := openRead(t, path)
+	var ok string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("%s: integrity_check: %q, %v", path, ok, err)
+	}
+	return db
+}
+
 // createDB creates a database of every table in a test folder, and an Async
 // sink (4 batches deep) writing to it.
 func createDB(t *testing.T) (db *DB, a *Async, ts *schema.Tables, dest string) {
