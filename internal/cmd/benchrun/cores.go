@@ -69,6 +69,14 @@ func cores(bin, cache, peers, only string) error {
 		{"snapshot", filepath.Join(cache, "snapshot.htrace")},
 	}
 	fmt.Printf("\ncores and peers (%d cores here; CPU = user + system; the same inputs in the same run)\n", runtime.NumCPU())
+	if runtime.NumCPU() >= 2 {
+		// What two threads of independent work get here, before and
+		// after the runs: the bound of their GOMAXPROCS 2/1 ratios.
+		fmt.Printf("this machine's 2-thread ceiling (wall at GOMAXPROCS 2 / 1 of two independent units): %v\n", measureCeiling(3))
+		defer func() {
+			fmt.Printf("the 2-thread ceiling again, after the runs: %v\n", measureCeiling(3))
+		}()
+	}
 	fmt.Printf("%-11s %-36s %8s %8s %8s %8s\n", "input", "run", "wall s", "CPU s", "peak MB", "db MB")
 	line := func(input, run string, f figures) {
 		fmt.Printf("%-11s %-36s %8.2f %8.2f %8.0f %8.1f\n", input, run, f.wall.Seconds(), f.cpu.Seconds(),

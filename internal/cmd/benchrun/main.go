@@ -11,7 +11,9 @@
 // trace, a 29 MB one and the snapshot htrace with --threads 1, 2 and every
 // core, wall, CPU, peak RSS and database size, beside Perfetto's
 // trace_processor_shell -e and the reference trace_streamer when their
-// bundles are unpacked under -peers.
+// bundles are unpacked under -peers, and this machine's own 2-thread
+// ceiling (two independent units of arithmetic and of map lookups at
+// GOMAXPROCS 2 against 1), measured before and after them.
 package main
 
 import (
