@@ -65,7 +65,12 @@ func main() {
 	genOnly := flag.String("gentrace", "", "only write the generated Chrome trace to this file (size: -trace-mb)")
 	traceMB := flag.Int("trace-mb", 500, "size of the generated Chrome trace in MB")
 	genReal := flag.String("gentrace-real", "", "only write the realistic Chrome trace (real captures of testdata tiled) to this file (size: -trace-mb)")
+	onlyCeiling := flag.Int("ceiling", 0, "only measure this machine's 2-thread ceiling, this many rounds")
 	flag.Parse()
+	if *onlyCeiling > 0 {
+		fmt.Printf("2-thread ceiling (wall at GOMAXPROCS 2 / 1 of two independent units): %v\n", measureCeiling(*onlyCeiling))
+		return
+	}
 	if *genReal != "" {
 		if err := genRealTrace(*genReal, ".", int64(*traceMB)*1e6); err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)
