@@ -47,7 +47,7 @@ func flattenArgs(raw []byte, d *Decoder) ([]Arg, error) {
 
 // ArgProblems counts what flattening an args object tolerated.
 type ArgProblems struct {
-	BadStrings int // keys and strings with invalid UTF-8 (or lone surrogates) replaced
+	BadStrings int // keys and strings with invalid UTF-8 or lone surrogates replaced, once each
 	DupKeys    int // members repeated in one object, the last value kept
 }
 
@@ -63,13 +63,11 @@ func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, ArgProblems, error) {
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return dst, ArgProblems{}, ErrNotObject
 	}
-	f := flattener{js: js, raw: raw, out: &dst, dec: d}
+	f := flattener{js: js, raw: raw, out: &dst, dec: d, seen: js.LoneSurrogates}
 	if d != nil {
 		f.flattenBufs = d.flat
 	}
-	surrogates := js.LoneSurrogates
 	err := f.flatten("", 0)
-	f.problems.BadStrings += int(js.LoneSurrogates - surrogates)
 	if d != nil {
 		d.flat = f.flattenBufs.reset()
 	}
@@ -111,6 +109,9 @@ type flattener struct {
 	dec      *Decoder
 	scratch  []byte
 	problems ArgProblems
+	// seen is js.LoneSurrogates at the latest str: the lone surrogates
+	// replaced since are in the key or string str is given.
+	seen int64
 	flattenBufs
 }
 
@@ -133,11 +134,18 @@ type memberKey struct {
 const linearMembers = 8
 
 // str makes a string of b, shared through the decoder when there is one;
-// invalid UTF-8 is replaced (and counted).
+// invalid UTF-8 is replaced. b is a key or string value read since the
+// previous call (with its parent's key in front, valid already): one with
+// invalid UTF-8 or a lone surrogate escape, or both, is counted once.
 func (f *flattener) str(b []byte) string {
+	surrogate := f.js.LoneSurrogates != f.seen
+	f.seen = f.js.LoneSurrogates
 	if !utf8.Valid(b) {
 		f.problems.BadStrings++
 		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	if surrogate {
+		f.problems.BadStrings++
 	}
 	if f.dec != nil {
 		return f.dec.intern(b)

@@ -69,6 +69,22 @@ func TestFlattenArgsProblems(t *testing.T) {
 			ArgProblems{DupKeys: 1}},
 		{"utf-8", "{\"k\xffey\":\"v\xfe\xffz\",\"ok\":\"\\ud800\",\"x\":\"é\"}", []string{"k\uFFFDey=v\uFFFDz",
 			"ok=\uFFFD", "x=é"}, ArgProblems{BadStrings: 3}},
+		// Each key and string with something replaced counts once, however
+		// many escapes or bytes were replaced in it; a parent key's
+		// replacement is counted for it, not again for the keys below it.
+		{"two surrogates in a value", `{"k":"x\ud800\ud800"}`, []string{"k=x\uFFFD\uFFFD"}, ArgProblems{BadStrings: 1}},
+		{"byte and surrogate in a value", "{\"k\":\"\xff\\udc00y\"}", []string{"k=\uFFFD\uFFFDy"},
+			ArgProblems{BadStrings: 1}},
+		{"byte and surrogates in a key", "{\"k\\ud800\xfe\\udfff\":1}", []string{"k\uFFFD\uFFFD\uFFFD=1"},
+			ArgProblems{BadStrings: 1}},
+		{"key and value", `{"k\ud800":"v\ud800","w":"\udc00"}`, []string{"k\uFFFD=v\uFFFD", "w=\uFFFD"},
+			ArgProblems{BadStrings: 3}},
+		{"parent key", `{"o\ud800":{"p":"q\udfff\udfff","r":1},"s":"t"}`,
+			[]string{"o\uFFFD.p=q\uFFFD\uFFFD", "o\uFFFD.r=1", "s=t"}, ArgProblems{BadStrings: 2}},
+		{"array", `{"a\ud800":["x\ud800\ud800","y",{"z\udc00":2}]}`,
+			[]string{"a\uFFFD[0]=x\uFFFD\uFFFD", "a\uFFFD[1]=y", "a\uFFFD[2].z\uFFFD=2"}, ArgProblems{BadStrings: 3}},
+		{"repeated key", `{"k\ud800":1,"k\ud800":2}`, []string{"k\uFFFD=2"}, ArgProblems{BadStrings: 2, DupKeys: 1}},
+		{"surrogate pair", `{"k\ud83d\ude00":"\ud83d\ude00"}`, []string{"k\U0001F600=\U0001F600"}, ArgProblems{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			list, probs, err := AppendArgs(nil, []byte(tc.raw), nil)

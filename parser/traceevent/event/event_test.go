@@ -48,3 +48,36 @@ func TestDecode(t *testing.T) {
 		t.Error("syntax error not reported")
 	}
 }
+
+// TestDecodeBadStrings: each of an element's decoded texts (name, cat, ids,
+// id2's member) with invalid UTF-8 or lone surrogate escapes counts once in
+// BadStrings, however many sequences were replaced in it.
+func TestDecodeBadStrings(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw string
+		text      string // Name, when it is checked
+		want      int
+	}{
+		{"name, two surrogates", `{"name":"a\ud800\udc00\udc00\ud800b"}`, "a\U00010000\uFFFD\uFFFDb", 1},
+		{"name, byte and surrogate", "{\"name\":\"\xff\\ud800\"}", "\uFFFD\uFFFD", 1},
+		{"name and cat", `{"name":"\ud800\ud800","cat":"c\udfff\udfff"}`, "\uFFFD\uFFFD", 2},
+		{"id, two surrogates", `{"id":"x\ud800\ud800"}`, "", 1},
+		{"id, byte and surrogate", "{\"id\":\"\xfe\\ud800\"}", "", 1},
+		{"id2 member, two surrogates", `{"id2":{"local":"\udc00\ud800"}}`, "", 1},
+		{"id2, byte and surrogate", "{\"id2\":{\"global\":\"\xfe\\ud800\"}}", "", 1},
+		{"id2 beside id", `{"id":"1","id2":{"global":"\ud800"}}`, "", 0},
+		{"bind_id, two surrogates", `{"bind_id":"\ud800\ud800"}`, "", 1},
+	} {
+		for _, general := range []bool{false, true} {
+			d := Decoder{general: general}
+			ev, err := d.Decode(&tokenizer.Element{Raw: []byte(tc.raw)})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if ev.BadStrings != tc.want || tc.text != "" && ev.Name != tc.text {
+				t.Errorf("%s (general %v): name %q, BadStrings %d; want %q, %d", tc.name, general, ev.Name,
+					ev.BadStrings, tc.text, tc.want)
+			}
+		}
+	}
+}

@@ -240,3 +240,35 @@ func BenchmarkElements(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkFlattenArgs flattens the args of every element of the captures
+// that has them, sharing strings through one Decoder as the importer's
+// workers do. MB/s are per byte of args.
+func BenchmarkFlattenArgs(b *testing.B) {
+	els, _ := captureElements(b)
+	var args [][]byte
+	var size int64
+	var d Decoder
+	for _, raw := range els {
+		ev, err := d.Decode(&tokenizer.Element{Raw: raw})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ev.Args) > 0 && ev.Args[0] == '{' {
+			args = append(args, bytes.Clone(ev.Args))
+			size += int64(len(ev.Args))
+		}
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var list []Arg
+	for b.Loop() {
+		for _, raw := range args {
+			var err error
+			if list, _, err = AppendArgs(list[:0], raw, &d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(args)), "ns/args")
+}
