@@ -817,6 +817,45 @@ func TestConfigLoneSurrogates(t *testing.T) {
 	}
 }
 
+// TestConfigOtherKeys: a top-level member the importer does not know gets
+// a trace_config row (json_top_level received): its name and a string value
+// decoded as the known members' are (invalid UTF-8 and lone surrogate
+// escapes replaced by U+FFFD and counted once per text), any other value its
+// JSON text as written (invalid UTF-8 replaced and counted, escapes kept).
+func TestConfigOtherKeys(t *testing.T) {
+	const r1 = "\uFFFD"
+	for _, tc := range []struct {
+		name, member string
+		row          string // key and value of the row
+		bad          int64  // json_string invalid_data
+	}{
+		{"string", `"x":"a\"b\n\u00e9"`, "x a\"b\né", 0},
+		{"empty string", `"x":""`, "x ", 0},
+		{"lone surrogates", `"x":"a\udfff\ud800"`, "x a" + r1 + r1, 1},
+		{"bytes and surrogate", "\"x\":\"\xff\\ud800\"", "x " + r1 + r1, 1},
+		{"surrogate pair", `"x":"\ud83d\ude00"`, "x 😀", 0},
+		{"number", `"x":1.50`, "x 1.50", 0},
+		{"literal", `"x":null`, "x null", 0},
+		{"object as written", `"x":{"k":"a\ud800", "n":[1,2]}`, `x {"k":"a\ud800", "n":[1,2]}`, 0},
+		{"object with bytes", "\"x\":[\"\xfe\"]", `x ["` + r1 + `"]`, 1},
+		{"escaped name", `"x\u0079":1`, "xy 1", 0},
+		{"name and value", `"x\ud800":"\udc00"`, "x" + r1 + " " + r1, 2},
+		{"name with bytes and surrogate", "\"x\xff\\ud800\":true", "x" + r1 + r1 + " true", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := importText(t, `{"traceEvents":[],`+tc.member+`}`, Options{})
+			got := r.table("trace_config", "key", "value")
+			if len(got) != 4 || got[3] != tc.row {
+				t.Errorf("trace_config %q, want the 4th row %q", got, tc.row)
+			}
+			checkInvalidText(t, r, tc.bad)
+			if n := r.log.Count(stat.JSONTopLevel, stat.Received); n != 1 {
+				t.Errorf("json_top_level received %d, want 1", n)
+			}
+		})
+	}
+}
+
 // TestIDsLoneSurrogates: a lone surrogate escape in an id (id, id2, bind_id,
 // sf, esf, args.linked_id) becomes U+FFFD, as invalid UTF-8 does, and is
 // counted once per text (json_string invalid_data), as in a name; a

@@ -388,7 +388,9 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 			}
 		default:
 			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, -1)
-			im.configRow(key, string(raw))
+			name, nameBad := topLevelName(key)
+			text, _ := im.topLevelText(raw)
+			im.configRowReplaced(name, text, nameBad, false)
 		}
 	}
 }
@@ -396,15 +398,31 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 // topLevelText is the text of a top-level string member for its
 // trace_config row, decoded as an element's strings are (invalid UTF-8 and
 // lone surrogate escapes replaced by U+FFFD and counted), or its JSON text
-// when it is not a string (ok false).
+// as written when it is not a string (ok false; configRow replaces and
+// counts invalid UTF-8 in it).
 func (im *Importer) topLevelText(raw []byte) (text string, ok bool) {
-	if text, ok = event.StringValue(raw); !ok {
+	if text, ok = event.StringValue(raw); !ok && string(raw) != `""` {
 		return string(raw), false
 	}
 	if !utf8.Valid(raw) || strings.Contains(text, "\uFFFD") && event.LoneSurrogateString(raw) {
 		im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
 	}
 	return text, true
+}
+
+// topLevelName decodes the name of a top-level member, which the tokenizer
+// keeps as written between its quotes; bad tells that decoding replaced a
+// lone surrogate escape (configRow replaces and counts invalid UTF-8).
+func topLevelName(name string) (string, bool) {
+	if !strings.Contains(name, `\`) {
+		return name, false
+	}
+	js := jsonscan.NewBytes([]byte(`"` + name + `"`))
+	b, err := js.ReadString(nil)
+	if err != nil {
+		return name, false
+	}
+	return string(b), js.LoneSurrogates > 0
 }
 
 // configRow writes one trace_config row of this importer; invalid UTF-8 in
