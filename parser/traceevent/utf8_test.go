@@ -119,3 +119,53 @@ func TestTrackerTextsWarning(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant %q", out.String(), want)
 	}
 }
+
+// TestTopLevelWarnings: problems found in the top-level stackFrames and
+// samples members are warned about at the offset of the frame's value or
+// the sample entry they are in, wherever the member is, when they are the
+// first of their cell counted.
+func TestTopLevelWarnings(t *testing.T) {
+	const events = `"traceEvents":[{"ph":"i","pid":1,"tid":1,"ts":0,"name":"a\ud800"}]`
+	const plain = `"traceEvents":[{"ph":"i","pid":1,"tid":1,"ts":0,"name":"a"}]`
+	for _, tc := range []struct {
+		name, in string
+		at       string // the text the warning's offset must point at
+		want     string // the warning, "%d" standing for the offset
+	}{
+		{"frame key, before the events", `{"stackFrames":{"1":{"name":"a"},"k\ud800": {"name":"f"}},` + plain + `}`,
+			`{"name":"f"}`, "json_string invalid_data: 1 (first at byte %d)"},
+		// The offset is the cell's first count's: the events are read first.
+		{"frame key and event", `{"stackFrames":{"k\ud800":{"name":"f"}},` + events + `}`,
+			`{"ph":"i"`, "json_string invalid_data: 2 (first at byte %d)"},
+		{"frame name, after the events", `{"traceEvents":[],` + "\n" + `"stackFrames" : {"1":{"name":"a"},"2":{"name":"b` +
+			"\xff" + `"}}}`, `{"name":"b`, "json_string invalid_data: 1 (first at byte %d)"},
+		{"sample text", `{` + events + `,"samples":[{"tid":1,"ts":1}, {"tid":1,"ts":2,"name":"s\udc00"}]}`,
+			`{"ph":"i"`, "json_string invalid_data: 2 (first at byte %d)"},
+		{"sample text first", `{"traceEvents":[],"samples":[{"tid":1,"ts":1}, {"tid":1,"ts":2,"name":"s\udc00"}]}`,
+			`{"tid":1,"ts":2`, "json_string invalid_data: 1 (first at byte %d)"},
+		{"sample without ts", `{"samples":[{"tid":1,"ts":1},{"tid":1}],` + events + `}`,
+			`{"tid":1}`, "json_samples invalid_data: 1 (first at byte %d)"},
+		{"sample naming no frame", `{"traceEvents":[],"stackFrames":{"1":{"name":"a"}},"samples":` +
+			`[{"tid":1,"ts":1,"sf":1},{"tid":1,"ts":2,"sf":"9"}]}`, `{"tid":1,"ts":2`,
+			"json_samples not_match: 1 (first at byte %d)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			mem, ts := rows.NewMemory(), schema.New()
+			dict := tables.NewDict(mem, ts)
+			im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(&out)}, Options{})
+			if err := im.Read(context.Background(), strings.NewReader(tc.in), Input{Path: "top.json"}); err != nil {
+				t.Fatal(err)
+			}
+			im.Finish()
+			at := strings.Index(tc.in, tc.at)
+			if at < 0 {
+				t.Fatalf("%q not in the input", tc.at)
+			}
+			want := "top.json: " + fmt.Sprintf(tc.want, at) + "\n"
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("warnings:\n%s\nwant %q", out.String(), want)
+			}
+		})
+	}
+}

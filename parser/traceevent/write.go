@@ -331,8 +331,9 @@ func (im *Importer) writeSamples() {
 // stackFrames object (docs/format/traceevent.md#samples-and-stack-frames, docs/format/traceevent.md#containers) and a traceEvents that is not an array.
 func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
-		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1, &im.stats, -1)
-		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), 0)
+		off := rd.OtherOffset["stackFrames"]
+		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1, &im.stats, off)
+		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), off)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {
 		im.stats.Add(stat.JSONFile, stat.NotSupported, 1, 0)
@@ -343,7 +344,8 @@ func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 // samples array and the trace_config rows (docs/format/traceevent.md#top-level-keys).
 func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	if raw, ok := rd.Other["samples"]; ok {
-		n, _ := im.samples.TopLevel(raw, func(tid event.Ident) int {
+		off := rd.OtherOffset["samples"]
+		n, _ := im.samples.TopLevel(raw, off, func(tid event.Ident) int {
 			itid, ok := im.sampleTIDs[tid]
 			if !ok {
 				itid = im.threads.ByTid(tid)
@@ -351,7 +353,7 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 			}
 			return itid
 		})
-		im.stats.Add(stat.JSONSamples, stat.Received, int64(n), -1)
+		im.stats.Add(stat.JSONSamples, stat.Received, int64(n), off)
 		im.writeSamples()
 	}
 	container := "array"

@@ -100,7 +100,11 @@ type Reader struct {
 	Other map[string][]byte
 	// OtherKeys are the keys of Other in the order they first appear.
 	OtherKeys []string
-	Problems  Problems
+	// OtherOffset holds the input byte offset where the value of each
+	// member of Other starts (of the one kept when a member is repeated),
+	// so that problems found in it can name a place.
+	OtherOffset map[string]int64
+	Problems    Problems
 	// SystemText, if set, receives the decoded text of a systemTraceEvents
 	// member that is a string as it is read, in parts of about 1 MiB, with
 	// end set on the last call; Other then holds nil for it. The text can
@@ -129,7 +133,8 @@ func NewReader(r io.Reader) (*Reader, error) { return NewReaderText(r, nil) }
 // NewReaderText is NewReader with SystemText set from the start (members
 // before traceEvents are read by NewReader).
 func NewReaderText(r io.Reader, text func(part []byte, end bool)) (*Reader, error) {
-	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}, SystemText: text}
+	rd := &Reader{br: bufio.NewReaderSize(r, 1<<20), Other: map[string][]byte{}, OtherOffset: map[string]int64{},
+		SystemText: text}
 	if b, _ := rd.br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		rd.discard(3)
 	}
@@ -259,6 +264,7 @@ func (r *Reader) toEvents(first bool) error {
 			return nil
 		}
 		r.Other[name] = append([]byte(nil), v...)
+		r.OtherOffset[name] = off
 	}
 }
 

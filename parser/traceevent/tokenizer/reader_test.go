@@ -294,3 +294,29 @@ func TestMaybeStructural(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherOffset: each top-level member kept in Other has the offset where
+// its value starts (after the spaces following its colon), before and after
+// traceEvents and past a BOM; a repeated member has its kept value's.
+func TestOtherOffset(t *testing.T) {
+	in := "\xef\xbb\xbf{\"stackFrames\" :\n {\"1\":{\"name\":\"a\"}},\"samples\":[1],\"traceEvents\":[{\"a\":1}],\n" +
+		"\"x\":\"v\",\"samples\": [2], \"n\":3}"
+	_, r := readAll(t, in)
+	for _, tc := range []struct {
+		name, value string
+		at          int
+	}{
+		{"stackFrames", `{"1":{"name":"a"}}`, strings.Index(in, `{"1"`)},
+		{"samples", "[2]", strings.Index(in, "[2]")},
+		{"x", `"v"`, strings.Index(in, `"v"`)},
+		{"n", "3", strings.Index(in, "3}")},
+	} {
+		if got, off := string(r.Other[tc.name]), r.OtherOffset[tc.name]; got != tc.value || off != int64(tc.at) ||
+			in[off:off+int64(len(got))] != got {
+			t.Errorf("%s: %q at %d, want %q at %d", tc.name, got, off, tc.value, tc.at)
+		}
+	}
+	if len(r.OtherOffset) != 4 {
+		t.Errorf("offsets %v, want 4", r.OtherOffset)
+	}
+}

@@ -42,9 +42,10 @@ func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}
 
 // AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
 // top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
-// It returns the number of frames it made. Texts with invalid UTF-8 are
-// replaced and counted to st at byte offset off; st nil: they are counted
-// elsewhere (an M event's args are).
+// It returns the number of frames it made. Texts with invalid UTF-8 or lone
+// surrogate escapes are replaced and counted to st at the input byte offset
+// where their frame's value starts (off is raw's); st nil: they are counted
+// elsewhere (an M event's args are) and off is not used.
 func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, off int64) (int, error) {
 	js := jsonscan.NewBytes(raw)
 	scope := frameScope{source: source, ipid: ipid, profile: -1}
@@ -52,6 +53,9 @@ func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, o
 	c := textCount{st, off}
 	names := keys{c: c, js: js}
 	err := js.Object(func(k []byte) error {
+		js.Peek()                 // past the space before the value
+		c.off = off + js.Offset() // where the frame's value starts
+		names.c.off = c.off
 		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: names.text(k), ParentID: -1}
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {

@@ -251,22 +251,25 @@ func numberList(raw []byte, read func(*jsonscan.Decoder) (int64, error)) ([]int6
 // TopLevel reads the top-level samples array ({cpu?, tid, ts, name?, sf?,
 // weight?}) into stack samples (source "samples"), made in (ts, array order)
 // after all events; thread maps a tid to its itid. It returns the number of
-// samples made.
-func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) (int, error) {
+// samples made. Problems are counted at the byte offset of their entry (off
+// is raw's).
+func (s *Samples) TopLevel(raw []byte, off int64, thread func(tid event.Ident) int) (int, error) {
 	js := jsonscan.NewBytes(raw)
 	var made []StackSample
 	err := js.Array(func(int) error {
+		js.Peek() // past the space before the entry
 		start := js.Offset()
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
+		at := off + start
 		obj := event.TrimSpace(raw[start:js.Offset()])
 		ev, err := event.Decode(&tokenizer.Element{Raw: obj})
 		if err != nil || !ev.TS.Valid {
-			s.stats.Add(stat.JSONSamples, stat.InvalidData, 1, -1)
+			s.stats.Add(stat.JSONSamples, stat.InvalidData, 1, at)
 			return nil
 		}
-		s.stats.Add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), -1)
+		s.stats.Add(stat.JSONString, stat.InvalidData, int64(ev.BadStrings), at)
 		row := StackSample{Source: "samples", CPUProfileID: -1, TS: ev.TS.NS, Itid: thread(ev.Tid),
 			Name: ev.Name, HasName: ev.HasName, FrameID: -1, Weight: 1}
 		if v, ok := event.ArgRaw(obj, "cpu"); ok {
@@ -285,7 +288,7 @@ func (s *Samples) TopLevel(raw []byte, thread func(tid event.Ident) int) (int, e
 				if id, ok := s.frames.Lookup(key); ok {
 					row.FrameID = id
 				} else {
-					s.stats.Add(stat.JSONSamples, stat.NotMatch, 1, -1) // an sf naming no frame
+					s.stats.Add(stat.JSONSamples, stat.NotMatch, 1, at) // an sf naming no frame
 				}
 			}
 		}

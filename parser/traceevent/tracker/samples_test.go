@@ -52,7 +52,7 @@ func TestTopLevelSamples(t *testing.T) {
 	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1, nil, 0)
 	st := cells{}
 	s := NewSamples(frames, st)
-	_, err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`),
+	_, err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`), 0,
 		func(tid event.Ident) int { return int(tid.Num) * 10 })
 	if err != nil {
 		t.Fatal(err)
