@@ -700,6 +700,37 @@ func BenchmarkTree(b *testing.B) {
 	b.ReportMetric(float64(bytes)/b.Elapsed().Seconds()/1e6, "MB/s")
 }
 
+// BenchmarkScan reads BenchmarkTree's 1 Mi rows back from the page file
+// (Tree.Scan): the store's path when it rebuilds a table or reads its ints.
+func BenchmarkScan(b *testing.B) {
+	f, err := os.CreateTemp(b.TempDir(), "pages")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	pf := NewPages(f, 65536, 16)
+	tr := NewTree(65536, func() (*Pages, error) { return pf, nil })
+	var r Record
+	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
+	var bytes int64
+	for i := range int64(1 << 20) {
+		row[1] = i
+		rec := r.Ints(row)
+		bytes += int64(len(rec))
+		if err := tr.Add(i+1, rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var sum int64
+	for b.Loop() {
+		if err := tr.Scan(func(id int64, rec []byte) error { sum += id + int64(len(rec)); return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*(1<<20)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	b.ReportMetric(float64(b.N)*float64(bytes)/b.Elapsed().Seconds()/1e6, "MB/s")
+}
+
 // FuzzTree adds rows of every size (up to several overflow pages) to a tree,
 // truncates it now and then, splices it into a database SQLite made and
 // checks, with SQLite, that the file is sound and holds exactly the rows kept.
@@ -899,24 +930,91 @@ func TestTake(t *testing.T) {
 	}
 }
 
-// TestCellsOfBadLeaf: a leaf read back whose cell count or a cell pointer
-// lies past the page is an error naming it, not a panic.
-func TestCellsOfBadLeaf(t *testing.T) {
-	tr := NewTree(512, nil)
-	fn := func(int64, []byte) error { return nil }
-	var over, rec []byte
-	leaf := make([]byte, 512)
+// TestScanCorrupt: a page read back that the page file no longer holds as it
+// was written (its cell count, a cell pointer, a cell's varints, a number of
+// an overflow page) makes Scan and Take return an error naming the page and
+// the byte of it, not panic. The tree: row 1 small, row 2 of 1200 bytes (184
+// in its cell, then overflow pages 3 and 4 of 508 each), rows 3 to 40 small;
+// leaf page 5 holds rows 1 to 23 and is written, rows 24 to 40 stay in memory.
+func TestScanCorrupt(t *testing.T) {
+	const size = 512
+	small, big := []byte(strings.Repeat("s", 10)), []byte(strings.Repeat("b", 1200))
+	// Leaf page 5's cells lie downwards from its end: row 1's 12 bytes (size,
+	// rowid, 10 bytes) at 500, row 2's 191 (2-byte size, rowid, 184 bytes,
+	// overflow page number at 496) at 309, each further row's 12 below.
+	const cell0, firstOver = 500, 309 + 2 + 1 + 184
+	leafPage, overPage := int64(4*size), int64(2*size) // offsets of pages 5 and 3
 	for _, c := range []struct {
-		n, ptr int
-		want   string
+		name string
+		put  map[int64][]byte // bytes written at offsets of the page file
+		want string           // the error; "": none
 	}{
-		{n: 253, want: "leaf: 253 cell pointers do not fit the page"},
-		{n: 1, ptr: 512, want: "leaf cell 0: pointer 512 past the page"},
-		{n: 1, ptr: 65535, want: "leaf cell 0: pointer 65535 past the page"},
+		{name: "sound"},
+		{"cell count", map[int64][]byte{leafPage + 3: {0, 253}}, "page 5, byte 3: 253 cells do not fit the page"},
+		{"pointer past the page", map[int64][]byte{leafPage + 8: {0xff, 0xff}}, "page 5, byte 8: cell 0: pointer 65535 past the page"},
+		{"pointer at the page's end", map[int64][]byte{leafPage + 10: {2, 0}}, "page 5, byte 10: cell 1: pointer 512 past the page"},
+		{"payload size past the page", map[int64][]byte{leafPage + 8: {0x01, 0xff}, leafPage + 511: {0x81}},
+			"page 5, byte 511: cell 0: payload size runs past the page"},
+		{"rowid past the page", map[int64][]byte{leafPage + 8: {0x01, 0xfe}, leafPage + 510: {10, 0x81}},
+			"page 5, byte 510: cell 0: rowid runs past the page"},
+		{"payload past the page", map[int64][]byte{leafPage + cell0: {20}},
+			"page 5, byte 500: cell 0: payload of 20 bytes runs past the page"},
+		{"overflowing payload past the page", map[int64][]byte{leafPage + cell0: {0x83, 0x60}},
+			"page 5, byte 500: cell 0: payload of 480 bytes runs past the page"},
+		{"payload past the file", map[int64][]byte{leafPage + cell0: bytes.Repeat([]byte{0xff}, 9)},
+			"page 5, byte 500: cell 0: payload of 18446744073709551615 bytes, more than the page file holds"},
+		{"no overflow page", map[int64][]byte{leafPage + firstOver: {0, 0, 0, 0}},
+			"page 5, byte 496: row 2: overflow chain ends after 184 of its 1200 bytes"},
+		{"overflow page past the file", map[int64][]byte{leafPage + firstOver: {0, 0, 0, 6}},
+			"page 5, byte 496: row 2: overflow page 6 past the page file's 5 pages"},
+		{"chain ends early", map[int64][]byte{overPage: {0, 0, 0, 0}},
+			"page 3, byte 0: row 2: overflow chain ends after 692 of its 1200 bytes"},
+		{"chain past the file", map[int64][]byte{overPage: {0xff, 0xff, 0xff, 0xff}},
+			"page 3, byte 0: row 2: overflow page 4294967295 past the page file's 5 pages"},
 	} {
-		binary.BigEndian.PutUint16(leaf[leafHeader:], uint16(c.ptr))
-		if err := tr.cellsOf(leaf, c.n, false, &over, &rec, fn); err == nil || err.Error() != c.want {
-			t.Errorf("%d cells, pointer %d: %v, want %q", c.n, c.ptr, err, c.want)
+		for _, take := range []bool{false, true} {
+			f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			pf := NewPages(f, size, 2)
+			tr := NewTree(size, func() (*Pages, error) { return pf, nil })
+			for id := int64(1); id <= 40; id++ {
+				rec := small
+				if id == 2 {
+					rec = big
+				}
+				if err := tr.Add(id, rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := []pageInfo{{no: 3, rows: 2}, {no: 4, rows: 2}, {no: 5, leaf: true, rows: 23, last: 23}}
+			if !slices.Equal(tr.pages, want) || pf.last != 5 {
+				t.Fatalf("pages %+v (%d in the file), want %+v", tr.pages, pf.last, want)
+			}
+			for at, b := range c.put {
+				if _, err := f.WriteAt(b, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			scan, how := tr.Scan, "Scan"
+			if take {
+				scan, how = tr.Take, "Take"
+			}
+			var rows int64
+			err = scan(func(id int64, rec []byte) error {
+				if rows++; id != rows || !bytes.Equal(rec, small) && !(id == 2 && bytes.Equal(rec, big)) {
+					return fmt.Errorf("row %d: rowid %d, %d bytes", rows, id, len(rec))
+				}
+				return nil
+			})
+			switch {
+			case c.want == "" && (err != nil || rows != 40):
+				t.Errorf("%s: %s: %d rows, %v; want 40", c.name, how, rows, err)
+			case c.want != "" && (!errors.Is(err, errCorrupt) || err.Error() != "page file corrupt: "+c.want):
+				t.Errorf("%s: %s: %v, want %q", c.name, how, err, "page file corrupt: "+c.want)
+			}
 		}
 	}
 }

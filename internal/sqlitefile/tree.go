@@ -397,7 +397,7 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 		if give {
 			t.pf.free = append(t.pf.free, p.no)
 		}
-		if err := t.cellsOf(leaf, int(binary.BigEndian.Uint16(leaf[3:])), give, &over, &rec, fn); err != nil {
+		if err := t.cellsOf(p.no, leaf, int(binary.BigEndian.Uint16(leaf[3:])), give, &over, &rec, fn); err != nil {
 			return err
 		}
 	}
@@ -409,53 +409,109 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 	if give {
 		page = append([]byte(nil), t.page...)
 	}
-	return t.cellsOf(page, t.cells, give, &over, &rec, fn)
+	return t.cellsOf(0, page, t.cells, give, &over, &rec, fn)
 }
 
-// cellsOf calls fn with the rows of the first n cells of leaf, reading their
-// overflow pages (and with give handing those back) into the buffers over
-// and rec.
-func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func(int64, []byte) error) error {
+// errCorrupt is what reading back a page the page file does not hold as it
+// was written wraps.
+var errCorrupt = errors.New("page file corrupt")
+
+// corrupt reports a bad page read back: page no (0: the leaf being filled),
+// at byte off of it.
+func corrupt(no uint32, off int, format string, args ...any) error {
+	page := "leaf being filled"
+	if no != 0 {
+		page = fmt.Sprintf("page %d", no)
+	}
+	return fmt.Errorf("%w: %s, byte %d: %s", errCorrupt, page, off, fmt.Sprintf(format, args...))
+}
+
+// What is wrong with a cell (badCell).
+const (
+	badPointer = iota
+	badSize
+	badRowID
+	badPayload
+)
+
+// badCell reports cell i of leaf, page no, found bad by cellsOf, reading
+// what it says from the cell again (so that cellsOf's loop keeps no more
+// than it needs).
+func (t *Tree) badCell(no uint32, leaf []byte, i, bad int) error {
+	off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
+	if bad == badPointer {
+		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d past the page", i, off)
+	}
+	size, _ := readVarint(leaf[off:])
+	switch bad {
+	case badSize:
+		return corrupt(no, off, "cell %d: payload size runs past the page", i)
+	case badRowID:
+		return corrupt(no, off, "cell %d: rowid runs past the page", i)
+	case badPayload:
+		if size > t.maxPayload() {
+			return corrupt(no, off, "cell %d: payload of %d bytes, more than the page file holds", i, size)
+		}
+	}
+	return corrupt(no, off, "cell %d: payload of %d bytes runs past the page", i, size)
+}
+
+// cellsOf calls fn with the rows of the first n cells of leaf, page no (0:
+// the leaf being filled), reading their overflow pages (and with give handing
+// those back) into the buffers over and rec. What it reads is checked against
+// the page and the page file, so that a corrupt page is an error, not a
+// panic; but only as far as that needs: reading back is a hot loop
+// (BenchmarkScan).
+func (t *Tree) cellsOf(no uint32, leaf []byte, n int, give bool, over, rec *[]byte, fn func(int64, []byte) error) error {
 	if leafHeader+2*n > len(leaf) {
-		return fmt.Errorf("leaf: %d cell pointers do not fit the page", n)
+		return corrupt(no, 3, "%d cells do not fit the page", n)
 	}
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
 		if off >= len(leaf) {
-			return fmt.Errorf("leaf cell %d: pointer %d past the page", i, off)
+			return t.badCell(no, leaf, i, badPointer)
 		}
 		size, k := readVarint(leaf[off:])
 		if k == 0 {
-			return fmt.Errorf("leaf cell %d: bad payload size", i)
+			return t.badCell(no, leaf, i, badSize)
 		}
 		off += k
 		rowid, k := readVarint(leaf[off:])
 		if k == 0 {
-			return fmt.Errorf("leaf cell %d: bad rowid", i)
+			return t.badCell(no, leaf, i, badRowID)
 		}
 		off += k
 		local := t.maxLocal(int(size))
-		if off+local > len(leaf) || local < int(size) && off+local+4 > len(leaf) {
-			return fmt.Errorf("leaf cell %d: payload past the page", i)
+		// (A size past math.MaxInt is negative as an int, and so is local.)
+		if uint(off+local) > uint(len(leaf)) || local < 0 || local < int(size) && off+local+4 > len(leaf) {
+			return t.badCell(no, leaf, i, badPayload)
 		}
 		payload := leaf[off : off+local]
 		if local < int(size) {
+			if size > t.maxPayload() {
+				return t.badCell(no, leaf, i, badPayload)
+			}
 			*rec = append((*rec)[:0], payload...)
 			if *over == nil {
 				*over = make([]byte, t.size)
 			}
-			for no := binary.BigEndian.Uint32(leaf[off+local:]); len(*rec) < int(size); {
-				if no == 0 {
-					return fmt.Errorf("row %d: overflow chain ends early", rowid)
+			from, at := no, off+local // where the number of the next overflow page is
+			for next := binary.BigEndian.Uint32(leaf[at:]); len(*rec) < int(size); {
+				if next == 0 {
+					return corrupt(from, at, "row %d: overflow chain ends after %d of its %d bytes", rowid, len(*rec), size)
 				}
-				if _, err := t.pf.f.ReadAt(*over, t.pf.offset(no)); err != nil {
-					return fmt.Errorf("page file: page %d: %w", no, err)
+				if pages := t.lastPage(); next > pages {
+					return corrupt(from, at, "row %d: overflow page %d past the page file's %d pages", rowid, next, pages)
+				}
+				if _, err := t.pf.f.ReadAt(*over, t.pf.offset(next)); err != nil {
+					return fmt.Errorf("page file: page %d: %w", next, err)
 				}
 				if give {
-					t.pf.free = append(t.pf.free, no)
+					t.pf.free = append(t.pf.free, next)
 				}
 				*rec = append(*rec, (*over)[4:4+min(t.size-4, int(size)-len(*rec))]...)
-				no = binary.BigEndian.Uint32(*over)
+				from, at = next, 0
+				next = binary.BigEndian.Uint32(*over)
 			}
 			payload = *rec
 		}
@@ -464,4 +520,16 @@ func (t *Tree) cellsOf(leaf []byte, n int, give bool, over, rec *[]byte, fn func
 		}
 	}
 	return nil
+}
+
+// maxPayload returns the most bytes a row of the tree can hold: its leaf's
+// and the page file's.
+func (t *Tree) maxPayload() uint64 { return (uint64(t.lastPage()) + 1) * uint64(t.size) }
+
+// lastPage returns the highest number of a page written to the page file.
+func (t *Tree) lastPage() uint32 {
+	if t.pf == nil {
+		return 0
+	}
+	return t.pf.last
 }
