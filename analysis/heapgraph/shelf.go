@@ -53,13 +53,21 @@ func put[T any](s *shelf, a []T) (shelved[T], error) {
 	if s.f == nil {
 		return shelved[T]{n: len(a), mem: a}, nil
 	}
-	b := bytesOf(a)
-	if _, err := s.f.WriteAt(b, s.off); err != nil {
-		return shelved[T]{}, fmt.Errorf("shelve %d bytes at offset %d: %w", len(b), s.off, err)
+	if err := writeAt(s, a, s.off); err != nil {
+		return shelved[T]{}, err
 	}
 	x := shelved[T]{off: s.off, n: len(a)}
-	s.off += int64(len(b))
+	s.off += int64(len(bytesOf(a)))
 	return x, nil
+}
+
+// writeAt writes a to the shelf at off: put's write and putAsync's.
+func writeAt[T any](s *shelf, a []T, off int64) error {
+	b := bytesOf(a)
+	if _, err := s.f.WriteAt(b, off); err != nil {
+		return fmt.Errorf("shelve %d bytes at offset %d: %w", len(b), off, err)
+	}
+	return nil
 }
 
 // pending is an array that putAsync is writing to the shelf.
@@ -91,10 +99,7 @@ func putAsync[T any](s *shelf, a []T) *pending[T] {
 		if before != nil {
 			before.Join()
 		}
-		b := bytesOf(a)
-		if _, err := s.f.WriteAt(b, p.x.off); err != nil {
-			p.err = fmt.Errorf("shelve %d bytes at offset %d: %w", len(b), p.x.off, err)
-		}
+		p.err = writeAt(s, a, p.x.off)
 	})
 	s.writes = append(s.writes, p.t)
 	return p
