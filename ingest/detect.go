@@ -194,21 +194,35 @@ func detectJSON(head []byte) format {
 
 var errStop = errors.New("stop")
 
-// outputPageSize is the output's page size for inputs (0: store's default,
-// 64 KiB): smallPageSize when every input is an uncompressed regular file
-// and together they are under smallInputs (docs/format/README.md#the-database-file).
+// statInputs returns each input's file information, nil where there is
+// none: Run stats its inputs once, for the progress's total and for
+// outputPageSize.
+func statInputs(inputs []string) []os.FileInfo {
+	infos := make([]os.FileInfo, len(inputs))
+	for i, in := range inputs {
+		if info, err := os.Stat(in); err == nil {
+			infos[i] = info
+		}
+	}
+	return infos
+}
+
+// outputPageSize is the output's page size for inputs, of file information
+// infos (statInputs) (0: store's default, 64 KiB): smallPageSize when every
+// input is an uncompressed regular file and together they are under
+// smallInputs (docs/format/README.md#the-database-file).
 // Each table's root page is written whether or not it holds rows, so
 // 64 KiB pages cost a small input's database several MB of empty pages;
 // the inputs whose size tells nothing of the output's (pipes, compressed
 // files) keep the default.
-func outputPageSize(inputs []string) int {
+func outputPageSize(inputs []string, infos []os.FileInfo) int {
 	var total int64
-	for _, in := range inputs {
+	for i, in := range inputs {
 		if in == "-" {
 			return 0
 		}
-		st, err := os.Stat(in)
-		if err != nil || !st.Mode().IsRegular() {
+		st := infos[i]
+		if st == nil || !st.Mode().IsRegular() {
 			return 0
 		}
 		if total += st.Size(); total >= smallInputs || compressed(in) {

@@ -161,8 +161,9 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if opts.Progress == nil {
 		opts.Progress = &Progress{}
 	}
-	for _, in := range inputs {
-		if info, err := os.Stat(in); err == nil {
+	infos := statInputs(inputs)
+	for _, info := range infos {
+		if info != nil {
 			opts.Progress.total.Add(info.Size())
 		}
 	}
@@ -192,7 +193,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 	if opts.ddl != nil {
 		ddl = opts.ddl
 	}
-	db, sink, err := store.Start(dest, ddl, 32, opts.InsertOnly, outputPageSize(inputs))
+	db, sink, err := store.Start(dest, ddl, 32, opts.InsertOnly, outputPageSize(inputs, infos))
 	if err != nil {
 		return nil, err
 	}

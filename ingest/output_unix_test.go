@@ -247,7 +247,7 @@ func TestOutputPageSize(t *testing.T) {
 		{[]string{half, half}, 0},
 		{[]string{filepath.Join(dir, "missing.json")}, 0},
 	} {
-		if got := outputPageSize(tt.inputs); got != tt.want {
+		if got := outputPageSize(tt.inputs, statInputs(tt.inputs)); got != tt.want {
 			t.Errorf("outputPageSize(%v) = %d, want %d", tt.inputs, got, tt.want)
 		}
 	}
