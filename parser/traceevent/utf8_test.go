@@ -122,8 +122,9 @@ func TestTrackerTextsWarning(t *testing.T) {
 
 // TestTopLevelWarnings: problems found in the top-level stackFrames and
 // samples members are warned about at the offset of the frame's value or
-// the sample entry they are in, wherever the member is, when they are the
-// first of their cell counted.
+// the sample entry they are in, those of the members that become
+// trace_config rows at the offset of the member's value, wherever the member
+// is, when they are the first of their cell counted.
 func TestTopLevelWarnings(t *testing.T) {
 	const events = `"traceEvents":[{"ph":"i","pid":1,"tid":1,"ts":0,"name":"a\ud800"}]`
 	const plain = `"traceEvents":[{"ph":"i","pid":1,"tid":1,"ts":0,"name":"a"}]`
@@ -148,6 +149,14 @@ func TestTopLevelWarnings(t *testing.T) {
 		{"sample naming no frame", `{"traceEvents":[],"stackFrames":{"1":{"name":"a"}},"samples":` +
 			`[{"tid":1,"ts":1,"sf":1},{"tid":1,"ts":2,"sf":"9"}]}`, `{"tid":1,"ts":2`,
 			"json_samples not_match: 1 (first at byte %d)"},
+		{"displayTimeUnit", `{"traceEvents":[],"displayTimeUnit": "us"}`, `"us"`,
+			"json_display_time_unit not_supported: 1 (first at byte %d)"},
+		{"metadata leaf", `{"metadata":{"a":1,"b":"x\ud800"},` + plain + `}`, `{"a":1`,
+			"json_string invalid_data: 1 (first at byte %d)"},
+		{"controllerTraceDataKey", `{` + plain + `,"controllerTraceDataKey":"k` + "\xff" + `"}`, `"k`,
+			"json_string invalid_data: 1 (first at byte %d)"},
+		{"other member", `{"traceEvents":[],"x":{"y":"\ud800"},"z":"\udc00"}`, `"\udc00"`,
+			"json_string invalid_data: 1 (first at byte %d)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

@@ -364,35 +364,41 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 	if compression == "" {
 		compression = "none"
 	}
-	im.configRow("container", container)
-	im.configRow("compression", compression)
-	im.configRow("uncompressed_size", strconv.FormatInt(size, 10))
+	im.configRow("container", container, -1)
+	im.configRow("compression", compression, -1)
+	im.configRow("uncompressed_size", strconv.FormatInt(size, 10), -1)
 	for _, key := range rd.OtherKeys {
 		raw := rd.Other[key]
+		off, ok := rd.OtherOffset[key] // problems are counted where the value starts
+		if !ok {
+			off = -1 // a systemTraceEvents string, streamed
+		}
 		switch key {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
-			im.stats.Add(stat.JSONDisplayTimeUnit, stat.Received, 1, -1)
-			text, ok := im.topLevelText(raw)
+			im.stats.Add(stat.JSONDisplayTimeUnit, stat.Received, 1, off)
+			text, ok := im.topLevelText(raw, off)
 			if !ok || (text != "ms" && text != "ns") {
-				im.stats.Add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, -1)
+				im.stats.Add(stat.JSONDisplayTimeUnit, stat.NotSupported, 1, off)
 			}
-			im.configRow(key, text)
+			im.configRow(key, text, off)
 		case "controllerTraceDataKey":
-			text, _ := im.topLevelText(raw)
-			im.configRow(key, text)
+			text, _ := im.topLevelText(raw, off)
+			im.configRow(key, text, off)
 		case "otherData", "metadata":
-			configLeaves(raw, key, false, 0, im.configRowReplaced)
+			configLeaves(raw, key, false, 0, func(k, v string, kBad, vBad bool) {
+				im.configRowReplaced(k, v, kBad, vBad, off)
+			})
 		case "systemTraceEvents":
-			im.stats.Add(stat.JSONSystemTraceEvents, stat.Received, 1, -1)
+			im.stats.Add(stat.JSONSystemTraceEvents, stat.Received, 1, off)
 			if raw != nil { // else streamed as it was read
 				im.systemTraceEvents(raw)
 			}
 		default:
-			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, -1)
+			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, off)
 			name, nameBad := topLevelName(key)
-			text, _ := im.topLevelText(raw)
-			im.configRowReplaced(name, text, nameBad, false)
+			text, _ := im.topLevelText(raw, off)
+			im.configRowReplaced(name, text, nameBad, false, off)
 		}
 	}
 }
@@ -401,13 +407,13 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 // trace_config row, decoded as an element's strings are (invalid UTF-8 and
 // lone surrogate escapes replaced by U+FFFD and counted), or its JSON text
 // as written when it is not a string (ok false; configRow replaces and
-// counts invalid UTF-8 in it).
-func (im *Importer) topLevelText(raw []byte) (text string, ok bool) {
+// counts invalid UTF-8 in it). Problems are counted at byte offset off.
+func (im *Importer) topLevelText(raw []byte, off int64) (text string, ok bool) {
 	if text, ok = event.StringValue(raw); !ok && string(raw) != `""` {
 		return string(raw), false
 	}
 	if !utf8.Valid(raw) || strings.Contains(text, "\uFFFD") && event.LoneSurrogateString(raw) {
-		im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
+		im.stats.Add(stat.JSONString, stat.InvalidData, 1, off)
 	}
 	return text, true
 }
@@ -428,13 +434,16 @@ func topLevelName(name string) (string, bool) {
 }
 
 // configRow writes one trace_config row of this importer; invalid UTF-8 in
-// its key or value is replaced by U+FFFD and counted, once per text.
-func (im *Importer) configRow(key, value string) { im.configRowReplaced(key, value, false, false) }
+// its key or value is replaced by U+FFFD and counted, once per text, at byte
+// offset off (that of the top-level member it comes from, -1 for none).
+func (im *Importer) configRow(key, value string, off int64) {
+	im.configRowReplaced(key, value, false, false, off)
+}
 
 // configRowReplaced is configRow for a key or value in which decoding
 // replaced a lone surrogate escape (keyBad, valueBad), counted as invalid
 // UTF-8 is, once per text.
-func (im *Importer) configRowReplaced(key, value string, keyBad, valueBad bool) {
+func (im *Importer) configRowReplaced(key, value string, keyBad, valueBad bool, off int64) {
 	for _, t := range []struct {
 		s   *string
 		bad bool
@@ -444,7 +453,7 @@ func (im *Importer) configRowReplaced(key, value string, keyBad, valueBad bool) 
 			t.bad = true
 		}
 		if t.bad {
-			im.stats.Add(stat.JSONString, stat.InvalidData, 1, -1)
+			im.stats.Add(stat.JSONString, stat.InvalidData, 1, off)
 		}
 	}
 	im.app.config.Append(&tables.TraceConfig{ID: im.configID, TraceSource: "trace_event_json", Key: key, Value: value})
