@@ -818,10 +818,10 @@ func TestConfigLoneSurrogates(t *testing.T) {
 }
 
 // TestConfigOtherKeys: a top-level member the importer does not know gets
-// a trace_config row (json_top_level received): its name and a string value
-// decoded as the known members' are (invalid UTF-8 and lone surrogate
-// escapes replaced by U+FFFD and counted once per text), any other value its
-// JSON text as written (invalid UTF-8 replaced and counted, escapes kept).
+// a trace_config row (json_top_level received): its name decoded as the
+// known members' are (invalid UTF-8 and lone surrogate escapes replaced by
+// U+FFFD and counted once per text), its value its raw JSON text, strings
+// with their quotes (invalid UTF-8 replaced and counted, escapes kept).
 func TestConfigOtherKeys(t *testing.T) {
 	const r1 = "\uFFFD"
 	for _, tc := range []struct {
@@ -829,17 +829,17 @@ func TestConfigOtherKeys(t *testing.T) {
 		row          string // key and value of the row
 		bad          int64  // json_string invalid_data
 	}{
-		{"string", `"x":"a\"b\n\u00e9"`, "x a\"b\né", 0},
-		{"empty string", `"x":""`, "x ", 0},
-		{"lone surrogates", `"x":"a\udfff\ud800"`, "x a" + r1 + r1, 1},
-		{"bytes and surrogate", "\"x\":\"\xff\\ud800\"", "x " + r1 + r1, 1},
-		{"surrogate pair", `"x":"\ud83d\ude00"`, "x 😀", 0},
+		{"string as written", `"x":"a\"b\n\u00e9"`, `x "a\"b\n\u00e9"`, 0},
+		{"empty string", `"x":""`, `x ""`, 0},
+		{"lone surrogates kept as escapes", `"x":"a\udfff\ud800"`, `x "a\udfff\ud800"`, 0},
+		{"bytes", "\"x\":\"\xff\\ud800\"", `x "` + r1 + `\ud800"`, 1},
+		{"surrogate pair", `"x":"\ud83d\ude00"`, `x "\ud83d\ude00"`, 0},
 		{"number", `"x":1.50`, "x 1.50", 0},
 		{"literal", `"x":null`, "x null", 0},
 		{"object as written", `"x":{"k":"a\ud800", "n":[1,2]}`, `x {"k":"a\ud800", "n":[1,2]}`, 0},
 		{"object with bytes", "\"x\":[\"\xfe\"]", `x ["` + r1 + `"]`, 1},
 		{"escaped name", `"x\u0079":1`, "xy 1", 0},
-		{"name and value", `"x\ud800":"\udc00"`, "x" + r1 + " " + r1, 2},
+		{"name and value", "\"x\\ud800\":\"\xfe\"", "x" + r1 + ` "` + r1 + `"`, 2},
 		{"name with bytes and surrogate", "\"x\xff\\ud800\":true", "x" + r1 + r1 + " true", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -396,9 +396,10 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 			}
 		default:
 			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, off)
+			// The value is its raw JSON text (a string keeps its quotes and
+			// escapes), only invalid UTF-8 replaced; the name is decoded.
 			name, nameBad := topLevelName(key)
-			text, _ := im.topLevelText(raw, off)
-			im.configRowReplaced(name, text, nameBad, false, off)
+			im.configRowReplaced(name, string(raw), nameBad, false, off)
 		}
 	}
 }
