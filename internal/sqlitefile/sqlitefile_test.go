@@ -1018,3 +1018,102 @@ func TestScanCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncateCorrupt: a leaf that Truncate reads back to cut it, not as it
+// was written (its cell count, the pointer, varints, payload or rowid of the
+// last cell kept), makes Truncate return an error naming the page and the
+// byte of it, not panic, and leaves the tree as it was. The tree: TestScanCorrupt's
+// rows 1 to 23 in leaf page 5, then rows 24 to 59 in leaf page 6 (cells of 12
+// bytes from 500 down), row 60 in memory. Cutting at 10 keeps cells 0 to 9 of
+// page 5 (cell 9, row 10, at 213, its pointer at byte 26; the content area
+// starts at 57, row 23's cell); cutting at 30 keeps cells 0 to 6 of page 6
+// (cell 6, row 30, at 428, its pointer at byte 20).
+func TestTruncateCorrupt(t *testing.T) {
+	const size = 512
+	small, big := []byte(strings.Repeat("s", 10)), []byte(strings.Repeat("b", 1200))
+	page5, page6 := int64(4*size), int64(5*size)
+	for _, c := range []struct {
+		name string
+		n    int64            // rows kept
+		put  map[int64][]byte // bytes written at offsets of the page file
+		want string           // the error; "": none
+	}{
+		{name: "sound", n: 10},
+		{name: "sound, after a leaf", n: 30},
+		{"cell count", 10, map[int64][]byte{page5 + 3: {0, 22}}, "page 5, byte 3: 22 cells, 23 written"},
+		{"pointer past the page", 10, map[int64][]byte{page5 + 26: {0xff, 0xff}},
+			"page 5, byte 26: cell 9: pointer 65535 past the page"},
+		{"pointer into the cell pointers", 10, map[int64][]byte{page5 + 26: {0, 20}},
+			"page 5, byte 26: cell 9: pointer 20 below the cell content area at 57"},
+		{"pointer into the header", 10, map[int64][]byte{page5 + 26: {0, 2}},
+			"page 5, byte 26: cell 9: pointer 2 below the cell content area at 57"},
+		{"content area start past the cell", 10, map[int64][]byte{page5 + 5: {1, 0}},
+			"page 5, byte 26: cell 9: pointer 213 below the cell content area at 256"},
+		{"payload size past the page", 10, map[int64][]byte{page5 + 26: {0x01, 0xff}, page5 + 511: {0x81}},
+			"page 5, byte 511: cell 9: payload size runs past the page"},
+		{"rowid past the page", 10, map[int64][]byte{page5 + 26: {0x01, 0xfe}, page5 + 510: {10, 0x81}},
+			"page 5, byte 510: cell 9: rowid runs past the page"},
+		{"payload past the page", 10, map[int64][]byte{page5 + 213: {0x83, 0}},
+			"page 5, byte 213: cell 9: payload of 384 bytes runs past the page"},
+		{"payload past the file", 10, map[int64][]byte{page5 + 213: bytes.Repeat([]byte{0xff}, 9)},
+			"page 5, byte 213: cell 9: payload of 18446744073709551615 bytes, more than the page file holds"},
+		{"rowid not before the leaf's last", 10, map[int64][]byte{page5 + 214: {23}},
+			"page 5, byte 213: cell 9: rowid 23, not before the leaf's last 23"},
+		{"rowid not after the leaf before", 30, map[int64][]byte{page6 + 429: {23}},
+			"page 6, byte 428: cell 6: rowid 23, not after the leaf before's last 23"},
+	} {
+		f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		pf := NewPages(f, size, 2)
+		tr := NewTree(size, func() (*Pages, error) { return pf, nil })
+		for id := int64(1); id <= 60; id++ {
+			rec := small
+			if id == 2 {
+				rec = big
+			}
+			if err := tr.Add(id, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := []pageInfo{{no: 3, rows: 2}, {no: 4, rows: 2}, {no: 5, leaf: true, rows: 23, last: 23}, {no: 6, leaf: true, rows: 59, last: 59}}
+		if !slices.Equal(tr.pages, want) || pf.last != 6 {
+			t.Fatalf("pages %+v (%d in the file), want %+v", tr.pages, pf.last, want)
+		}
+		for at, b := range c.put {
+			if _, err := f.WriteAt(b, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		filling := slices.Clone(tr.page)
+		err = tr.Truncate(c.n)
+		if c.want != "" {
+			if !errors.Is(err, errCorrupt) || err.Error() != "page file corrupt: "+c.want {
+				t.Errorf("%s: %v, want %q", c.name, err, "page file corrupt: "+c.want)
+			}
+			if tr.Rows() != 60 || tr.cells != 1 || !bytes.Equal(tr.page, filling) || !slices.Equal(tr.pages, want) {
+				t.Errorf("%s: the tree changed: %d rows, %d cells in the leaf being filled, pages %+v", c.name, tr.Rows(), tr.cells, tr.pages)
+			}
+			continue
+		}
+		if err != nil || tr.Rows() != c.n {
+			t.Fatalf("%s: %v, %d rows", c.name, err, tr.Rows())
+		}
+		// The rows kept and one added after them read back.
+		if err := tr.Add(c.n+1, small); err != nil {
+			t.Fatal(err)
+		}
+		var rows int64
+		err = tr.Scan(func(id int64, rec []byte) error {
+			if rows++; id != rows || !bytes.Equal(rec, small) && !(id == 2 && bytes.Equal(rec, big)) {
+				return fmt.Errorf("row %d: rowid %d, %d bytes", rows, id, len(rec))
+			}
+			return nil
+		})
+		if err != nil || rows != c.n+1 {
+			t.Errorf("%s: Scan: %d rows, %v; want %d", c.name, rows, err, c.n+1)
+		}
+	}
+}

@@ -268,30 +268,63 @@ func (t *Tree) seal() {
 
 // Truncate keeps the first n rows and drops the others. The pages that held
 // only dropped rows go back to the page file, which hands them out again.
+// When the cut is in a leaf already written, that leaf is read back and
+// becomes the leaf being filled again; one not as it was written (its cell
+// count, the last cell kept) is an error wrapping errCorrupt that names the
+// page and the byte of it. An error leaves the tree as it was.
 func (t *Tree) Truncate(n int64) error {
 	if n >= t.rows {
 		return nil
 	}
-	reopened := uint32(0)
+	// The leaf the cut is in: the leaf being filled, or pages[i], read back
+	// into t.over (a page of scratch) so that an error leaves t.page as it was.
+	reopened, leaf, cells, first, prev := uint32(0), t.page, t.cells, t.first, -1
 	if n < t.first {
-		// The cut is in a leaf already written: it becomes the leaf being
-		// filled again, with the numbers written into it.
 		i := 0
 		for !t.pages[i].leaf || t.pages[i].rows <= n {
 			i++
 		}
 		reopened = t.pages[i].no
-		if _, err := t.pf.f.ReadAt(t.page, t.pf.offset(reopened)); err != nil {
-			return fmt.Errorf("page file: %w", err)
+		if t.over == nil {
+			t.over = make([]byte, t.size)
 		}
-		t.cells = int(binary.BigEndian.Uint16(t.page[3:]))
-		t.first = 0
+		leaf = t.over
+		if _, err := t.pf.f.ReadAt(leaf, t.pf.offset(reopened)); err != nil {
+			return fmt.Errorf("page file: page %d: %w", reopened, err)
+		}
+		first = 0
 		for j := i - 1; j >= 0; j-- {
 			if t.pages[j].leaf {
-				t.first = t.pages[j].rows
+				first, prev = t.pages[j].rows, j
 				break
 			}
 		}
+		cells = int(binary.BigEndian.Uint16(leaf[3:]))
+		if written := t.pages[i].rows - first; int64(cells) != written {
+			return corrupt(reopened, 3, "%d cells, %d written", cells, written)
+		}
+		if err := t.checkLast(reopened, leaf, int(n-first)-1, cells, t.pages[i].last, prev); err != nil {
+			return err
+		}
+	}
+	// The cut is in that leaf: its first k cells stay. Cells were placed
+	// downwards in order, so the content area ends at the k-th cell.
+	k := int(n - first)
+	top, last := t.size, int64(0)
+	if k > 0 {
+		top = int(binary.BigEndian.Uint16(leaf[leafHeader+2*(k-1):]))
+		last = t.cellRowID(leaf, top)
+	} else if first > 0 {
+		for j := len(t.pages) - 1; j >= 0; j-- {
+			if t.pages[j].leaf && t.pages[j].rows <= n {
+				last = t.pages[j].last
+				break
+			}
+		}
+	}
+	if reopened != 0 {
+		t.page, t.over = leaf, t.page
+		t.first = first
 		t.open = t.open[:0]
 	}
 	fixes := t.fixes[:0]
@@ -324,34 +357,52 @@ func (t *Tree) Truncate(n int64) error {
 		}
 	}
 	t.pages = pages
-	// The cut is in the leaf being filled: its first k cells stay. Cells were
-	// placed downwards in order, so the content area ends at the k-th cell.
-	k := int(n - t.first)
-	t.cells = k
-	t.top = t.size
-	if k > 0 {
-		t.top = int(binary.BigEndian.Uint16(t.page[leafHeader+2*(k-1):]))
+	t.cells, t.top, t.rows, t.last = k, top, n, last
+	return nil
+}
+
+// checkLast checks cell i, the last kept, of leaf, page no read back by
+// Truncate, which was written with cells cells, the last with rowid last,
+// after the leaf t.pages[prev] (-1: none): its pointer, varints and payload
+// lie in the cell content area, and its rowid is between the two leaves'.
+func (t *Tree) checkLast(no uint32, leaf []byte, i, cells int, last int64, prev int) error {
+	if i < 0 {
+		return nil // none kept
 	}
-	t.rows = n
-	t.last = 0
-	if k > 0 {
-		t.last = t.cellRowID(k - 1)
-	} else if t.first > 0 {
-		for j := len(t.pages) - 1; j >= 0; j-- {
-			if t.pages[j].leaf {
-				t.last = t.pages[j].last
-				break
-			}
-		}
+	off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
+	if off >= len(leaf) || off < t.content(no, leaf, cells) {
+		return t.badCell(no, leaf, i, cells, badPointer)
+	}
+	size, k := readVarint(leaf[off:])
+	if k == 0 {
+		return t.badCell(no, leaf, i, cells, badSize)
+	}
+	id, j := readVarint(leaf[off+k:])
+	if j == 0 {
+		return t.badCell(no, leaf, i, cells, badRowID)
+	}
+	local := t.maxLocal(int(size))
+	end := off + k + j + local
+	if local < int(size) {
+		end += 4
+	}
+	if local < 0 || uint(end) > uint(len(leaf)) || local < int(size) && size > t.maxPayload() {
+		return t.badCell(no, leaf, i, cells, badPayload)
+	}
+	rowid := int64(id)
+	switch {
+	case rowid >= last: // (a cell before the leaf's last: the cut is in it)
+		return corrupt(no, off, "cell %d: rowid %d, not before the leaf's last %d", i, rowid, last)
+	case prev >= 0 && rowid <= t.pages[prev].last:
+		return corrupt(no, off, "cell %d: rowid %d, not after the leaf before's last %d", i, rowid, t.pages[prev].last)
 	}
 	return nil
 }
 
-// cellRowID reads the rowid of cell i of the leaf being filled.
-func (t *Tree) cellRowID(i int) int64 {
-	off := int(binary.BigEndian.Uint16(t.page[leafHeader+2*i:]))
-	_, n := readVarint(t.page[off:])
-	id, _ := readVarint(t.page[off+n:])
+// cellRowID reads the rowid of the cell at off of leaf.
+func (t *Tree) cellRowID(leaf []byte, off int) int64 {
+	_, n := readVarint(leaf[off:])
+	id, _ := readVarint(leaf[off+n:])
 	return int64(id)
 }
 
@@ -434,13 +485,16 @@ const (
 	badPayload
 )
 
-// badCell reports cell i of leaf, page no, found bad by cellsOf, reading
-// what it says from the cell again (so that cellsOf's loop keeps no more
-// than it needs).
-func (t *Tree) badCell(no uint32, leaf []byte, i, bad int) error {
+// badCell reports cell i of leaf, page no, which holds n cells, found bad by
+// cellsOf, reading what it says from the cell again (so that cellsOf's loop
+// keeps no more than it needs).
+func (t *Tree) badCell(no uint32, leaf []byte, i, n, bad int) error {
 	off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
 	if bad == badPointer {
-		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d past the page", i, off)
+		if off >= len(leaf) {
+			return corrupt(no, leafHeader+2*i, "cell %d: pointer %d past the page", i, off)
+		}
+		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d below the cell content area at %d", i, off, t.content(no, leaf, n))
 	}
 	size, _ := readVarint(leaf[off:])
 	switch bad {
@@ -456,6 +510,20 @@ func (t *Tree) badCell(no uint32, leaf []byte, i, bad int) error {
 	return corrupt(no, off, "cell %d: payload of %d bytes runs past the page", i, size)
 }
 
+// content returns where the cell content area of leaf, page no (0: the leaf
+// being filled), holding n cells, starts: at the start its header gives (the
+// leaf being filled: t.top), and above the header and the cell pointers.
+func (t *Tree) content(no uint32, leaf []byte, n int) int {
+	start := t.top
+	if no != 0 {
+		start = int(binary.BigEndian.Uint16(leaf[5:]))
+		if start == 0 {
+			start = 65536
+		}
+	}
+	return max(start, leafHeader+2*n)
+}
+
 // cellsOf calls fn with the rows of the first n cells of leaf, page no (0:
 // the leaf being filled), reading their overflow pages (and with give handing
 // those back) into the buffers over and rec. What it reads is checked against
@@ -469,27 +537,27 @@ func (t *Tree) cellsOf(no uint32, leaf []byte, n int, give bool, over, rec *[]by
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
 		if off >= len(leaf) {
-			return t.badCell(no, leaf, i, badPointer)
+			return t.badCell(no, leaf, i, n, badPointer)
 		}
 		size, k := readVarint(leaf[off:])
 		if k == 0 {
-			return t.badCell(no, leaf, i, badSize)
+			return t.badCell(no, leaf, i, n, badSize)
 		}
 		off += k
 		rowid, k := readVarint(leaf[off:])
 		if k == 0 {
-			return t.badCell(no, leaf, i, badRowID)
+			return t.badCell(no, leaf, i, n, badRowID)
 		}
 		off += k
 		local := t.maxLocal(int(size))
 		// (A size past math.MaxInt is negative as an int, and so is local.)
 		if uint(off+local) > uint(len(leaf)) || local < 0 || local < int(size) && off+local+4 > len(leaf) {
-			return t.badCell(no, leaf, i, badPayload)
+			return t.badCell(no, leaf, i, n, badPayload)
 		}
 		payload := leaf[off : off+local]
 		if local < int(size) {
 			if size > t.maxPayload() {
-				return t.badCell(no, leaf, i, badPayload)
+				return t.badCell(no, leaf, i, n, badPayload)
 			}
 			*rec = append((*rec)[:0], payload...)
 			if *over == nil {
