@@ -327,7 +327,7 @@ func (w *Writer) String(s string) {
 	}
 	w.out.str.Append(&tables.JSHeapString{FileID: w.fileID, FileIndex: i, String: s})
 	if w.graph != nil {
-		w.graph.Strings = append(w.graph.Strings, s)
+		w.graph.Strings.Append(s)
 	}
 	w.sum.Strings++
 }

@@ -181,7 +181,7 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		if edgeName, err = edgeNameW.wait(); err != nil {
 			return nil, err
 		}
-		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, nil
+		g.EdgeType, g.EdgeName, g.Name, g.Type, g.Detachedness, g.Strings = nil, nil, nil, nil, nil, Strings{}
 	}
 	shallow, err := shallowW.wait()
 	if err != nil {

@@ -50,6 +50,7 @@ func (g *Graph) classIDs(t *types, detachedName bitset, ifaces *ifaceNames) ([]u
 		id, ok := byName[name]
 		if !ok {
 			id = uint32(len(classes))
+			name = strings.Clone(name) // not the string table's memory
 			byName[name] = id
 			classes = append(classes, Class{Name: name, MinDistance: 1<<31 - 1})
 		}
@@ -81,10 +82,10 @@ func (g *Graph) classIDs(t *types, detachedName bitset, ifaces *ifaceNames) ([]u
 			if detached {
 				det = 1
 			}
-			if name := g.Name[v]; int(name) < len(g.Strings) {
+			if name := g.Name[v]; int(name) < g.Strings.Len() {
 				m := &byName2[native][det]
 				if *m == nil {
-					*m = make([]uint32, len(g.Strings))
+					*m = make([]uint32, g.Strings.Len())
 				}
 				slot = &(*m)[name]
 			}

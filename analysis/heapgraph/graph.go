@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Graph is one snapshot's object graph. Nodes are numbered by ordinal (their
@@ -38,7 +39,7 @@ type Graph struct {
 	EdgeName []uint32 // name_or_index
 	To       []uint32 // target ordinal, or NoNode when the edge points nowhere valid
 
-	Strings   []string
+	Strings   Strings
 	NodeTypes []string
 	EdgeTypes []string
 	Root      uint32 // root ordinal (0 unless snapshot.root_index says otherwise)
@@ -216,12 +217,7 @@ func (g *Graph) types() types {
 	}
 }
 
-func (g *Graph) str(i uint32) string {
-	if int(i) < len(g.Strings) {
-		return g.Strings[i]
-	}
-	return ""
-}
+func (g *Graph) str(i uint32) string { return g.Strings.At(i) }
 
 // edgeName is the edge's name as DevTools shows it: the string for named edges,
 // the number for element and hidden edges.
@@ -256,11 +252,11 @@ const (
 )
 
 func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok bool) {
-	if int(name) >= len(g.Strings) {
+	if int(name) >= g.Strings.Len() {
 		return "", 0, false
 	}
 	if w.state == nil {
-		w.state = make([]uint8, len(g.Strings))
+		w.state = make([]uint8, g.Strings.Len())
 		w.names = map[uint32]weakMapName{}
 	}
 	switch w.state[name] {
@@ -268,13 +264,13 @@ func (w *weakMapInfo) lookup(g *Graph, name uint32) (dup string, table int64, ok
 		return "", 0, false
 	case 0:
 		w.state[name] = notWeakMapEdge
-		m := weakMapEdge.FindStringSubmatch(g.Strings[name])
+		m := weakMapEdge.FindStringSubmatch(g.Strings.At(name))
 		if m == nil {
 			return "", 0, false
 		}
 		w.state[name] = weakMapEdgeName
 		table, _ := strconv.ParseInt(m[2], 10, 64)
-		w.names[name] = weakMapName{m[1], table}
+		w.names[name] = weakMapName{strings.Clone(m[1]), table}
 	}
 	wn := w.names[name]
 	return wn.dup, wn.table, true

@@ -50,7 +50,7 @@ func analyze(t testing.TB, g *Graph) *Result {
 
 // build makes a graph; node i gets id 2i+1, strings are the names given.
 func build(strings []string, nodes ...node) *Graph {
-	g := &Graph{Strings: strings, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
+	g := &Graph{Strings: NewStrings(strings...), NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
 	for i, n := range nodes {
 		g.AddNode(n.typ, n.name, int64(2*i+1), n.self, int64(len(n.edges)), 0)
 	}
@@ -244,7 +244,7 @@ func TestDistanceFilters(t *testing.T) {
 func TestDiff(t *testing.T) {
 	strs := []string{"", "Foo", "Bar"}
 	mk := func(ids ...int64) *Objects {
-		g := &Graph{Strings: strs, NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
+		g := &Graph{Strings: NewStrings(strs...), NodeTypes: v8NodeTypes, EdgeTypes: v8EdgeTypes}
 		g.AddNode(tSynthetic, 0, 0, 0, int64(len(ids)), 0)
 		for i, id := range ids {
 			name := int64(1 + i%2) // Foo, Bar, Foo, …

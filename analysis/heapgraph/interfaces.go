@@ -106,9 +106,9 @@ func formatPropertyName(name string) string {
 // stringIndex returns the index of s in the string table (NoNode if absent):
 // every "Object" name refers to the same string index in V8 snapshots.
 func (g *Graph) stringIndex(s string) uint32 {
-	for i, x := range g.Strings {
-		if x == s {
-			return uint32(i)
+	for i := range uint32(g.Strings.Len()) {
+		if g.Strings.At(i) == s {
+			return i
 		}
 	}
 	return NoNode

@@ -32,7 +32,7 @@ func loadNodeSnapshot(t *testing.T) *Graph {
 	if err := json.Unmarshal(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz"), &s); err != nil {
 		t.Fatal(err)
 	}
-	g := &Graph{Strings: s.Strings}
+	g := &Graph{Strings: NewStrings(s.Strings...)}
 	json.Unmarshal(s.Snapshot.Meta.NodeTypes[0], &g.NodeTypes)
 	json.Unmarshal(s.Snapshot.Meta.EdgeTypes[0], &g.EdgeTypes)
 	stride := len(s.Snapshot.Meta.NodeFields)

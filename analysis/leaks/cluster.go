@@ -27,8 +27,8 @@ const SimilarTraceThreshold = 0.8
 // of a detached node.
 func NodeName(g *heapgraph.Graph, v uint32) string {
 	name := ""
-	if n := g.Name[v]; int(n) < len(g.Strings) {
-		name = g.Strings[n]
+	if n := g.Name[v]; int(n) < g.Strings.Len() {
+		name = g.Strings.At(n)
 	}
 	if g.HasDetachedness && len(g.Detachedness) == g.NodeCount() && g.Detachedness[v] == 2 {
 		return "Detached " + name
@@ -42,8 +42,8 @@ func EdgeName(g *heapgraph.Graph, e uint32) string {
 	if t := int(g.EdgeType[e]); t < len(g.EdgeTypes) && (g.EdgeTypes[t] == "element" || g.EdgeTypes[t] == "hidden") {
 		return strconv.FormatUint(uint64(g.EdgeName[e]), 10)
 	}
-	if n := g.EdgeName[e]; int(n) < len(g.Strings) {
-		return g.Strings[n]
+	if n := g.EdgeName[e]; int(n) < g.Strings.Len() {
+		return g.Strings.At(n)
 	}
 	return ""
 }

@@ -232,15 +232,15 @@ const (
 )
 
 func newLabels(g *heapgraph.Graph) *labels {
-	lb := &labels{g: g, flags: make([]uint16, len(g.Strings)), mapKey: map[uint32]int64{},
+	lb := &labels{g: g, flags: make([]uint16, g.Strings.Len()), mapKey: map[uint32]int64{},
 		detached: g.HasDetachedness && len(g.Detachedness) == g.NodeCount()}
 	set := func(f uint16, names ...string) {
 		want := map[string]bool{}
 		for _, n := range names {
 			want[n] = true
 		}
-		for i, s := range g.Strings {
-			if want[s] {
+		for i := range uint32(g.Strings.Len()) {
+			if want[g.Strings.At(i)] {
 				lb.flags[i] |= f
 			}
 		}
@@ -259,7 +259,8 @@ func newLabels(g *heapgraph.Graph) *labels {
 	set(fFiber, "FiberNode")
 	special := map[string]bool{"DOMTokenList": true, "HTMLDocument": true, "InternalNode": true, "Text": true,
 		"XMLDocument": true}
-	for i, s := range g.Strings {
+	for i := range uint32(g.Strings.Len()) {
+		s := g.Strings.At(i)
 		if strings.HasPrefix(s, "Window") {
 			lb.flags[i] |= fWindow
 		}

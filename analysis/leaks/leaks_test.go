@@ -41,8 +41,8 @@ func graph(nodes ...testNode) (*heapgraph.Graph, *heapgraph.Result) {
 		if i, ok := str[s]; ok {
 			return i
 		}
-		str[s] = int64(len(g.Strings))
-		g.Strings = append(g.Strings, s)
+		str[s] = int64(g.Strings.Len())
+		g.Strings.Append(s)
 		return str[s]
 	}
 	for _, n := range nodes {
