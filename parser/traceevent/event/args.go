@@ -1,6 +1,7 @@
 package event
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,7 +64,9 @@ func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, ArgProblems, error) {
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return dst, ArgProblems{}, ErrNotObject
 	}
-	f := flattener{js: js, raw: raw, out: &dst, dec: d, seen: js.LoneSurrogates}
+	// f stays on the stack: the output grows in f.out, the buffers come
+	// from d and go back to it.
+	f := flattener{js: js, raw: raw, out: dst, dec: d, seen: js.LoneSurrogates}
 	if d != nil {
 		f.flattenBufs = d.flat
 	}
@@ -71,7 +74,7 @@ func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, ArgProblems, error) {
 	if d != nil {
 		d.flat = f.flattenBufs.reset()
 	}
-	return dst, f.problems, err
+	return f.out, f.problems, err
 }
 
 // flattenBufs is the memory a flattener reuses from one call to the next.
@@ -81,6 +84,10 @@ type flattenBufs struct {
 	members []member
 	byKey   map[memberKey]int
 	tmp     []Arg
+	// names holds the member names of the objects being read, innermost
+	// last; scratch is where keys and string values are put together.
+	names   []byte
+	scratch []byte
 }
 
 // reset empties the buffers for the next call, letting go of large ones
@@ -98,16 +105,22 @@ func (b flattenBufs) reset() flattenBufs {
 	if cap(b.tmp) > large {
 		b.tmp = nil
 	}
-	return flattenBufs{members: b.members[:0], byKey: b.byKey, tmp: b.tmp[:0]}
+	if cap(b.names) > large {
+		b.names = nil
+	}
+	if cap(b.scratch) > large {
+		b.scratch = nil
+	}
+	return flattenBufs{members: b.members[:0], byKey: b.byKey, tmp: b.tmp[:0], names: b.names[:0],
+		scratch: b.scratch[:0]}
 }
 
 // flattener holds the state of one FlattenArgs call.
 type flattener struct {
 	js       *jsonscan.Decoder
 	raw      []byte
-	out      *[]Arg
+	out      []Arg
 	dec      *Decoder
-	scratch  []byte
 	problems ArgProblems
 	// seen is js.LoneSurrogates at the latest str: the lone surrogates
 	// replaced since are in the key or string str is given.
@@ -192,8 +205,7 @@ func (f *flattener) find(base int, key string) int {
 // at base. A repeated member's arguments replace those of its first
 // occurrence, in its place.
 func (f *flattener) member(base int, key string, depth int) error {
-	out := f.out
-	start := len(*out)
+	start := len(f.out)
 	prev := f.find(base, key)
 	if prev < 0 {
 		f.members = append(f.members, member{key: key, start: start})
@@ -214,11 +226,12 @@ func (f *flattener) member(base int, key string, depth int) error {
 	if prev+1 < len(f.members) {
 		to = f.members[prev+1].start
 	}
-	f.tmp = append(f.tmp[:0], (*out)[start:]...)
+	out := f.out
+	f.tmp = append(f.tmp[:0], out[start:]...)
 	delta := len(f.tmp) - (to - from)
-	copy((*out)[to+delta:], (*out)[to:start])
-	copy((*out)[from:], f.tmp)
-	*out = (*out)[:start+delta]
+	copy(out[to+delta:], out[to:start])
+	copy(out[from:], f.tmp)
+	f.out = out[:start+delta]
 	for i := prev + 1; i < len(f.members); i++ {
 		f.members[i].start += delta
 	}
@@ -226,7 +239,7 @@ func (f *flattener) member(base int, key string, depth int) error {
 }
 
 func (f *flattener) flatten(key string, depth int) error {
-	js, raw, out := f.js, f.raw, f.out
+	js, raw := f.js, f.raw
 	c, err := js.Peek()
 	if err != nil {
 		return err
@@ -236,25 +249,14 @@ func (f *flattener) flatten(key string, depth int) error {
 		if err := js.SkipValue(); err != nil {
 			return err
 		}
-		*out = append(*out, Arg{Key: key, Type: ArgString, Str: f.text(TrimSpace(raw[start:js.Offset()]))})
+		f.out = append(f.out, Arg{Key: key, Type: ArgString, Str: f.text(TrimSpace(raw[start:js.Offset()]))})
 		return nil
 	}
 	switch c {
 	case '{':
-		n := 0
-		base := len(f.members)
-		err := js.Object(func(k []byte) error {
-			n++
-			f.scratch = f.scratch[:0]
-			if key != "" {
-				f.scratch = append(append(f.scratch, key...), '.')
-			}
-			f.scratch = append(f.scratch, k...)
-			return f.member(base, f.str(f.scratch), depth+1)
-		})
-		f.members = f.members[:base]
+		n, err := f.object(key, depth)
 		if err == nil && n == 0 && depth > 0 {
-			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "{}"})
+			f.out = append(f.out, Arg{Key: key, Type: ArgString, Str: "{}"})
 		}
 		return err
 	case '[':
@@ -266,13 +268,13 @@ func (f *flattener) flatten(key string, depth int) error {
 			return f.flatten(f.str(f.scratch), depth+1)
 		})
 		if err == nil && n == 0 {
-			*out = append(*out, Arg{Key: key, Type: ArgString, Str: "[]"})
+			f.out = append(f.out, Arg{Key: key, Type: ArgString, Str: "[]"})
 		}
 		return err
 	case '"':
 		b, err := js.ReadString(f.scratch[:0])
 		f.scratch = b[:0]
-		*out = append(*out, Arg{Key: key, Type: ArgString, Str: f.str(b)})
+		f.out = append(f.out, Arg{Key: key, Type: ArgString, Str: f.str(b)})
 		return err
 	case 't', 'f', 'n':
 		if err := js.SkipValue(); err != nil {
@@ -280,11 +282,11 @@ func (f *flattener) flatten(key string, depth int) error {
 		}
 		switch raw[start] {
 		case 't':
-			*out = append(*out, Arg{Key: key, Type: ArgBool, Int: 1})
+			f.out = append(f.out, Arg{Key: key, Type: ArgBool, Int: 1})
 		case 'f':
-			*out = append(*out, Arg{Key: key, Type: ArgBool})
+			f.out = append(f.out, Arg{Key: key, Type: ArgBool})
 		default:
-			*out = append(*out, Arg{Key: key, Type: ArgString, Null: true})
+			f.out = append(f.out, Arg{Key: key, Type: ArgString, Null: true})
 		}
 		return nil
 	}
@@ -293,10 +295,10 @@ func (f *flattener) flatten(key string, depth int) error {
 		return err
 	}
 	if IsIntegerLiteral(num) {
-		if v, err := strconv.ParseInt(string(num), 10, 64); err == nil {
-			*out = append(*out, Arg{Key: key, Type: ArgInt, Int: v})
+		if v, ok := parseIntLiteral(num); ok {
+			f.out = append(f.out, Arg{Key: key, Type: ArgInt, Int: v})
 		} else {
-			*out = append(*out, Arg{Key: key, Type: ArgString, Str: string(num)}) // beyond int64: exact digits
+			f.out = append(f.out, Arg{Key: key, Type: ArgString, Str: string(num)}) // beyond int64: exact digits
 		}
 		return nil
 	}
@@ -304,8 +306,76 @@ func (f *flattener) flatten(key string, depth int) error {
 	if err != nil {
 		return js.Errorf("%q is not a number", num)
 	}
-	*out = append(*out, Arg{Key: key, Type: ArgDouble, Float: v})
+	f.out = append(f.out, Arg{Key: key, Type: ArgDouble, Float: v})
 	return nil
+}
+
+// object flattens the members of the object at the reader under key,
+// returning how many it has. It reads them as jsonscan's Object does, with
+// the member names in f.names instead of a buffer of each object's own and
+// no function value per object; an error is returned inside the member's
+// name as Object returns it.
+func (f *flattener) object(key string, depth int) (n int, err error) {
+	if err := f.js.Expect('{'); err != nil {
+		return 0, err
+	}
+	base, mark := len(f.members), len(f.names)
+	for ; ; n++ {
+		// The name goes after those of the enclosing objects, where the
+		// members' values do not write: it is valid until this member's
+		// value is read, and its bytes stay as they are if names grows.
+		var k []byte
+		var ok bool
+		k, ok, err = f.js.Key(f.names[:mark], n == 0)
+		f.names = k
+		if err != nil || !ok {
+			break
+		}
+		name := k[mark:]
+		f.scratch = f.scratch[:0]
+		if key != "" {
+			f.scratch = append(append(f.scratch, key...), '.')
+		}
+		f.scratch = append(f.scratch, name...)
+		if err = f.member(base, f.str(f.scratch), depth+1); err != nil {
+			n, err = n+1, inMember(string(name), err)
+			break
+		}
+	}
+	f.members, f.names = f.members[:base], f.names[:mark]
+	return n, err
+}
+
+// inMember puts err inside member name as jsonscan's Object does: a
+// MemberError from an inner object gets the name added to its path.
+func inMember(name string, err error) error {
+	if me, ok := err.(*jsonscan.MemberError); ok {
+		me.Path = append(me.Path, name)
+		return me
+	}
+	return &jsonscan.MemberError{Path: []string{name}, Err: err}
+}
+
+// parseIntLiteral is strconv.ParseInt of an integer literal (IsIntegerLiteral)
+// without its error value: ok is false when the value is beyond int64.
+func parseIntLiteral(b []byte) (v int64, ok bool) {
+	limit := uint64(math.MaxInt64)
+	neg := b[0] == '-'
+	if neg {
+		b, limit = b[1:], limit+1
+	}
+	var u uint64
+	for _, c := range b {
+		d := uint64(c - '0')
+		if u > (limit-d)/10 {
+			return 0, false
+		}
+		u = u*10 + d
+	}
+	if neg {
+		return -int64(u), true // -(1<<63) included: int64(1<<63) is its own negation
+	}
+	return int64(u), true
 }
 
 func IsIntegerLiteral(b []byte) bool {

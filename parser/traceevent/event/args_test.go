@@ -105,3 +105,44 @@ func TestFlattenArgsProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestParseIntLiteral: parseIntLiteral agrees with strconv.ParseInt on
+// integer literals around int64's bounds.
+func TestParseIntLiteral(t *testing.T) {
+	for _, s := range []string{"0", "-0", "007", "-1", "42", "9223372036854775806", "9223372036854775807",
+		"9223372036854775808", "-9223372036854775807", "-9223372036854775808", "-9223372036854775809",
+		"18446744073709551615", "18446744073709551616", "99999999999999999999", "00000000000000000000001",
+		"-123456789012345678901234"} {
+		want, err := strconv.ParseInt(s, 10, 64)
+		got, ok := parseIntLiteral([]byte(s))
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("parseIntLiteral(%s) = %d, %v; strconv: %d, %v", s, got, ok, want, err)
+		}
+	}
+}
+
+// TestFlattenArgsErrors: an error inside nested objects names the members
+// leading to it, outermost first, as jsonscan's Object does; a Decoder that
+// met one flattens the next args as a fresh one does.
+func TestFlattenArgsErrors(t *testing.T) {
+	var d Decoder
+	for _, tc := range []struct{ raw, err string }{
+		{`{"a":{"b":{"c":1e}}}`, `a: b: c: offset 17: "1e" is not a number`},
+		{`{"a":{"b":[1,}}`, `a: b: offset 13: expected a number, found '}'`},
+		{`{"a":{"b":1},"c":{"d":{"e":nul}}}`, `c: d: e: offset 27: invalid literal`},
+		{`{"a":[{"b":"x`, `a: b: offset 13: unterminated string: unexpected end of JSON`},
+		{`{"a":1 "b":2}`, `offset 7: expected ',' or closing bracket, found '"'`},
+	} {
+		for _, dec := range []*Decoder{nil, &d} {
+			_, _, err := AppendArgs(nil, []byte(tc.raw), dec)
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s (decoder %v): error %v, want %s", tc.raw, dec != nil, err, tc.err)
+			}
+		}
+		got, _, err := AppendArgs(nil, []byte(`{"p":{"q":"r","s":[{"t":1}]}}`), &d)
+		want := []Arg{{Key: "p.q", Type: ArgString, Str: "r"}, {Key: "p.s[0].t", Type: ArgInt, Int: 1}}
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after %s: %+v, %v", tc.raw, got, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -138,7 +139,8 @@ func checkLimits(t *testing.T, data []byte) {
 // FuzzFlattenArgs flattens arbitrary args: no panic, every key and string
 // valid UTF-8, no more arguments than bytes, and a repeated key in one object
 // counted, not kept twice at the top level (the members of a member named ""
-// join it without a dot, so they may share a top-level key).
+// join it without a dot, so they may share a top-level key). A Decoder
+// reused from input to input flattens as none does.
 func FuzzFlattenArgs(f *testing.F) {
 	for _, s := range []string{`{"a":1,"b":{"c":[1,"x"]},"a":{"d":null}}`, "{\"k\xff\":\"v\xfe\",\"k\\ud800\":1}",
 		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k8":{"x":1,"x":2},"k0":[]}`} {
@@ -147,8 +149,13 @@ func FuzzFlattenArgs(f *testing.F) {
 	var d Decoder
 	f.Fuzz(func(t *testing.T, data []byte) {
 		testutil.CountExec("FuzzFlattenArgs")
+		alone, aloneProbs, aloneErr := AppendArgs(nil, data, nil)
 		for _, dec := range []*Decoder{nil, &d} {
 			list, probs, err := AppendArgs(nil, data, dec)
+			if !reflect.DeepEqual(list, alone) || probs != aloneProbs || fmt.Sprint(err) != fmt.Sprint(aloneErr) {
+				t.Fatalf("with decoder %v: %+v %+v %v, without: %+v %+v %v", dec != nil, list, probs, err,
+					alone, aloneProbs, aloneErr)
+			}
 			if err != nil {
 				continue
 			}
