@@ -53,8 +53,8 @@ type Class struct {
 // class summary, following DevTools' heap snapshot worker step by step.
 //
 // Its memory is the graph's plus a few per-node arrays at a time: each part
-// of the graph is released once used (only g.ID, g.Self and g.FirstEdge are
-// left afterwards, unless g.KeepLabels is set), and with g.Shelf set every
+// of the graph is released once used (only g.ID and g.FirstEdge are left
+// afterwards, unless g.KeepLabels is set), and with g.Shelf set every
 // per-node array that is not needed for a while waits there, read back
 // before Analyze returns (without a shelf, the fallback when no scratch
 // file can be made, they and the edges' types and names stay in memory).
@@ -255,8 +255,10 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 		if ids, backErr = id.take(s); backErr != nil {
 			return
 		}
-		if self, backErr = selfS.take(s); backErr != nil {
-			return
+		if g.KeepLabels { // else nothing reads the self sizes afterwards
+			if self, backErr = selfS.take(s); backErr != nil {
+				return
+			}
 		}
 		backErr = d.take(s, r)
 	})

@@ -46,8 +46,9 @@ type Graph struct {
 
 	// KeepLabels makes Analyze keep the node names, types and detachedness,
 	// the edges (types, names, targets) and the strings, which it otherwise releases
-	// before the dominators to lower the peak: for an analysis that needs them
-	// afterwards (package leaks).
+	// before the dominators to lower the peak, and the self sizes, which it
+	// otherwise does not read back from the shelf: for an analysis that needs
+	// them afterwards (package leaks).
 	KeepLabels bool
 	// Shelf, when set, holds per-node arrays, and the edges' types and
 	// names, while Analyze does not need them (see ShelfFile).

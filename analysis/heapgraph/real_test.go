@@ -133,7 +133,8 @@ func TestNodeSnapshotDominators(t *testing.T) {
 	tt := g.types()
 	essential := g.essentialEdges(&tt, &weakMapInfo{}, g.pageOwned(&tt))
 	idom := simpleDominators(g, essential)
-	r := analyze(t, g) // releases most of g
+	selfSizes := slices.Clone(g.Self)
+	r := analyze(t, g) // releases most of g, the self sizes too
 	reached := 0
 	for v, d := range idom {
 		if d < 0 {
@@ -160,7 +161,7 @@ func TestNodeSnapshotDominators(t *testing.T) {
 	}
 	// Shallow size folding moves sizes, it does not change the total.
 	var self float64
-	for _, s := range g.Self {
+	for _, s := range selfSizes {
 		self += float64(s)
 	}
 	if self != total {
@@ -171,11 +172,12 @@ func TestNodeSnapshotDominators(t *testing.T) {
 
 // TestShelf analyses the real snapshot twice, once holding everything in
 // memory and once with a shelf file: the results must be the same, the graph
-// must be given back as it was (ids, self sizes, edge offsets), and the shelf
-// must have held the per-node arrays.
+// must be given back as it was (ids and edge offsets; the self sizes only
+// with KeepLabels, see TestSelfGivenBack), and the shelf must have held the
+// per-node arrays.
 func TestShelf(t *testing.T) {
 	mem := loadNodeSnapshot(t)
-	ids, self := slices.Clone(mem.ID), slices.Clone(mem.Self)
+	ids := slices.Clone(mem.ID)
 	want := analyze(t, mem)
 
 	g := loadNodeSnapshot(t)
@@ -189,8 +191,8 @@ func TestShelf(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Error("the analysis with a shelf differs from the one in memory")
 	}
-	if !slices.Equal(g.ID, ids) || !slices.Equal(g.Self, self) || !slices.Equal(g.FirstEdge, mem.FirstEdge) {
-		t.Error("the graph's ids, self sizes or edge offsets were not given back")
+	if !slices.Equal(g.ID, ids) || !slices.Equal(g.FirstEdge, mem.FirstEdge) {
+		t.Error("the graph's ids or edge offsets were not given back")
 	}
 	info, err := f.Stat()
 	if err != nil {
@@ -280,5 +282,42 @@ func TestShelfError(t *testing.T) {
 			!strings.Contains(err.Error(), fmt.Sprintf("at offset %d", at)) {
 			t.Errorf("failing at offset %d: got %v, %v", at, r != nil, err)
 		}
+	}
+}
+
+// TestSelfGivenBack: Analyze gives the self sizes back (from the shelf) only
+// when KeepLabels asks for them (the leak analysis reads them afterwards);
+// otherwise nothing does, and they are not read back.
+func TestSelfGivenBack(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		shelf, keep      bool
+		wantSelfReturned bool
+	}{
+		{"shelf", true, false, false},
+		{"shelf, labels kept", true, true, true},
+		{"in memory", false, false, false},
+		{"in memory, labels kept", false, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := loadNodeSnapshot(t)
+			self := slices.Clone(g.Self)
+			g.KeepLabels = tc.keep
+			if tc.shelf {
+				f, err := os.CreateTemp(t.TempDir(), "shelf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				g.Shelf = f
+			}
+			analyze(t, g)
+			if tc.wantSelfReturned && !slices.Equal(g.Self, self) {
+				t.Errorf("self sizes: %d given back, want the %d given", len(g.Self), len(self))
+			}
+			if !tc.wantSelfReturned && g.Self != nil {
+				t.Errorf("self sizes: %d given back, want none", len(g.Self))
+			}
+		})
 	}
 }
