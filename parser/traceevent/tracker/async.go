@@ -48,15 +48,16 @@ func (t *Tracks) Nestable(id int) bool { return t.nestable[id] }
 // key hashes the parts of an async key.
 func (t *Tracks) key(kind, catOrName, scope, idKind, id string, ipid int) trackKey {
 	var k trackKey
+	var num [20]byte // the decimal numbers hashed, without a string each (ipid -1 is not one of strconv's cached ones)
 	for i, seed := range t.seeds {
 		var h maphash.Hash
 		h.SetSeed(seed)
 		for _, part := range [...]string{kind, catOrName, scope, idKind, id} {
 			h.WriteString(part)
 			h.WriteByte(0) // parts may contain anything but cannot run into each other
-			h.WriteString(strconv.Itoa(len(part)))
+			h.Write(strconv.AppendInt(num[:0], int64(len(part)), 10))
 		}
-		h.WriteString(strconv.Itoa(ipid))
+		h.Write(strconv.AppendInt(num[:0], int64(ipid), 10))
 		k[i] = h.Sum64()
 	}
 	return k

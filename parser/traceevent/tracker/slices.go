@@ -68,8 +68,12 @@ type Slices struct {
 	stats Stats
 	open  map[int]*Slice // rows not yet taken, by id
 	free  []*Slice       // rows given back by Release, to reuse
-	next  int            // the id the next row gets
-	final []int          // ids of rows that became final since the last Take
+	// block holds rows never used yet, made slabRows at a time when free
+	// is empty: a row lives as long as the tracker (taken, written, given
+	// back, reused), so rows that share an array keep nothing alive longer.
+	block []Slice
+	next  int   // the id the next row gets
+	final []int // ids of rows that became final since the last Take
 	// threadStacks are the stacks of threads by itid (every thread may have
 	// one: a slice, not a map), asyncStacks those of async tracks by key.
 	threadStacks [][]entry
@@ -105,6 +109,9 @@ func NewSlices(st Stats, maxPending int) *Slices {
 // row returns the row with id id, which must not have been taken.
 func (s *Slices) row(id int) *Slice { return s.open[id] }
 
+// slabRows is how many rows add makes at a time.
+const slabRows = 256
+
 // add appends a row, giving it the next id.
 func (s *Slices) add(r Slice) int {
 	id := s.next
@@ -114,7 +121,10 @@ func (s *Slices) add(r Slice) int {
 	if n := len(s.free); n > 0 {
 		p, s.free = s.free[n-1], s.free[:n-1]
 	} else {
-		p = new(Slice)
+		if len(s.block) == 0 {
+			s.block = make([]Slice, slabRows)
+		}
+		p, s.block = &s.block[0], s.block[1:]
 	}
 	*p = r
 	s.open[id] = p
