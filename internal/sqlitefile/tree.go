@@ -539,14 +539,22 @@ func (t *Tree) cellsOf(no uint32, leaf []byte, n int, give bool, over, rec *[]by
 		if off >= len(leaf) {
 			return t.badCell(no, leaf, i, n, badPointer)
 		}
-		size, k := readVarint(leaf[off:])
-		if k == 0 {
-			return t.badCell(no, leaf, i, n, badSize)
+		// Varints of one byte (most sizes, small rowids) are read here.
+		size, k := uint64(leaf[off]), 1
+		if size >= 0x80 {
+			if size, k = readVarint(leaf[off:]); k == 0 {
+				return t.badCell(no, leaf, i, n, badSize)
+			}
 		}
 		off += k
-		rowid, k := readVarint(leaf[off:])
-		if k == 0 {
+		if off >= len(leaf) {
 			return t.badCell(no, leaf, i, n, badRowID)
+		}
+		rowid, k := uint64(leaf[off]), 1
+		if rowid >= 0x80 {
+			if rowid, k = readVarint(leaf[off:]); k == 0 {
+				return t.badCell(no, leaf, i, n, badRowID)
+			}
 		}
 		off += k
 		local := t.maxLocal(int(size))
