@@ -46,17 +46,20 @@ func (t *Tracks) Take() []Track { return t.rows.take() }
 func (t *Tracks) Nestable(id int) bool { return t.nestable[id] }
 
 // key hashes the parts of an async key.
-func (t *Tracks) key(kind, catOrName, scope, idKind, id string, ipid int) trackKey {
+func (t *Tracks) key(kind, catOrName, scope, idKind string, id []byte, ipid int) trackKey {
 	var k trackKey
 	var num [20]byte // the decimal numbers hashed, without a string each (ipid -1 is not one of strconv's cached ones)
 	for i, seed := range t.seeds {
 		var h maphash.Hash
 		h.SetSeed(seed)
-		for _, part := range [...]string{kind, catOrName, scope, idKind, id} {
+		for _, part := range [...]string{kind, catOrName, scope, idKind} {
 			h.WriteString(part)
 			h.WriteByte(0) // parts may contain anything but cannot run into each other
 			h.Write(strconv.AppendInt(num[:0], int64(len(part)), 10))
 		}
+		h.Write(id)
+		h.WriteByte(0)
+		h.Write(strconv.AppendInt(num[:0], int64(len(id)), 10))
 		h.Write(strconv.AppendInt(num[:0], int64(ipid), 10))
 		k[i] = h.Sum64()
 	}
@@ -67,18 +70,25 @@ func (t *Tracks) key(kind, catOrName, scope, idKind, id string, ipid int) trackK
 // global or local (process-local) member (docs/format/traceevent.md#ids-and-scopes). both tells that id and
 // id2 were both given (id is used).
 func eventID(ev *event.Event) (kind, id string, local, both, ok bool) {
+	kind, b, local, both, ok := eventIDBytes(ev)
+	return kind, string(b), local, both, ok
+}
+
+// eventIDBytes is eventID giving the id as idBytes does: for the usual ids,
+// a part of the event's bytes, valid as long as they are.
+func eventIDBytes(ev *event.Event) (kind string, id []byte, local, both, ok bool) {
 	if ev.ID != nil {
-		id, ok = NormaliseID(ev.ID)
+		id, ok = idBytes(ev.ID)
 		return "id", id, false, ev.ID2 != nil, ok
 	}
 	if ev.ID2 == nil {
-		return "", "", false, false, false
+		return "", nil, false, false, false
 	}
 	member, local, ok := event.ID2Member(ev.ID2)
 	if !ok {
-		return "", "", false, false, false
+		return "", nil, false, false, false
 	}
-	id, ok = NormaliseID(member)
+	id, ok = idBytes(member)
 	if local {
 		return "id2.local", id, true, false, ok
 	}
@@ -99,7 +109,7 @@ func (t *Tracks) Find(ev *event.Event, ipid int, legacy bool) (track int, both, 
 }
 
 func (t *Tracks) lookup(ev *event.Event, ipid int, legacy, create bool) (track int, both, ok bool) {
-	idKind, id, local, both, ok := eventID(ev)
+	idKind, id, local, both, ok := eventIDBytes(ev) // id: a string made only for a new track
 	if !ok {
 		return 0, both, false
 	}
@@ -117,7 +127,7 @@ func (t *Tracks) lookup(ev *event.Event, ipid int, legacy, create bool) (track i
 	if !create {
 		return -1, both, true
 	}
-	tr := Track{ID: len(t.nestable), Kind: kind, Scope: ev.Scope, IDKind: idKind, RawID: id, Ipid: owner}
+	tr := Track{ID: len(t.nestable), Kind: kind, Scope: ev.Scope, IDKind: idKind, RawID: string(id), Ipid: owner}
 	if legacy {
 		tr.Name, tr.Cat, tr.HasCat = ev.Name, ev.Cat, ev.HasCat
 	} else {

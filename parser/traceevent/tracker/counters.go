@@ -48,16 +48,38 @@ func NormaliseID(raw []byte) (string, bool) {
 // jsonscan's ReadString would, without its decoder (whose end-of-input
 // check makes an error value); ok is false for anything else.
 func plainString(raw []byte) (string, bool) {
+	b, ok := plainBytes(raw)
+	return string(b), ok
+}
+
+// plainBytes is plainString giving the text as the part of raw it is.
+func plainBytes(raw []byte) ([]byte, bool) {
 	n := len(raw)
 	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
-		return "", false
+		return nil, false
 	}
 	for _, c := range raw[1 : n-1] {
 		if c == '"' || c == '\\' || c < 0x20 {
-			return "", false
+			return nil, false
 		}
 	}
-	return string(raw[1 : n-1]), true
+	return raw[1 : n-1], true
+}
+
+// idBytes is NormaliseID giving the text as bytes: the part of raw it is
+// for the usual ids (a plain string of valid UTF-8, an integer), without a
+// copy; a copy of NormaliseID's text otherwise.
+func idBytes(raw []byte) ([]byte, bool) {
+	if t := event.TrimSpace(raw); len(t) > 0 {
+		if b, ok := plainBytes(t); ok && utf8.Valid(b) {
+			return b, true
+		}
+		if t[0] != '"' && event.IsIntegerLiteral(t) {
+			return t, true
+		}
+	}
+	s, ok := NormaliseID(raw)
+	return []byte(s), ok
 }
 
 // CounterSample is one process_measure row.

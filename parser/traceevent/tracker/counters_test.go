@@ -20,10 +20,16 @@ func TestNormaliseID(t *testing.T) {
 		{`"\u0041"`, "A", true}, {"\"a\tb\"", "", false},
 		// Invalid UTF-8 becomes U+FFFD on both paths.
 		{"\"\xff\"", "\uFFFD", true}, {"\"a\\n\xff\xfeb\"", "a\n\uFFFDb", true},
+		// idBytes' shortcuts (plain strings, integers) at their edges.
+		{" 16", "16", true}, {" 16 ", "", false}, {"-7", "-7", true}, {"-", "", false}, {"-0", "-0", true}, {"007", "007", true},
+		{"1.0", "1", true}, {"\"a\xffb\"", "a\uFFFDb", true}, {"\"\u00e9\"", "é", true}, {"\"é\"", "é", true},
 	}
 	for _, tt := range tests {
 		if got, ok := NormaliseID([]byte(tt.in)); ok != tt.ok || (ok && got != tt.want) { // the text is not used when !ok
 			t.Errorf("NormaliseID(%s) = %q %v, want %q %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+		if got, ok := idBytes([]byte(tt.in)); ok != tt.ok || (ok && string(got) != tt.want) {
+			t.Errorf("idBytes(%s) = %q %v, want %q %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }
