@@ -932,8 +932,9 @@ func TestTake(t *testing.T) {
 
 // TestScanCorrupt: a page read back that the page file no longer holds as it
 // was written (its cell count, a cell pointer, a cell's varints, a number of
-// an overflow page) makes Scan and Take return an error naming the page and
-// the byte of it, not panic. The tree: row 1 small, row 2 of 1200 bytes (184
+// an overflow page: past the file, or another than the one written, a cycle
+// included) makes Scan and Take return an error naming the page and the byte
+// of it, not panic, and Take gives no page back twice. The tree: row 1 small, row 2 of 1200 bytes (184
 // in its cell, then overflow pages 3 and 4 of 508 each), rows 3 to 40 small;
 // leaf page 5 holds rows 1 to 23 and is written, rows 24 to 40 stay in memory.
 func TestScanCorrupt(t *testing.T) {
@@ -971,6 +972,20 @@ func TestScanCorrupt(t *testing.T) {
 			"page 3, byte 0: row 2: overflow chain ends after 692 of its 1200 bytes"},
 		{"chain past the file", map[int64][]byte{overPage: {0xff, 0xff, 0xff, 0xff}},
 			"page 3, byte 0: row 2: overflow page 4294967295 past the page file's 5 pages"},
+		// Chains through pages other than those written: with Take, a page
+		// read twice would go back to the page file twice.
+		{"page pointing to itself", map[int64][]byte{overPage: {0, 0, 0, 3}},
+			"page 3, byte 0: row 2: overflow page 3 where page 4 was written"},
+		{"two-page loop", map[int64][]byte{overPage + size: {0, 0, 0, 3}},
+			"page 4, byte 0: row 2: overflow chain runs on past its 1200 bytes, to page 3"},
+		{"last page pointing to itself", map[int64][]byte{overPage + size: {0, 0, 0, 4}},
+			"page 4, byte 0: row 2: overflow chain runs on past its 1200 bytes, to page 4"},
+		{"two-page loop, payload longer", map[int64][]byte{leafPage + 309: {0x8d, 0x2c}, overPage + size: {0, 0, 0, 3}},
+			"page 4, byte 0: row 2: overflow page 3 where none was written"},
+		{"chain into a leaf", map[int64][]byte{overPage: {0, 0, 0, 5}},
+			"page 3, byte 0: row 2: overflow page 5 where page 4 was written"},
+		{"chain starting at its second page", map[int64][]byte{leafPage + firstOver: {0, 0, 0, 4}},
+			"page 5, byte 496: row 2: overflow page 4 where page 3 was written"},
 	} {
 		for _, take := range []bool{false, true} {
 			f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
@@ -1014,6 +1029,9 @@ func TestScanCorrupt(t *testing.T) {
 				t.Errorf("%s: %s: %d rows, %v; want 40", c.name, how, rows, err)
 			case c.want != "" && (!errors.Is(err, errCorrupt) || err.Error() != "page file corrupt: "+c.want):
 				t.Errorf("%s: %s: %v, want %q", c.name, how, err, "page file corrupt: "+c.want)
+			}
+			if free := slices.Sorted(slices.Values(pf.free)); len(slices.Compact(slices.Clone(free))) != len(free) {
+				t.Errorf("%s: %s: pages %v given back, one twice", c.name, how, free)
 			}
 		}
 	}

@@ -371,15 +371,15 @@ func (t *Tree) checkLast(no uint32, leaf []byte, i, cells int, last int64, prev 
 	}
 	off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
 	if off >= len(leaf) || off < t.content(no, leaf, cells) {
-		return t.badCell(no, leaf, i, cells, badPointer)
+		return t.badCell(no, leaf, i, cells)
 	}
 	size, k := readVarint(leaf[off:])
 	if k == 0 {
-		return t.badCell(no, leaf, i, cells, badSize)
+		return t.badCell(no, leaf, i, cells)
 	}
 	id, j := readVarint(leaf[off+k:])
 	if j == 0 {
-		return t.badCell(no, leaf, i, cells, badRowID)
+		return t.badCell(no, leaf, i, cells)
 	}
 	local := t.maxLocal(int(size))
 	end := off + k + j + local
@@ -387,7 +387,7 @@ func (t *Tree) checkLast(no uint32, leaf []byte, i, cells int, last int64, prev 
 		end += 4
 	}
 	if local < 0 || uint(end) > uint(len(leaf)) || local < int(size) && size > t.maxPayload() {
-		return t.badCell(no, leaf, i, cells, badPayload)
+		return t.badCell(no, leaf, i, cells)
 	}
 	rowid := int64(id)
 	switch {
@@ -434,8 +434,13 @@ func (t *Tree) Take(fn func(rowid int64, rec []byte) error) error {
 // scan reads the rows back; with give it hands each page read back to the
 // page file (Take).
 func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
-	var leaf, over, rec []byte
-	for _, p := range t.pages {
+	r := reading{give: give}
+	var leaf []byte
+	// The overflow pages of a leaf's rows are those written since the leaf
+	// before (Add writes a row's chain before the leaf is full, Truncate
+	// drops the pages of the rows it drops).
+	pages, from := t.pages, 0
+	for i, p := range pages {
 		if !p.leaf {
 			continue // read through the chain of the row it belongs to
 		}
@@ -448,7 +453,8 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 		if give {
 			t.pf.free = append(t.pf.free, p.no)
 		}
-		if err := t.cellsOf(p.no, leaf, int(binary.BigEndian.Uint16(leaf[3:])), give, &over, &rec, fn); err != nil {
+		r.chain, from = pages[from:i], i+1
+		if err := t.cellsOf(p.no, leaf, int(binary.BigEndian.Uint16(leaf[3:])), &r, fn); err != nil {
 			return err
 		}
 	}
@@ -460,7 +466,15 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 	if give {
 		page = append([]byte(nil), t.page...)
 	}
-	return t.cellsOf(0, page, t.cells, give, &over, &rec, fn)
+	r.chain = pages[from:]
+	return t.cellsOf(0, page, t.cells, &r, fn)
+}
+
+// reading is what scan keeps from leaf to leaf.
+type reading struct {
+	give      bool       // hand the pages read back (Take)
+	over, rec []byte     // an overflow page, a row's payload read from its chain
+	chain     []pageInfo // the overflow pages written for the leaf's rows not yet read, in order
 }
 
 // errCorrupt is what reading back a page the page file does not hold as it
@@ -477,35 +491,28 @@ func corrupt(no uint32, off int, format string, args ...any) error {
 	return fmt.Errorf("%w: %s, byte %d: %s", errCorrupt, page, off, fmt.Sprintf(format, args...))
 }
 
-// What is wrong with a cell (badCell).
-const (
-	badPointer = iota
-	badSize
-	badRowID
-	badPayload
-)
-
 // badCell reports cell i of leaf, page no, which holds n cells, found bad by
-// cellsOf, reading what it says from the cell again (so that cellsOf's loop
-// keeps no more than it needs).
-func (t *Tree) badCell(no uint32, leaf []byte, i, n, bad int) error {
+// cellsOf or Truncate, finding what is wrong with it again (so that cellsOf's
+// loop keeps no more than it needs): its pointer past the page or below the
+// cell content area, its size or rowid varint running past the page, its
+// payload running past the page or larger than the page file holds.
+func (t *Tree) badCell(no uint32, leaf []byte, i, n int) error {
 	off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
-	if bad == badPointer {
-		if off >= len(leaf) {
-			return corrupt(no, leafHeader+2*i, "cell %d: pointer %d past the page", i, off)
-		}
-		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d below the cell content area at %d", i, off, t.content(no, leaf, n))
+	if off >= len(leaf) {
+		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d past the page", i, off)
 	}
-	size, _ := readVarint(leaf[off:])
-	switch bad {
-	case badSize:
+	if low := t.content(no, leaf, n); off < low {
+		return corrupt(no, leafHeader+2*i, "cell %d: pointer %d below the cell content area at %d", i, off, low)
+	}
+	size, k := readVarint(leaf[off:])
+	if k == 0 {
 		return corrupt(no, off, "cell %d: payload size runs past the page", i)
-	case badRowID:
+	}
+	if _, j := readVarint(leaf[off+k:]); j == 0 {
 		return corrupt(no, off, "cell %d: rowid runs past the page", i)
-	case badPayload:
-		if size > t.maxPayload() {
-			return corrupt(no, off, "cell %d: payload of %d bytes, more than the page file holds", i, size)
-		}
+	}
+	if size > t.maxPayload() {
+		return corrupt(no, off, "cell %d: payload of %d bytes, more than the page file holds", i, size)
 	}
 	return corrupt(no, off, "cell %d: payload of %d bytes runs past the page", i, size)
 }
@@ -525,77 +532,103 @@ func (t *Tree) content(no uint32, leaf []byte, n int) int {
 }
 
 // cellsOf calls fn with the rows of the first n cells of leaf, page no (0:
-// the leaf being filled), reading their overflow pages (and with give handing
-// those back) into the buffers over and rec. What it reads is checked against
-// the page and the page file, so that a corrupt page is an error, not a
-// panic; but only as far as that needs: reading back is a hot loop
-// (BenchmarkScan).
-func (t *Tree) cellsOf(no uint32, leaf []byte, n int, give bool, over, rec *[]byte, fn func(int64, []byte) error) error {
+// the leaf being filled), reading their overflow pages (overflowed). What it
+// reads is checked against the page and the page file, so that a corrupt page
+// is an error, not a panic; but only as far as that needs: reading back is a
+// hot loop (BenchmarkScan).
+func (t *Tree) cellsOf(no uint32, leaf []byte, n int, r *reading, fn func(int64, []byte) error) error {
 	if leafHeader+2*n > len(leaf) {
 		return corrupt(no, 3, "%d cells do not fit the page", n)
 	}
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
 		if off >= len(leaf) {
-			return t.badCell(no, leaf, i, n, badPointer)
+			return t.badCell(no, leaf, i, n)
 		}
 		// Varints of one byte (most sizes, small rowids) are read here.
 		size, k := uint64(leaf[off]), 1
 		if size >= 0x80 {
 			if size, k = readVarint(leaf[off:]); k == 0 {
-				return t.badCell(no, leaf, i, n, badSize)
+				return t.badCell(no, leaf, i, n)
 			}
 		}
 		off += k
 		if off >= len(leaf) {
-			return t.badCell(no, leaf, i, n, badRowID)
+			return t.badCell(no, leaf, i, n)
 		}
 		rowid, k := uint64(leaf[off]), 1
 		if rowid >= 0x80 {
 			if rowid, k = readVarint(leaf[off:]); k == 0 {
-				return t.badCell(no, leaf, i, n, badRowID)
+				return t.badCell(no, leaf, i, n)
 			}
 		}
 		off += k
 		local := t.maxLocal(int(size))
 		// (A size past math.MaxInt is negative as an int, and so is local.)
-		if uint(off+local) > uint(len(leaf)) || local < 0 || local < int(size) && off+local+4 > len(leaf) {
-			return t.badCell(no, leaf, i, n, badPayload)
+		if uint(off+local) > uint(len(leaf)) || local < 0 || local < int(size) && (off+local+4 > len(leaf) || size > t.maxPayload()) {
+			return t.badCell(no, leaf, i, n)
 		}
 		payload := leaf[off : off+local]
 		if local < int(size) {
-			if size > t.maxPayload() {
-				return t.badCell(no, leaf, i, n, badPayload)
+			var err error
+			if payload, err = t.overflowed(no, leaf, off+local, rowid, size, payload, r); err != nil {
+				return err
 			}
-			*rec = append((*rec)[:0], payload...)
-			if *over == nil {
-				*over = make([]byte, t.size)
-			}
-			from, at := no, off+local // where the number of the next overflow page is
-			for next := binary.BigEndian.Uint32(leaf[at:]); len(*rec) < int(size); {
-				if next == 0 {
-					return corrupt(from, at, "row %d: overflow chain ends after %d of its %d bytes", rowid, len(*rec), size)
-				}
-				if pages := t.lastPage(); next > pages {
-					return corrupt(from, at, "row %d: overflow page %d past the page file's %d pages", rowid, next, pages)
-				}
-				if _, err := t.pf.f.ReadAt(*over, t.pf.offset(next)); err != nil {
-					return fmt.Errorf("page file: page %d: %w", next, err)
-				}
-				if give {
-					t.pf.free = append(t.pf.free, next)
-				}
-				*rec = append(*rec, (*over)[4:4+min(t.size-4, int(size)-len(*rec))]...)
-				from, at = next, 0
-				next = binary.BigEndian.Uint32(*over)
-			}
-			payload = *rec
 		}
 		if err := fn(int64(rowid), payload); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// overflowed returns the payload of size bytes of row rowid, local in its
+// cell, followed by its overflow pages (and with r.give hands those back), the
+// first page's number at byte at of leaf, page no. The pages read must be
+// the next of r.chain, each chain ending where its payload does: so no page
+// is read (or handed back) twice, whatever the page numbers in the pages say
+// (a cycle, a chain running into another row's or a leaf).
+func (t *Tree) overflowed(no uint32, leaf []byte, at int, rowid, size uint64, local []byte, r *reading) ([]byte, error) {
+	r.rec = append(r.rec[:0], local...)
+	if r.over == nil {
+		r.over = make([]byte, t.size)
+	}
+	from := no // where the number of the next overflow page is: at of from
+	next := binary.BigEndian.Uint32(leaf[at:])
+	for len(r.rec) < int(size) {
+		if len(r.chain) == 0 || next != r.chain[0].no {
+			return nil, t.badChain(from, at, rowid, next, len(r.rec), size, r.chain)
+		}
+		r.chain = r.chain[1:]
+		if _, err := t.pf.f.ReadAt(r.over, t.pf.offset(next)); err != nil {
+			return nil, fmt.Errorf("page file: page %d: %w", next, err)
+		}
+		if r.give {
+			t.pf.free = append(t.pf.free, next)
+		}
+		r.rec = append(r.rec, r.over[4:4+min(t.size-4, int(size)-len(r.rec))]...)
+		from, at = next, 0
+		next = binary.BigEndian.Uint32(r.over)
+	}
+	if next != 0 {
+		return nil, corrupt(from, at, "row %d: overflow chain runs on past its %d bytes, to page %d", rowid, size, next)
+	}
+	return r.rec, nil
+}
+
+// badChain reports the number next of an overflow page of row rowid, at byte
+// at of page from, not the page written there (chain[0]; chain empty: none),
+// got bytes of its size read.
+func (t *Tree) badChain(from uint32, at int, rowid uint64, next uint32, got int, size uint64, chain []pageInfo) error {
+	switch pages := t.lastPage(); {
+	case next == 0:
+		return corrupt(from, at, "row %d: overflow chain ends after %d of its %d bytes", rowid, got, size)
+	case next > pages:
+		return corrupt(from, at, "row %d: overflow page %d past the page file's %d pages", rowid, next, pages)
+	case len(chain) == 0:
+		return corrupt(from, at, "row %d: overflow page %d where none was written", rowid, next)
+	}
+	return corrupt(from, at, "row %d: overflow page %d where page %d was written", rowid, next, chain[0].no)
 }
 
 // maxPayload returns the most bytes a row of the tree can hold: its leaf's
