@@ -933,7 +933,7 @@ func TestTake(t *testing.T) {
 // TestScanCorrupt: a page read back that the page file no longer holds as it
 // was written (its cell count, a cell pointer, a cell's varints, a number of
 // an overflow page: past the file, or another than the one written, a cycle
-// included) makes Scan and Take return an error naming the page and the byte
+// included; a cell pointer below the cell content area) makes Scan and Take return an error naming the page and the byte
 // of it, not panic, and Take gives no page back twice. The tree: row 1 small, row 2 of 1200 bytes (184
 // in its cell, then overflow pages 3 and 4 of 508 each), rows 3 to 40 small;
 // leaf page 5 holds rows 1 to 23 and is written, rows 24 to 40 stay in memory.
@@ -954,6 +954,14 @@ func TestScanCorrupt(t *testing.T) {
 		{"cell count", map[int64][]byte{leafPage + 3: {0, 253}}, "page 5, byte 3: 253 cells do not fit the page"},
 		{"pointer past the page", map[int64][]byte{leafPage + 8: {0xff, 0xff}}, "page 5, byte 8: cell 0: pointer 65535 past the page"},
 		{"pointer at the page's end", map[int64][]byte{leafPage + 10: {2, 0}}, "page 5, byte 10: cell 1: pointer 512 past the page"},
+		// The cell content area starts at row 23's cell, 57 (above the 23
+		// pointers, which end at 54).
+		{"pointer into the cell pointers", map[int64][]byte{leafPage + 8: {0, 20}},
+			"page 5, byte 8: cell 0: pointer 20 below the cell content area at 57"},
+		{"pointer into the header", map[int64][]byte{leafPage + 10: {0, 2}},
+			"page 5, byte 10: cell 1: pointer 2 below the cell content area at 57"},
+		{"content area start past cells", map[int64][]byte{leafPage + 5: {1, 0}},
+			"page 5, byte 20: cell 6: pointer 249 below the cell content area at 256"},
 		{"payload size past the page", map[int64][]byte{leafPage + 8: {0x01, 0xff}, leafPage + 511: {0x81}},
 			"page 5, byte 511: cell 0: payload size runs past the page"},
 		{"rowid past the page", map[int64][]byte{leafPage + 8: {0x01, 0xfe}, leafPage + 510: {10, 0x81}},

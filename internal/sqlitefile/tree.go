@@ -534,15 +534,17 @@ func (t *Tree) content(no uint32, leaf []byte, n int) int {
 // cellsOf calls fn with the rows of the first n cells of leaf, page no (0:
 // the leaf being filled), reading their overflow pages (overflowed). What it
 // reads is checked against the page and the page file, so that a corrupt page
-// is an error, not a panic; but only as far as that needs: reading back is a
-// hot loop (BenchmarkScan).
+// is an error, not a panic, and a cell pointer into the page's header or cell
+// pointers is not read as a cell; but only as far as that needs: reading back
+// is a hot loop (BenchmarkScan).
 func (t *Tree) cellsOf(no uint32, leaf []byte, n int, r *reading, fn func(int64, []byte) error) error {
 	if leafHeader+2*n > len(leaf) {
 		return corrupt(no, 3, "%d cells do not fit the page", n)
 	}
+	low := t.content(no, leaf, n)
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
-		if off >= len(leaf) {
+		if off >= len(leaf) || off < low {
 			return t.badCell(no, leaf, i, n)
 		}
 		// Varints of one byte (most sizes, small rowids) are read here.
