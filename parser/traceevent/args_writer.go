@@ -31,6 +31,7 @@ type argSets struct {
 	vals          []argVal
 	dec           event.Decoder // flattens what was not flattened ahead of time
 	list          []event.Arg   // what dec flattened last
+	src, dst      []event.Arg   // what mergedFlat flattened last
 	// count receives what flattening tolerated (invalid UTF-8, repeated
 	// keys), each time an args object is stored; rawProblems keeps it for
 	// the texts of byRaw that had any.
@@ -177,6 +178,33 @@ func (a *argSets) addFlat(raw []byte, flat bool, list []event.Arg, probs event.A
 		}
 	}
 	return id
+}
+
+// mergedFlat is mergeArgs of FlattenOrNil of src and of dst (an args object
+// each, nil: none), flattened through a.dec into buffers of a's: valid until
+// the next call.
+func (a *argSets) mergedFlat(src, dst []byte) []event.Arg {
+	base, over := a.flatInto(a.src[:0], src), a.flatInto(a.dst[:0], dst)
+	list := mergeArgs(base, over)
+	if len(base) > 0 {
+		a.src = list[:0] // base, grown
+	} else {
+		a.src = base[:0]
+	}
+	a.dst = over[:0]
+	return list
+}
+
+// flatInto is FlattenOrNil of raw appended to dst.
+func (a *argSets) flatInto(dst []event.Arg, raw []byte) []event.Arg {
+	if raw == nil {
+		return dst
+	}
+	list, _, err := event.AppendArgs(dst, raw, &a.dec)
+	if err != nil {
+		return list[:len(dst)]
+	}
+	return list
 }
 
 // mergeArgs returns base with the arguments of over merged in: a key already

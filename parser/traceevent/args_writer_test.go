@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tracestreamer/internal/testutil"
+	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -170,4 +172,50 @@ func slicesEqualDict(a, b *imported) bool {
 		}
 	}
 	return true
+}
+
+// TestMergedFlat: a v1 flow arrow's arguments, flattened into reused
+// buffers, are mergeArgs of FlattenOrNil of its two ends, call after call:
+// a key of both ends in the first's place with the second's value, an end
+// without args, not an object or not JSON giving none.
+func TestMergedFlat(t *testing.T) {
+	var a argSets
+	for _, tc := range []struct {
+		src, dst string // "-": nil
+		want     []string
+	}{
+		{`{"a":1,"b":{"x":"y"},"c":[true]}`, `{"b":{"x":"z"},"d":null}`, []string{"a=1", "b.x=z", "c[0]=1", "d=<nil>"}},
+		{"-", `{"e":2.5}`, []string{"e=2.5"}},
+		{`{"f":"g"}`, "-", []string{"f=g"}},
+		{`[1]`, `{"h":1,"i":`, nil},
+		{`{"i":1,"i":2}`, `{"j":"k"}`, []string{"i=2", "j=k"}},
+		{"-", "-", nil},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10}`, `{"j":0,"a":0,"k":0}`,
+			[]string{"a=0", "b=2", "c=3", "d=4", "e=5", "f=6", "g=7", "h=8", "i=9", "j=0", "k=0"}},
+	} {
+		raw := func(s string) []byte {
+			if s == "-" {
+				return nil
+			}
+			return []byte(s)
+		}
+		want := mergeArgs(event.FlattenOrNil(raw(tc.src)), event.FlattenOrNil(raw(tc.dst)))
+		got := a.mergedFlat(raw(tc.src), raw(tc.dst))
+		var texts []string
+		for _, arg := range got {
+			v := any(arg.Int)
+			switch {
+			case arg.Null:
+				v = nil
+			case arg.Type == event.ArgString:
+				v = arg.Str
+			case arg.Type == event.ArgDouble:
+				v = arg.Float
+			}
+			texts = append(texts, fmt.Sprintf("%s=%v", arg.Key, v))
+		}
+		if !reflect.DeepEqual(texts, tc.want) || len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%s + %s: %v (%+v), want %v (%+v)", tc.src, tc.dst, texts, got, tc.want, want)
+		}
+	}
 }

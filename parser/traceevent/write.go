@@ -155,7 +155,7 @@ func (im *Importer) writeFlows() {
 		}
 		set := int64(none)
 		if f.Version == 1 {
-			if list := mergeArgs(event.FlattenOrNil(f.SrcArgs), event.FlattenOrNil(f.DstArgs)); len(list) > 0 {
+			if list := im.args.mergedFlat(f.SrcArgs, f.DstArgs); len(list) > 0 {
 				set = im.args.set(list)
 			}
 		}
