@@ -67,8 +67,7 @@ func (im *Importer) dispatch(ev *event.Event, ipid, itid int) bool {
 	case 'S', 'T', 'p', 'F':
 		return im.legacyAsync(name, ipid, itid, ev)
 	case 's', 't', 'f':
-		_, ok := tracker.NormaliseID(ev.ID)
-		im.accept(name, off, !ok)
+		im.accept(name, off, !tracker.ValidID(ev.ID))
 		return im.flows.V1(itid, ev) // kept as a flow_event row even when invalid or unmatched
 	case 'P':
 		st.Add(name, stat.Received, 1, off)

@@ -66,6 +66,13 @@ func plainBytes(raw []byte) ([]byte, bool) {
 	return raw[1 : n-1], true
 }
 
+// ValidID reports whether NormaliseID accepts raw, without making its text
+// for the usual ids.
+func ValidID(raw []byte) bool {
+	_, ok := idBytes(raw)
+	return ok
+}
+
 // idBytes is NormaliseID giving the text as bytes: the part of raw it is
 // for the usual ids (a plain string of valid UTF-8, an integer), without a
 // copy; a copy of NormaliseID's text otherwise.

@@ -31,6 +31,9 @@ func TestNormaliseID(t *testing.T) {
 		if got, ok := idBytes([]byte(tt.in)); ok != tt.ok || (ok && string(got) != tt.want) {
 			t.Errorf("idBytes(%s) = %q %v, want %q %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+		if ValidID([]byte(tt.in)) != tt.ok {
+			t.Errorf("ValidID(%s) = %v, want %v", tt.in, !tt.ok, tt.ok)
+		}
 	}
 }
 
