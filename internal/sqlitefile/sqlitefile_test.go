@@ -943,11 +943,36 @@ func TestTake(t *testing.T) {
 	}
 }
 
+// corruptibleTree builds a tree of rows 1 to n in a page file of its own
+// (2 pages left for SQLite's), row 2 of record big and the others small,
+// for the tests that then write over its pages.
+func corruptibleTree(t *testing.T, size int, n int64, small, big []byte) (*os.File, *Pages, *Tree) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	pf := NewPages(f, size, 2)
+	tr := NewTree(size, func() (*Pages, error) { return pf, nil })
+	for id := int64(1); id <= n; id++ {
+		rec := small
+		if id == 2 {
+			rec = big
+		}
+		if err := tr.Add(id, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f, pf, tr
+}
+
 // TestScanCorrupt: a page read back that the page file no longer holds as it
 // was written (its cell count, a cell pointer, a cell's varints, a number of
 // an overflow page: past the file, or another than the one written, a cycle
-// included; a cell pointer below the cell content area) makes Scan and Take return an error naming the page and the byte
-// of it, not panic, and Take gives no page back twice. The tree: row 1 small, row 2 of 1200 bytes (184
+// included; a cell pointer below the cell content area; overflow pages no
+// row's chain reaches) makes Scan and Take return an error naming the page
+// and the byte of it, not panic, and Take gives no page back twice. The tree: row 1 small, row 2 of 1200 bytes (184
 // in its cell, then overflow pages 3 and 4 of 508 each), rows 3 to 40 small;
 // leaf page 5 holds rows 1 to 23 and is written, rows 24 to 40 stay in memory.
 func TestScanCorrupt(t *testing.T) {
@@ -964,7 +989,14 @@ func TestScanCorrupt(t *testing.T) {
 		want string           // the error; "": none
 	}{
 		{name: "sound"},
-		{"cell count", map[int64][]byte{leafPage + 3: {0, 253}}, "page 5, byte 3: 253 cells do not fit the page"},
+		{"cell count higher", map[int64][]byte{leafPage + 3: {0, 253}}, "page 5, byte 3: 253 cells, 23 written"},
+		// Fewer cells would drop rows 2 to 23 without an error.
+		{"cell count lower", map[int64][]byte{leafPage + 3: {0, 1}}, "page 5, byte 3: 1 cells, 23 written"},
+		// Row 2 made a small row in place (a 10-byte size, the same varint
+		// length, and 10 bytes of a small row): its overflow pages are not
+		// reached.
+		{"overflow pages not reached", map[int64][]byte{leafPage + 309: {0x80, 10}, leafPage + 312: small},
+			"page 5, byte 0: overflow page 3 written for its rows is in none of their chains"},
 		{"pointer past the page", map[int64][]byte{leafPage + 8: {0xff, 0xff}}, "page 5, byte 8: cell 0: pointer 65535 past the page"},
 		{"pointer at the page's end", map[int64][]byte{leafPage + 10: {2, 0}}, "page 5, byte 10: cell 1: pointer 512 past the page"},
 		// The cell content area starts at row 23's cell, 57 (above the 23
@@ -1009,22 +1041,7 @@ func TestScanCorrupt(t *testing.T) {
 			"page 5, byte 496: row 2: overflow page 4 where page 3 was written"},
 	} {
 		for _, take := range []bool{false, true} {
-			f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			pf := NewPages(f, size, 2)
-			tr := NewTree(size, func() (*Pages, error) { return pf, nil })
-			for id := int64(1); id <= 40; id++ {
-				rec := small
-				if id == 2 {
-					rec = big
-				}
-				if err := tr.Add(id, rec); err != nil {
-					t.Fatal(err)
-				}
-			}
+			f, pf, tr := corruptibleTree(t, size, 40, small, big)
 			want := []pageInfo{{no: 3, rows: 2}, {no: 4, rows: 2}, {no: 5, leaf: true, rows: 23, last: 23}}
 			if !slices.Equal(tr.pages, want) || pf.last != 5 {
 				t.Fatalf("pages %+v (%d in the file), want %+v", tr.pages, pf.last, want)
@@ -1039,7 +1056,7 @@ func TestScanCorrupt(t *testing.T) {
 				scan, how = tr.Take, "Take"
 			}
 			var rows int64
-			err = scan(func(id int64, rec []byte) error {
+			err := scan(func(id int64, rec []byte) error {
 				if rows++; id != rows || !bytes.Equal(rec, small) && !(id == 2 && bytes.Equal(rec, big)) {
 					return fmt.Errorf("row %d: rowid %d, %d bytes", rows, id, len(rec))
 				}
@@ -1101,22 +1118,7 @@ func TestTruncateCorrupt(t *testing.T) {
 		{"rowid not after the leaf before", 30, map[int64][]byte{page6 + 429: {23}},
 			"page 6, byte 428: cell 6: rowid 23, not after the leaf before's last 23"},
 	} {
-		f, err := os.Create(filepath.Join(t.TempDir(), "pages"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		pf := NewPages(f, size, 2)
-		tr := NewTree(size, func() (*Pages, error) { return pf, nil })
-		for id := int64(1); id <= 60; id++ {
-			rec := small
-			if id == 2 {
-				rec = big
-			}
-			if err := tr.Add(id, rec); err != nil {
-				t.Fatal(err)
-			}
-		}
+		f, pf, tr := corruptibleTree(t, size, 60, small, big)
 		want := []pageInfo{{no: 3, rows: 2}, {no: 4, rows: 2}, {no: 5, leaf: true, rows: 23, last: 23}, {no: 6, leaf: true, rows: 59, last: 59}}
 		if !slices.Equal(tr.pages, want) || pf.last != 6 {
 			t.Fatalf("pages %+v (%d in the file), want %+v", tr.pages, pf.last, want)
@@ -1127,7 +1129,7 @@ func TestTruncateCorrupt(t *testing.T) {
 			}
 		}
 		filling := slices.Clone(tr.page)
-		err = tr.Truncate(c.n)
+		err := tr.Truncate(c.n)
 		if c.want != "" {
 			if !errors.Is(err, errCorrupt) || err.Error() != "page file corrupt: "+c.want {
 				t.Errorf("%s: %v, want %q", c.name, err, "page file corrupt: "+c.want)

@@ -440,6 +440,7 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 	// before (Add writes a row's chain before the leaf is full, Truncate
 	// drops the pages of the rows it drops).
 	pages, from := t.pages, 0
+	var before int64 // rows in the leaves before
 	for i, p := range pages {
 		if !p.leaf {
 			continue // read through the chain of the row it belongs to
@@ -454,7 +455,17 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 			t.pf.free = append(t.pf.free, p.no)
 		}
 		r.chain, from = pages[from:i], i+1
-		if err := t.cellsOf(p.no, leaf, int(binary.BigEndian.Uint16(leaf[3:])), &r, fn); err != nil {
+		// The cells are those written (Truncate's check): fewer would
+		// drop rows without an error.
+		n := int64(binary.BigEndian.Uint16(leaf[3:]))
+		if n != p.rows-before {
+			return corrupt(p.no, 3, "%d cells, %d written", n, p.rows-before)
+		}
+		before = p.rows
+		if err := t.cellsOf(p.no, leaf, int(n), &r, fn); err != nil {
+			return err
+		}
+		if err := r.chainsRead(p.no); err != nil {
 			return err
 		}
 	}
@@ -467,7 +478,10 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 		page = append([]byte(nil), t.page...)
 	}
 	r.chain = pages[from:]
-	return t.cellsOf(0, page, t.cells, &r, fn)
+	if err := t.cellsOf(0, page, t.cells, &r, fn); err != nil {
+		return err
+	}
+	return r.chainsRead(0)
 }
 
 // reading is what scan keeps from leaf to leaf.
@@ -475,6 +489,16 @@ type reading struct {
 	give      bool       // hand the pages read back (Take)
 	over, rec []byte     // an overflow page, a row's payload read from its chain
 	chain     []pageInfo // the overflow pages written for the leaf's rows not yet read, in order
+}
+
+// chainsRead checks that the rows of leaf no (0: the leaf being filled)
+// went through every overflow page written for them: one left means a row
+// was lost.
+func (r *reading) chainsRead(no uint32) error {
+	if len(r.chain) > 0 {
+		return corrupt(no, 0, "overflow page %d written for its rows is in none of their chains", r.chain[0].no)
+	}
+	return nil
 }
 
 // errCorrupt is what reading back a page the page file does not hold as it
