@@ -671,12 +671,27 @@ func BenchmarkRecord(b *testing.B) {
 	})
 }
 
+// addBenchRows adds the benchmarks' 1 Mi rows of 7 integers to tr and
+// returns the bytes of their records.
+func addBenchRows(b *testing.B, tr *Tree, r *Record) int64 {
+	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
+	var bytes int64
+	for i := range int64(1 << 20) {
+		row[1] = i
+		rec := r.Ints(row)
+		bytes += int64(len(rec))
+		if err := tr.Add(i+1, rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return bytes
+}
+
 // BenchmarkTree packs js_heap_edges-like records (7 integers) into 64 KiB
 // leaves, writing full pages to the page file: the store's path for most rows.
 func BenchmarkTree(b *testing.B) {
 	dir := b.TempDir()
 	var r Record
-	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
 	var bytes int64
 	for b.Loop() {
 		f, err := os.CreateTemp(dir, "pages")
@@ -685,14 +700,7 @@ func BenchmarkTree(b *testing.B) {
 		}
 		pf := NewPages(f, 65536, 16)
 		tr := NewTree(65536, func() (*Pages, error) { return pf, nil })
-		for i := range int64(1 << 20) {
-			row[1] = i
-			rec := r.Ints(row)
-			bytes += int64(len(rec))
-			if err := tr.Add(i+1, rec); err != nil {
-				b.Fatal(err)
-			}
-		}
+		bytes += addBenchRows(b, tr, &r)
 		pf.Close()
 		os.Remove(f.Name())
 	}
@@ -711,16 +719,7 @@ func BenchmarkScan(b *testing.B) {
 	pf := NewPages(f, 65536, 16)
 	tr := NewTree(65536, func() (*Pages, error) { return pf, nil })
 	var r Record
-	row := []int64{0, 0, 2, 4567, 891011, 1234567, 7654321}
-	var bytes int64
-	for i := range int64(1 << 20) {
-		row[1] = i
-		rec := r.Ints(row)
-		bytes += int64(len(rec))
-		if err := tr.Add(i+1, rec); err != nil {
-			b.Fatal(err)
-		}
-	}
+	bytes := addBenchRows(b, tr, &r)
 	var sum int64
 	for b.Loop() {
 		if err := tr.Scan(func(id int64, rec []byte) error { sum += id + int64(len(rec)); return nil }); err != nil {

@@ -39,6 +39,20 @@ func Fixture(t testing.TB, name string) []byte {
 	return b
 }
 
+// Captures returns the bundled real Trace Event captures (Chromium busy page
+// and startup, node I/O program and short script: the ones
+// internal/cmd/benchrun's realistic trace tiles), each read whole and
+// gunzipped, and their total size: the benchmarks' inputs.
+func Captures(tb testing.TB) (files [][]byte, size int64) {
+	tb.Helper()
+	for _, name := range []string{"chromium/busy.json.gz", "chromium/trace.json.gz", "node/busy.json.gz", "node/trace.json"} {
+		b := Fixture(tb, name)
+		files = append(files, b)
+		size += int64(len(b))
+	}
+	return files, size
+}
+
 // Ints returns column col of every row of table in m as integers (NULL as the
 // sentinel value null).
 func Ints(m *rows.Memory, table string, col int, null int64) []int64 {

@@ -2,15 +2,11 @@ package traceevent
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/traceevent/event"
 	"tracestreamer/parser/traceevent/tokenizer"
 	"tracestreamer/rows"
@@ -88,26 +84,7 @@ func BenchmarkImport(b *testing.B) {
 // beforehand, into a sink that discards rows, with the default options.
 // MB/s are per byte of JSON.
 func BenchmarkImportCaptures(b *testing.B) {
-	var files [][]byte
-	var size int64
-	for _, name := range []string{"testdata/chromium/busy.json.gz", "testdata/chromium/trace.json.gz",
-		"testdata/node/busy.json.gz", "testdata/node/trace.json"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", name))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if strings.HasSuffix(name, ".gz") {
-			z, err := gzip.NewReader(bytes.NewReader(data))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if data, err = io.ReadAll(z); err != nil {
-				b.Fatal(err)
-			}
-		}
-		files = append(files, data)
-		size += int64(len(data))
-	}
+	files, size := testutil.Captures(b)
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {

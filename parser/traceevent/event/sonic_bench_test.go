@@ -11,26 +11,14 @@ package event
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/bytedance/sonic"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/parser/traceevent/tokenizer"
 )
-
-// sonicCaptures are the real traces the benchmarks read (repository paths).
-var sonicCaptures = []string{
-	"testdata/chromium/busy.json.gz",
-	"testdata/chromium/trace.json.gz",
-	"testdata/node/busy.json.gz",
-	"testdata/node/trace.json",
-}
 
 // captureElements returns the traceEvents elements of the bundled captures,
 // copied, and their total size.
@@ -38,20 +26,11 @@ func captureElements(tb testing.TB) ([][]byte, int64) {
 	tb.Helper()
 	var els [][]byte
 	var size int64
-	for _, name := range sonicCaptures {
-		f, err := os.Open(filepath.Join("..", "..", "..", name))
+	files, _ := testutil.Captures(tb)
+	for _, data := range files {
+		rd, err := tokenizer.NewReader(bytes.NewReader(data))
 		if err != nil {
 			tb.Fatal(err)
-		}
-		var r io.Reader = f
-		if strings.HasSuffix(name, ".gz") {
-			if r, err = gzip.NewReader(f); err != nil {
-				tb.Fatalf("%s: %v", name, err)
-			}
-		}
-		rd, err := tokenizer.NewReader(r)
-		if err != nil {
-			tb.Fatalf("%s: %v", name, err)
 		}
 		for {
 			el, err := rd.Next()
@@ -61,7 +40,6 @@ func captureElements(tb testing.TB) ([][]byte, int64) {
 			els = append(els, bytes.Clone(el.Raw))
 			size += int64(len(el.Raw))
 		}
-		f.Close()
 	}
 	if len(els) < 100000 {
 		tb.Fatalf("%d elements in the captures, want at least 100000", len(els))

@@ -2,37 +2,14 @@ package tokenizer
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+	"tracestreamer/internal/testutil"
 )
 
 // BenchmarkReaderCaptures cuts the bundled real captures (Chromium busy page
 // and startup, node I/O program and short script) into elements.
 func BenchmarkReaderCaptures(b *testing.B) {
-	var files [][]byte
-	var size int64
-	for _, name := range []string{"testdata/chromium/busy.json.gz", "testdata/chromium/trace.json.gz",
-		"testdata/node/busy.json.gz", "testdata/node/trace.json"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", name))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if strings.HasSuffix(name, ".gz") {
-			z, err := gzip.NewReader(bytes.NewReader(data))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if data, err = io.ReadAll(z); err != nil {
-				b.Fatal(err)
-			}
-		}
-		files = append(files, data)
-		size += int64(len(data))
-	}
+	files, size := testutil.Captures(b)
 	b.SetBytes(size)
 	for b.Loop() {
 		n := 0
