@@ -19,52 +19,68 @@ type ceiling struct {
 	arith, maps []float64 // ratios of each round
 }
 
-// kernels: arith stays in the core's own cache; maps is string-keyed map
-// lookups over a 200 000-key map (8 MB of keys and table), the memory-bound
-// shape of the parsers' interning.
+// The kernels: arith is arithmetic over a 512 KiB table (within the L2
+// cache of many cores); maps is string-keyed map lookups over a 200 000-key
+// map (8 MB of keys and table), the memory-bound shape of the parsers'
+// interning. Only the work is timed: each unit's map is built before.
 const (
 	arithSteps = 150_000_000
 	mapKeys    = 200_000
 	mapLookups = 3_000_000
 )
 
-// arithKernel is a fixed amount of arithmetic over a 512 KiB table.
-func arithKernel() uint64 {
-	x := uint64(1)
+// arithUnit makes a unit of arithmetic: a fixed amount over its own table.
+func arithUnit() func() uint64 {
 	t := make([]uint64, 1<<16)
-	for range arithSteps {
-		x = x*6364136223846793005 + 1442695040888963407
-		t[x>>48] += x
+	return func() uint64 {
+		x := uint64(1)
+		for range arithSteps {
+			x = x*6364136223846793005 + 1442695040888963407
+			t[x>>48] += x
+		}
+		return x + t[5]
 	}
-	return x + t[5]
 }
 
-// mapKernel builds a string-keyed map and looks keys up in a pseudo-random
-// order; the sum of the values found is returned.
-func mapKernel() uint64 {
-	keys := make([]string, mapKeys)
-	m := make(map[string]uint64, mapKeys)
-	for i := range keys {
-		keys[i] = "key-" + strconv.Itoa(i*7919)
-		m[keys[i]] = uint64(i)
+// lookupTable is a map of mapKeys keys: key i holds i.
+type lookupTable struct {
+	keys []string
+	m    map[string]uint64
+}
+
+func newLookupTable() *lookupTable {
+	lt := &lookupTable{keys: make([]string, mapKeys), m: make(map[string]uint64, mapKeys)}
+	for i := range lt.keys {
+		lt.keys[i] = "key-" + strconv.Itoa(i*7919)
+		lt.m[lt.keys[i]] = uint64(i)
 	}
+	return lt
+}
+
+// lookups looks keys up in a pseudo-random order and returns the sum of
+// the values found.
+func (lt *lookupTable) lookups() uint64 {
 	x, sum := uint64(1), uint64(0)
 	for range mapLookups {
 		x = x*6364136223846793005 + 1442695040888963407
-		sum += m[keys[(x>>33)%mapKeys]]
+		sum += lt.m[lt.keys[(x>>33)%mapKeys]]
 	}
 	return sum
 }
 
-// twoUnits runs two units of f at once with GOMAXPROCS set to procs and
-// returns the wall time.
-func twoUnits(procs int, f func() uint64) time.Duration {
+// mapUnit makes a unit of map lookups over a table of its own.
+func mapUnit() func() uint64 { return newLookupTable().lookups }
+
+// twoUnits makes two units with unit, then runs them at once with
+// GOMAXPROCS set to procs and returns the wall time of the runs.
+func twoUnits(procs int, unit func() func() uint64) time.Duration {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	units := []func() uint64{unit(), unit()}
 	runtime.GC()
 	var wg sync.WaitGroup
-	sums := make([]uint64, 2)
+	sums := make([]uint64, len(units))
 	start := time.Now()
-	for i := range sums {
+	for i, f := range units {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -85,9 +101,9 @@ func measureCeiling(rounds int) ceiling {
 	var c ceiling
 	for range rounds {
 		for _, k := range []struct {
-			f   func() uint64
+			f   func() func() uint64
 			out *[]float64
-		}{{arithKernel, &c.arith}, {mapKernel, &c.maps}} {
+		}{{arithUnit, &c.arith}, {mapUnit, &c.maps}} {
 			one := twoUnits(1, k.f)
 			two := twoUnits(2, k.f)
 			*k.out = append(*k.out, two.Seconds()/one.Seconds())

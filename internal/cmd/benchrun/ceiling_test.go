@@ -2,17 +2,25 @@ package main
 
 import "testing"
 
-// TestMapKernelFindsEachKey checks that the map kernel's lookups find the
-// value stored under each key: every key i holds i, so the sum equals the
-// sum of the indices drawn, computed here without the map.
-func TestMapKernelFindsEachKey(t *testing.T) {
+// TestLookupTable: each key holds its own index, every key is distinct,
+// and the lookups' sum is that of the indices they draw.
+func TestLookupTable(t *testing.T) {
+	lt := newLookupTable()
+	if len(lt.m) != mapKeys {
+		t.Fatalf("%d keys in the map, want %d", len(lt.m), mapKeys)
+	}
+	for i, k := range lt.keys {
+		if v, ok := lt.m[k]; !ok || v != uint64(i) {
+			t.Fatalf("key %d (%q) holds %d, %v", i, k, v, ok)
+		}
+	}
 	x, want := uint64(1), uint64(0)
 	for range mapLookups {
 		x = x*6364136223846793005 + 1442695040888963407
 		want += (x >> 33) % mapKeys
 	}
-	if got := mapKernel(); got != want {
-		t.Fatalf("mapKernel() = %d, want %d", got, want)
+	if got := lt.lookups(); got != want {
+		t.Fatalf("lookups() = %d, want %d", got, want)
 	}
 }
 

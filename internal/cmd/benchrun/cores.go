@@ -51,7 +51,7 @@ const (
 // with Perfetto's trace_processor_shell -e (Trace Event JSON) and the
 // reference trace_streamer (htrace) where their bundles are unpacked under
 // peers: the same inputs in the same minutes, so that the figures compare.
-func cores(bin, cache, peers, only string) error {
+func cores(bin, cache, peers, only string) (err error) {
 	procs := slices.Compact([]int{1, 2, runtime.NumCPU()})
 	if runtime.NumCPU() < 2 {
 		procs = []int{1}
@@ -74,7 +74,9 @@ func cores(bin, cache, peers, only string) error {
 		// after the runs: the bound of their GOMAXPROCS 2/1 ratios.
 		fmt.Printf("this machine's 2-thread ceiling (wall at GOMAXPROCS 2 / 1 of two independent units): %v\n", measureCeiling(3))
 		defer func() {
-			fmt.Printf("the 2-thread ceiling again, after the runs: %v\n", measureCeiling(3))
+			if err == nil {
+				fmt.Printf("the 2-thread ceiling again, after the runs: %v\n", measureCeiling(3))
+			}
 		}()
 	}
 	fmt.Printf("%-11s %-36s %8s %8s %8s %8s\n", "input", "run", "wall s", "CPU s", "peak MB", "db MB")
