@@ -6,8 +6,8 @@ import (
 	"tracestreamer/stat"
 )
 
-// problems counts stat cells of one input with the byte offset of each
-// cell's first occurrence, for the stderr report (docs/format/stat.md#warnings-on-stderr).
+// problems counts stat cells of one input with the lowest byte offset of
+// each cell's occurrences, for the stderr report (docs/format/stat.md#warnings-on-stderr).
 type problems struct {
 	cells map[cellKey]*cell
 }
@@ -35,6 +35,10 @@ func (p *problems) Add(event stat.Event, typ stat.Type, n, off int64) {
 	if c == nil {
 		c = &cell{first: off}
 		p.cells[k] = c
+	} else if off >= 0 && (c.first < 0 || off < c.first) {
+		// Not all counts come in input order (the top-level members'
+		// come after the events'); -1 only when no count has an offset.
+		c.first = off
 	}
 	c.n += n
 }

@@ -135,9 +135,10 @@ func TestTopLevelWarnings(t *testing.T) {
 	}{
 		{"frame key, before the events", `{"stackFrames":{"1":{"name":"a"},"k\ud800": {"name":"f"}},` + plain + `}`,
 			`{"name":"f"}`, "json_string invalid_data: 1 (first at byte %d)"},
-		// The offset is the cell's first count's: the events are read first.
+		// The lowest offset of the cell's counts, though the events are
+		// counted first.
 		{"frame key and event", `{"stackFrames":{"k\ud800":{"name":"f"}},` + events + `}`,
-			`{"ph":"i"`, "json_string invalid_data: 2 (first at byte %d)"},
+			`{"name":"f"}`, "json_string invalid_data: 2 (first at byte %d)"},
 		{"frame name, after the events", `{"traceEvents":[],` + "\n" + `"stackFrames" : {"1":{"name":"a"},"2":{"name":"b` +
 			"\xff" + `"}}}`, `{"name":"b`, "json_string invalid_data: 1 (first at byte %d)"},
 		{"sample text", `{` + events + `,"samples":[{"tid":1,"ts":1}, {"tid":1,"ts":2,"name":"s\udc00"}]}`,
