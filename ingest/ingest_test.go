@@ -70,6 +70,15 @@ func convert(t *testing.T, in string, opts Options) (string, *Summary) {
 	return out, sum
 }
 
+// checkLeft checks that dir holds want entries (the run's output and files
+// the test made there, no scratch file left behind).
+func checkLeft(t *testing.T, dir string, want int) {
+	t.Helper()
+	if entries, _ := os.ReadDir(dir); len(entries) != want {
+		t.Errorf("%d files left in %s, want %d: %v", len(entries), dir, want, entries)
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -347,9 +356,7 @@ func TestFailures(t *testing.T) {
 	if b, _ := os.ReadFile(existing); string(b) != "keep me" {
 		t.Errorf("existing output changed: %q", b)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
-		t.Errorf("files left in the output directory: %v", entries)
-	}
+	checkLeft(t, dir, 2)
 	_, err := Run(context.Background(), []string{otherOnly}, Options{Output: filepath.Join(dir, "x.db"), Warnings: io.Discard})
 	if !errors.Is(err, ErrNothingUsable) {
 		t.Errorf("error %v, want ErrNothingUsable", err)
@@ -365,9 +372,7 @@ func TestCancelLeavesNoFile(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("files left: %v", entries)
-	}
+	checkLeft(t, dir, 0)
 }
 
 // TestSkippedPlugins: records of plugins tracestreamer does not read are

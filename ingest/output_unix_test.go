@@ -185,9 +185,7 @@ func TestCancelWhilePipeWaits(t *testing.T) {
 					Stdin: stdin})
 				return err
 			})
-			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
-				t.Errorf("files left: %v", entries)
-			}
+			checkLeft(t, outDir, 0)
 		})
 	}
 }

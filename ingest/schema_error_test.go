@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,7 +39,5 @@ func TestSchemaErrorEndsRun(t *testing.T) {
 		w.CloseWithError(io.ErrUnexpectedEOF)
 		t.Fatalf("the run was still reading its input a minute after the schema failed; then: %v", <-done)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("files left: %v", entries)
-	}
+	checkLeft(t, dir, 0)
 }
