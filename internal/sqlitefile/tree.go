@@ -289,9 +289,6 @@ func (t *Tree) Truncate(n int64) error {
 			t.over = make([]byte, t.size)
 		}
 		leaf = t.over
-		if _, err := t.pf.f.ReadAt(leaf, t.pf.offset(reopened)); err != nil {
-			return fmt.Errorf("page file: page %d: %w", reopened, err)
-		}
 		first = 0
 		for j := i - 1; j >= 0; j-- {
 			if t.pages[j].leaf {
@@ -299,9 +296,9 @@ func (t *Tree) Truncate(n int64) error {
 				break
 			}
 		}
-		cells = int(binary.BigEndian.Uint16(leaf[3:]))
-		if written := t.pages[i].rows - first; int64(cells) != written {
-			return corrupt(reopened, 3, "%d cells, %d written", cells, written)
+		var err error
+		if cells, err = t.readLeaf(reopened, leaf, t.pages[i].rows-first, false); err != nil {
+			return err
 		}
 		if err := t.checkLast(reopened, leaf, int(n-first)-1, cells, t.pages[i].last, prev); err != nil {
 			return err
@@ -448,21 +445,13 @@ func (t *Tree) scan(give bool, fn func(int64, []byte) error) error {
 		if leaf == nil {
 			leaf = make([]byte, t.size)
 		}
-		if _, err := t.pf.f.ReadAt(leaf, t.pf.offset(p.no)); err != nil {
-			return fmt.Errorf("page file: page %d: %w", p.no, err)
-		}
-		if give {
-			t.pf.free = append(t.pf.free, p.no)
+		n, err := t.readLeaf(p.no, leaf, p.rows-before, give)
+		if err != nil {
+			return err
 		}
 		r.chain, from = pages[from:i], i+1
-		// The cells are those written (Truncate's check): fewer would
-		// drop rows without an error.
-		n := int64(binary.BigEndian.Uint16(leaf[3:]))
-		if n != p.rows-before {
-			return corrupt(p.no, 3, "%d cells, %d written", n, p.rows-before)
-		}
 		before = p.rows
-		if err := t.cellsOf(p.no, leaf, int(n), &r, fn); err != nil {
+		if err := t.cellsOf(p.no, leaf, n, &r, fn); err != nil {
 			return err
 		}
 		if err := r.chainsRead(p.no); err != nil {
@@ -489,6 +478,24 @@ type reading struct {
 	give      bool       // hand the pages read back (Take)
 	over, rec []byte     // an overflow page, a row's payload read from its chain
 	chain     []pageInfo // the overflow pages written for the leaf's rows not yet read, in order
+}
+
+// readLeaf reads written leaf no into buf and returns its cell count,
+// which must be the rows written to it: a count made higher would read
+// past the cells, a lower one drop rows without an error. With give the
+// page goes back to the page file once read (Take).
+func (t *Tree) readLeaf(no uint32, buf []byte, written int64, give bool) (int, error) {
+	if _, err := t.pf.f.ReadAt(buf, t.pf.offset(no)); err != nil {
+		return 0, fmt.Errorf("page file: page %d: %w", no, err)
+	}
+	if give {
+		t.pf.free = append(t.pf.free, no)
+	}
+	cells := int(binary.BigEndian.Uint16(buf[3:]))
+	if int64(cells) != written {
+		return 0, corrupt(no, 3, "%d cells, %d written", cells, written)
+	}
+	return cells, nil
 }
 
 // chainsRead checks that the rows of leaf no (0: the leaf being filled)
@@ -562,9 +569,6 @@ func (t *Tree) content(no uint32, leaf []byte, n int) int {
 // pointers is not read as a cell; but only as far as that needs: reading back
 // is a hot loop (BenchmarkScan).
 func (t *Tree) cellsOf(no uint32, leaf []byte, n int, r *reading, fn func(int64, []byte) error) error {
-	if leafHeader+2*n > len(leaf) {
-		return corrupt(no, 3, "%d cells do not fit the page", n)
-	}
 	low := t.content(no, leaf, n)
 	for i := range n {
 		off := int(binary.BigEndian.Uint16(leaf[leafHeader+2*i:]))
