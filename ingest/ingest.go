@@ -202,7 +202,7 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		select {
 		case <-sink.Failed():
 			if err := sink.Err(); !errors.Is(err, store.ErrAborted) {
-				stop(fmt.Errorf("writing %s: %w", opts.Output, err))
+				stop(writerError(opts.Output, err)) // the readers stop
 			}
 		case <-ctx.Done():
 		}
@@ -267,8 +267,11 @@ func Run(ctx context.Context, inputs []string, opts Options) (*Summary, error) {
 		err = r.createIndexes(ctx)
 	}
 	if err != nil {
-		if ctx.Err() != nil && parent.Err() == nil {
-			err = context.Cause(ctx) // the writer's error ended the run
+		// A writer's error is the run's, however it came back (the watcher's
+		// cancel, or Close when the input ended first), unless the run was
+		// interrupted.
+		if werr := r.sink.Err(); werr != nil && !errors.Is(werr, store.ErrAborted) && parent.Err() == nil {
+			err = writerError(opts.Output, werr)
 		}
 		db.Abort()
 		return nil, err
@@ -492,3 +495,6 @@ func (r *run) createIndexes(ctx context.Context) error {
 	}
 	return nil
 }
+
+// writerError is the run's error when writing the output failed.
+func writerError(output string, err error) error { return fmt.Errorf("writing %s: %w", output, err) }

@@ -41,3 +41,21 @@ func TestSchemaErrorEndsRun(t *testing.T) {
 	}
 	checkLeft(t, dir, 0)
 }
+
+// TestSchemaErrorWhole: a small input read whole before the schema's error
+// comes back (through the writer's Close, not the watcher) gets the same
+// error, naming the output, every time.
+func TestSchemaErrorWhole(t *testing.T) {
+	in := filepath.Join(testutil.Root(), "testdata", "node", "trace.json")
+	for i := range 5 {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out.db")
+		_, err := Run(context.Background(), []string{in}, Options{Output: out, Warnings: io.Discard,
+			ddl: []string{"CREATE TABLE broken("}})
+		want := "writing " + out + `: making the schema: sqlite: exec "CREATE TABLE broken(": SQL logic error: incomplete input`
+		if err == nil || err.Error() != want {
+			t.Fatalf("run %d: %v, want %q", i, err, want)
+		}
+		checkLeft(t, dir, 0)
+	}
+}
