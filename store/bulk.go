@@ -455,7 +455,7 @@ func (d *DB) ScanInts(t *schema.Table, cols []int, fn func(vals []int64) error) 
 // reports false, changing nothing, where SQLite holds t's rows: SQL (Prepare)
 // changes them then.
 //
-// Once ctx is done the rebuild stops within updateCheck rows and returns
+// Once ctx is done the rebuild stops within rebuildCheck rows and returns
 // ctx's error; the tree is lost then and the DB must be aborted (rebuild).
 func (d *DB) UpdateTexts(ctx context.Context, t *schema.Table, cols []int, rowids []int64, set func(k int, texts []string)) (bool, error) {
 	if d.sqlOnly || d.bySQL[t] || !bulkable(t) {
@@ -464,14 +464,8 @@ func (d *DB) UpdateTexts(ctx context.Context, t *schema.Table, cols []int, rowid
 	texts := make([]string, len(cols))
 	var vals []sqlitefile.Value
 	var rec sqlitefile.Record
-	k, n := 0, 0
-	err := d.rebuild(t, func(id int64, raw []byte) ([]byte, error) {
-		if n%updateCheck == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		n++
+	k := 0
+	err := d.rebuild(t, ctx.Err, func(id int64, raw []byte) ([]byte, error) {
 		for k < len(rowids) && rowids[k] < id {
 			k++
 		}
@@ -511,19 +505,29 @@ func (d *DB) UpdateTexts(ctx context.Context, t *schema.Table, cols []int, rowid
 	return true, nil
 }
 
-// updateCheck is how many rows UpdateTexts reads between two looks at its
-// context.
-const updateCheck = 4096
+// rebuildCheck is how many rows a rebuild reads between two looks at its
+// stop.
+const rebuildCheck = 4096
 
 // rebuild builds t's tree again from its rows and the rows that came out of
 // rowid order (which are gone afterwards), in rowid order, each as edit
 // returns its record (nil edit: unchanged). The old tree's pages go back
-// to the page file as they are read, and the new tree takes them. On error
-// (edit's, or reading) t's rows are lost and the page file cannot be placed
-// any more (sqlitefile.Tree.Take): the DB must be aborted (Abort).
-func (d *DB) rebuild(t *schema.Table, edit func(rowid int64, rec []byte) ([]byte, error)) error {
+// to the page file as they are read, and the new tree takes them. Every
+// rebuildCheck rows it calls stop (nil: never) and gives up with its error,
+// if any: a table of millions of rows is not read to its end after a run
+// was interrupted. On error (stop's, edit's, or reading) t's rows are lost
+// and the page file cannot be placed any more (sqlitefile.Tree.Take): the
+// DB must be aborted (Abort).
+func (d *DB) rebuild(t *schema.Table, stop func() error, edit func(rowid int64, rec []byte) ([]byte, error)) error {
 	nt := sqlitefile.NewTree(d.pageSize, d.pageFile)
+	n := 0
 	err := d.rowsOf(t, true, func(id int64, rec []byte) error {
+		if stop != nil && n%rebuildCheck == 0 {
+			if err := stop(); err != nil {
+				return err
+			}
+		}
+		n++
 		if edit != nil {
 			var err error
 			if rec, err = edit(id, rec); err != nil {

@@ -348,11 +348,11 @@ func testUpdateTexts(t *testing.T, pageSize int) {
 
 // TestUpdateTextsCancelled: a context cancelled while UpdateTexts builds a
 // tree again (here by set, at the first row it changes) stops the rebuild
-// within updateCheck rows: UpdateTexts returns context.Canceled, set is not
+// within rebuildCheck rows: UpdateTexts returns context.Canceled, set is not
 // called for the rows beyond, and the DB aborted then leaves the destination
 // as it was and no file of the run (the temporary database, the late rows').
 func TestUpdateTextsCancelled(t *testing.T) {
-	const n = 5 * updateCheck
+	const n = 5 * rebuildCheck
 	db, tb, dest := callstackWithLateRows(t, n)
 	col := func(name string) int {
 		return slices.IndexFunc(tb.Columns, func(c schema.Column) bool { return c.Name == name })
@@ -372,8 +372,8 @@ func TestUpdateTextsCancelled(t *testing.T) {
 	if !ok || !errors.Is(err, context.Canceled) {
 		t.Fatalf("UpdateTexts: %v, %v; want true, context.Canceled", ok, err)
 	}
-	if calls > updateCheck {
-		t.Errorf("set called %d times, want at most %d (the rows up to the next look at the context)", calls, updateCheck)
+	if calls > rebuildCheck {
+		t.Errorf("set called %d times, want at most %d (the rows up to the next look at the context)", calls, rebuildCheck)
 	}
 	db.Abort()
 	assertUntouched(t, dest)
@@ -462,7 +462,7 @@ func TestRebuildFails(t *testing.T) {
 	db, tb, dest := callstackWithLateRows(t, 10000)
 	boom := errors.New("boom")
 	var read []int64
-	err := db.rebuild(tb, func(id int64, rec []byte) ([]byte, error) {
+	err := db.rebuild(tb, nil, func(id int64, rec []byte) ([]byte, error) {
 		read = append(read, id)
 		if len(read) == 5000 {
 			return nil, boom
@@ -502,4 +502,28 @@ func TestLateRowsCutShort(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.HasSuffix(err.Error(), suffix) {
 		t.Errorf("ScanInts: %v, want %q…%q", err, prefix, suffix)
 	}
+}
+
+// TestRebuildStops: a rebuild looks at its stop every rebuildCheck rows and
+// gives up with stop's error, reading no further row (CommitUnless passes
+// its stop channel this way, so that an interrupted run does not read a
+// table of millions of late rows to its end).
+func TestRebuildStops(t *testing.T) {
+	db, tb, dest := callstackWithLateRows(t, 3*rebuildCheck)
+	halt := errors.New("halt")
+	looks, read := 0, 0
+	err := db.rebuild(tb, func() error {
+		if looks++; looks == 2 {
+			return halt
+		}
+		return nil
+	}, func(id int64, rec []byte) ([]byte, error) {
+		read++
+		return rec, nil
+	})
+	if !errors.Is(err, halt) || looks != 2 || read != rebuildCheck {
+		t.Errorf("rebuild: %v after %d looks and %d rows; want halt after 2 looks and %d rows", err, looks, read, rebuildCheck)
+	}
+	db.Abort()
+	assertUntouched(t, dest)
 }

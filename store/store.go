@@ -546,6 +546,15 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 	if stopped() {
 		return ErrStopped
 	}
+	// stopErr is stopped for a rebuild's rows: it aborts later, below.
+	stopErr := func() error {
+		select {
+		case <-stop:
+			return ErrStopped
+		default:
+			return nil
+		}
+	}
 	err := error(nil)
 	// Rows that came out of rowid order join their trees, which are built
 	// again (a tree is placed only as a whole).
@@ -553,7 +562,7 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 		if stopped() {
 			return ErrStopped
 		}
-		if err = d.rebuild(t, nil); err != nil {
+		if err = d.rebuild(t, stopErr, nil); err != nil {
 			break
 		}
 		if d.rebuilt != nil {
@@ -565,6 +574,9 @@ func (d *DB) CommitUnless(stop <-chan struct{}) error {
 	}
 	if err != nil {
 		d.Abort()
+		if errors.Is(err, ErrStopped) {
+			return ErrStopped
+		}
 		return fmt.Errorf("write output %s: %w", d.dest, err)
 	}
 	if stopped() {
