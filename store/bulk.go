@@ -325,16 +325,19 @@ func (d *DB) insertLate(t *schema.Table, l *lateRows) error {
 	var rec []byte
 	var vals []sqlitefile.Value
 	for i := int64(0); i < l.count; i++ {
+		bad := func(err error) error {
+			return fmt.Errorf("%s's rows out of rowid order: record %d of %d: %w", t.Name, i, l.count, err)
+		}
 		id, n, err := readLateHead(r)
 		if err != nil {
-			return fmt.Errorf("record %d of %d: %w", i, l.count, err)
+			return bad(err)
 		}
 		rec = slices.Grow(rec[:0], n)[:n]
 		if _, err := io.ReadFull(r, rec); err != nil {
-			return err
+			return bad(err)
 		}
 		if vals, err = decodeRecord(b, rec, vals[:0]); err != nil {
-			return err
+			return bad(err)
 		}
 		b.RowIDs = append(b.RowIDs, id)
 		if b.N == rows.DefaultBatchRows || i == l.count-1 {
