@@ -107,7 +107,9 @@ func (g *gcPace) collected() {
 // traceEventFloor is the memory the Trace Event importer may use before it
 // collects. The 29 MB real-mix trace collects twice (its live heap passes
 // half the floor at the first), against 4 times at an 80 MB floor and 12 at
-// GOGC=50 alone; its peak measured 105-121 MB, the 45 MB trace's 125-128 MB
-// (113-118 MB at 80 MB, 121-137 MB at GOGC=50 alone); the 519 MB trace
-// passes it early and is then paced at GOGC=50 and the run's memory limit.
+// GOGC=50 alone. Its peak RSS: 103-105 MiB (af07352, 2026-11-27, 5 runs
+// beside Perfetto's 99 MiB); when the floor was chosen (a77bc54), the 45 MB
+// trace's 125-128 MB against 113-118 MB at an 80 MB floor and 121-137 MB at
+// GOGC=50 alone. The 519 MB trace passes it early and is then paced at
+// GOGC=50 and the run's memory limit.
 const traceEventFloor = 96 << 20
