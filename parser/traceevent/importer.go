@@ -195,6 +195,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	im.lastPath = in.Path
+	im.frames.NextFile()
 	im.stats.Add(stat.JSONFile, stat.Received, 1, 0)
 	if in.Compression == "gzip" {
 		im.stats.Add(stat.JSONGzip, stat.Received, 1, 0)
@@ -464,12 +465,8 @@ func (im *Importer) frameRef(raw []byte) int32 {
 	if raw == nil {
 		return 0
 	}
-	key, ok := tracker.NormaliseID(raw)
-	if !ok {
-		return 0
-	}
-	id, ok := im.frames.Lookup(key)
-	if !ok {
+	id, _, found := im.frames.Ref(raw)
+	if !found {
 		return 0
 	}
 	return int32(id + 1)

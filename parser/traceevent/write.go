@@ -636,7 +636,8 @@ func (im *Importer) finish() {
 	}
 	im.slices.TakeAll(im.closeSlice)
 	im.order.flush(im.writeSlice)
-	st.Add(stat.JSONStackFrames, stat.NotMatch, im.frames.Resolve(), -1)
+	unknown, first := im.frames.Resolve() // the frames' offsets, in the file read last
+	st.Add(stat.JSONStackFrames, stat.NotMatch, unknown, first)
 	im.drain()
 	if im.halted() {
 		return // no warnings about an import given up

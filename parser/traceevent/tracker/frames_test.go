@@ -14,25 +14,97 @@ func TestStackFrames(t *testing.T) {
 	if _, err := f.AddStackFrames([]byte(`{"1":{"name":"pmain"},"2":{"name":"pchild","parent":"1"}}`), "metadata", 4, nil, 0); err != nil {
 		t.Fatal(err)
 	}
-	f.addV8Node(0, 4, v8Node{ID: 1, FunctionName: "(root)"})
-	f.addV8Node(0, 4, v8Node{ID: 2, Parent: 1, HasParent: true, FunctionName: "f", URL: "a.js", Line: 3, Column: 4})
-	unknown := f.Resolve()
+	f.addV8Node(0, 4, v8Node{ID: 1, FunctionName: "(root)"}, 50)
+	f.addV8Node(0, 4, v8Node{ID: 2, Parent: 1, HasParent: true, FunctionName: "f", URL: "a.js", Line: 3, Column: 4}, 50)
+	unknown, first := f.Resolve()
 	var got []string
 	for _, fr := range f.Rows {
 		got = append(got, fmt.Sprintf("%d %s %s %s p%d", fr.ID, fr.Source, fr.Key, fr.Name, fr.ParentID))
 	}
 	want := []string{"0 stackFrames 1 main p-1", "1 stackFrames 2 run p0", "2 stackFrames 3 x p-1",
 		"3 metadata 1 pmain p-1", "4 metadata 2 pchild p3", "5 v8_profile 1 (root) p-1", "6 v8_profile 2 f p5"}
-	if !reflect.DeepEqual(got, want) || unknown != 1 {
-		t.Errorf("frames %q (unknown parents %d)", got, unknown)
+	if !reflect.DeepEqual(got, want) || unknown != 1 || first != 0 {
+		t.Errorf("frames %q (unknown parents %d, first at %d)", got, unknown, first)
 	}
-	if id, ok := f.Lookup("2"); !ok || id != 1 {
-		t.Errorf("sf 2 names frame %d (%v), want the top-level frame 1", id, ok)
-	}
-	if _, ok := f.Lookup("9"); ok {
-		t.Error("unknown sf found")
+	for _, tc := range []struct {
+		raw          string
+		id           int
+		valid, found bool
+	}{
+		{`"2"`, 1, true, true},
+		{` 2`, 1, true, true},
+		{`"\u0032"`, 1, true, true},
+		{`2.0e0`, 1, true, true}, // a float's text is its shortest round-trip one
+		{`"2.0"`, -1, true, false},
+		{`"9"`, 0, true, false},
+		{`{}`, -1, false, false},
+	} {
+		id, valid, found := f.Ref([]byte(tc.raw))
+		if valid != tc.valid || found != tc.found || found && id != tc.id {
+			t.Errorf("sf %s: frame %d valid %v found %v, want %d %v %v", tc.raw, id, valid, found, tc.id, tc.valid, tc.found)
+		}
 	}
 	if id, ok := f.v8Frame(0, 4, 2); !ok || id != 6 {
 		t.Errorf("v8 frame %d %v", id, ok)
+	}
+}
+
+// TestUnknownParentOffsets checks the offsets Resolve gives: that of the
+// frame's value for top-level frames, of the event for M and v8 frames, the
+// lowest of those in the file read last.
+func TestUnknownParentOffsets(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		add            func(f *Frames)
+		unknown, first int64
+	}{
+		{"top-level", func(f *Frames) {
+			f.AddStackFrames([]byte(`{"1":{"name":"a"}, "2": {"parent":"9"},"3":{"parent":"8"}}`), "stackFrames", -1, cells{}, 1000)
+		}, 2, 1000 + 24},
+		{"M events", func(f *Frames) {
+			f.AddStackFrames([]byte(`{"1":{"parent":"9"}}`), "metadata", 1, nil, 700)
+			f.AddStackFrames([]byte(`{"1":{"parent":"9"}}`), "metadata", 2, nil, 300)
+		}, 2, 300},
+		{"v8 nodes", func(f *Frames) {
+			f.addV8Node(0, 1, v8Node{ID: 2, Parent: 1, HasParent: true}, 90)
+			f.addV8Node(0, 1, v8Node{ID: 1}, 80)
+			f.addV8Node(1, 1, v8Node{ID: 2, Parent: 1, HasParent: true}, 70) // another profile
+		}, 1, 70},
+		{"earlier file", func(f *Frames) {
+			f.AddStackFrames([]byte(`{"1":{"parent":"9"}}`), "metadata", 1, nil, 10)
+			f.NextFile()
+			f.AddStackFrames([]byte(`{"2":{"parent":"9"}}`), "metadata", 1, nil, 500)
+		}, 2, 500},
+		{"earlier file only", func(f *Frames) {
+			f.AddStackFrames([]byte(`{"1":{"parent":"9"}}`), "metadata", 1, nil, 10)
+			f.NextFile()
+			f.AddStackFrames([]byte(`{"9":{}}`), "metadata", 2, nil, 500)
+		}, 1, -1},
+		{"none", func(f *Frames) {
+			f.AddStackFrames([]byte(`{"1":{},"2":{"parent":1}}`), "stackFrames", -1, cells{}, 0)
+		}, 0, -1},
+	} {
+		f := NewFrames()
+		f.NextFile()
+		tc.add(f)
+		if unknown, first := f.Resolve(); unknown != tc.unknown || first != tc.first {
+			t.Errorf("%s: %d unknown parents first at %d, want %d at %d", tc.name, unknown, first, tc.unknown, tc.first)
+		}
+	}
+}
+
+// TestFrameLookupsAllocate checks that looking up the usual sf ids and V8
+// nodes makes no text.
+func TestFrameLookupsAllocate(t *testing.T) {
+	f := NewFrames()
+	f.AddStackFrames([]byte(`{"12345":{"name":"a"},"0x1f":{"name":"b"}}`), "stackFrames", -1, nil, 0)
+	f.addV8Node(0, 1, v8Node{ID: 123456}, 0)
+	for _, raw := range [][]byte{[]byte(`12345`), []byte(`"0x1f"`)} {
+		if n := testing.AllocsPerRun(100, func() { f.Ref(raw) }); n != 0 {
+			t.Errorf("Ref(%s): %v allocations", raw, n)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { f.v8Frame(0, 1, 123456) }); n != 0 {
+		t.Errorf("v8Frame: %v allocations", n)
 	}
 }

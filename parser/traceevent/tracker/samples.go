@@ -107,12 +107,10 @@ func (s *Samples) P(ipid, itid int, ev *event.Event) {
 	default:
 		fr := -1
 		if ev.SF != nil {
-			if key, ok := NormaliseID(ev.SF); ok {
-				if id, ok := s.frames.Lookup(key); ok {
-					fr = id
-				} else {
-					s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
-				}
+			if id, valid, found := s.frames.Ref(ev.SF); found {
+				fr = id
+			} else if valid {
+				s.stats.Add(stat.JSONSample, stat.NotMatch, 1, ev.Offset)
 			}
 		}
 		s.rows.add(StackSample{ID: s.rows.next(), Source: "trace_event", CPUProfileID: -1, TS: ev.TS.NS,
@@ -204,7 +202,7 @@ func (s *Samples) nodes(p, ipid int, raw []byte, c textCount) error {
 				}
 			}
 		}
-		s.frames.addV8Node(p, ipid, n)
+		s.frames.addV8Node(p, ipid, n, c.off)
 		return nil
 	})
 }
@@ -284,12 +282,10 @@ func (s *Samples) TopLevel(raw []byte, off int64, thread func(tid event.Ident) i
 			}
 		}
 		if ev.SF != nil {
-			if key, ok := NormaliseID(ev.SF); ok {
-				if id, ok := s.frames.Lookup(key); ok {
-					row.FrameID = id
-				} else {
-					s.stats.Add(stat.JSONSamples, stat.NotMatch, 1, at) // an sf naming no frame
-				}
+			if id, valid, found := s.frames.Ref(ev.SF); found {
+				row.FrameID = id
+			} else if valid {
+				s.stats.Add(stat.JSONSamples, stat.NotMatch, 1, at) // an sf naming no frame
 			}
 		}
 		made = append(made, row)
