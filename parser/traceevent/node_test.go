@@ -81,8 +81,8 @@ func TestNodeTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Finish()
-	if len(st.cells) != 0 || unmatched != 0 {
-		t.Errorf("%d unmatched E, counted %v", unmatched, st.cells)
+	if st.counted() != 0 || unmatched != 0 {
+		t.Errorf("%d unmatched E, counted %d cells: %+v", unmatched, st.counted(), st.cells)
 	}
 	if len(slices.Rows()) != phases['B']+phases['X'] {
 		t.Errorf("%d slices for %d B and %d X", len(slices.Rows()), phases['B'], phases['X'])

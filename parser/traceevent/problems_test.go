@@ -18,6 +18,11 @@ import (
 // and finds each count in the run's Log after flush, with one warning per
 // problem cell naming its first offset.
 func TestProblemsReachLog(t *testing.T) {
+	for _, typ := range stat.Types() {
+		if typ >= 1<<typeBits {
+			t.Fatalf("stat type %s (%d) does not fit the %d bits of a cell's index", typ, typ, typeBits)
+		}
+	}
 	var p problems
 	p.init()
 	n := int64(1)
