@@ -243,7 +243,11 @@ func newPipe(workers int, before *pipe) *pipe {
 			}
 		}
 		if b == nil {
-			b = &batch{buf: make([]byte, 0, batchBytes), items: make([]item, 0, batchItems)}
+			// recs is made as large as buf: an event's record is shorter
+			// than its element (grown from nothing, the records of the
+			// batches left 6 MB of garbage on the 29 MB real-mix trace).
+			b = &batch{buf: make([]byte, 0, batchBytes), items: make([]item, 0, batchItems),
+				recs: make([]byte, 0, batchBytes)}
 		}
 		p.free <- b
 	}

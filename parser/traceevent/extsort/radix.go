@@ -9,8 +9,8 @@ import (
 // on TS keeps it: a least-significant-digit radix sort of the timestamps
 // (digits on which all records agree are skipped), then each run of equal
 // timestamps sorted by the whole key. scratch is reused when large enough.
-func sortOrder(recs []rec, scratch []tsIndex) ([]uint32, []tsIndex) {
-	n := len(recs)
+func sortOrder(recs *recList, scratch []tsIndex) ([]uint32, []tsIndex) {
+	n := recs.len()
 	if n == 0 {
 		return nil, scratch
 	}
@@ -18,9 +18,15 @@ func sortOrder(recs []rec, scratch []tsIndex) ([]uint32, []tsIndex) {
 		scratch = make([]tsIndex, 2*n)
 	}
 	a, b := scratch[:n], scratch[n:2*n]
-	for i := range recs {
-		// Flipping the sign bit makes unsigned order signed order.
-		a[i] = tsIndex{ts: uint64(recs[i].key.TS) ^ 1<<63, i: uint32(i)}
+	for b, block := range recs.blocks {
+		i0 := b * recBlock
+		if i0 >= n {
+			break
+		}
+		for j := range block[:min(recBlock, n-i0)] {
+			// Flipping the sign bit makes unsigned order signed order.
+			a[i0+j] = tsIndex{ts: uint64(block[j].key.TS) ^ 1<<63, i: uint32(i0 + j)}
+		}
 	}
 	var count [256]int
 	for shift := uint(0); shift < 64; shift += 8 {
@@ -53,7 +59,7 @@ func sortOrder(recs []rec, scratch []tsIndex) ([]uint32, []tsIndex) {
 			hi++
 		}
 		if hi-lo > 1 {
-			slices.SortFunc(order[lo:hi], func(x, y uint32) int { return recs[x].key.Compare(recs[y].key) })
+			slices.SortFunc(order[lo:hi], func(x, y uint32) int { return recs.at(int(x)).key.Compare(recs.at(int(y)).key) })
 		}
 		lo = hi
 	}

@@ -75,12 +75,16 @@ func TestSortOrder(t *testing.T) {
 		{"reversed", func(i int) int64 { return -int64(i) }},
 	}
 	for _, tt := range tests {
-		for _, n := range []int{0, 1, 2, 3000} {
+		for _, n := range []int{0, 1, 2, 3000, 2*recBlock + 5} {
 			recs := make([]rec, n)
 			for i := range recs {
 				recs[i].key = Key{TS: tt.ts(i), Rank: uint8(rnd.Intn(3)), DurKey: -int64(rnd.Intn(3)), Seq: int64(i)}
 			}
-			order, _ := sortOrder(recs, nil)
+			var list recList
+			for _, r := range recs {
+				list.add(r)
+			}
+			order, _ := sortOrder(&list, nil)
 			want := slices.Clone(recs)
 			slices.SortFunc(want, func(a, b rec) int { return a.key.Compare(b.key) })
 			if len(order) != n {
