@@ -928,3 +928,55 @@ func checkInvalidText(t *testing.T, r *imported, want int64) {
 		t.Errorf("json_string invalid_data %d, want %d (%v)", n, want, r.stats())
 	}
 }
+
+// TestEscapedTopLevelNames: the members treated by name are known by their
+// decoded names, as JSON.parse (catapult, DevTools) knows them, wherever
+// they are; Perfetto v58 reads no event of a "traceEv\u0065nts"
+// (docs/compat.md).
+func TestEscapedTopLevelNames(t *testing.T) {
+	const ev = `{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2,"name":"a","sf":"7"}`
+	for _, tc := range []struct {
+		name, in string
+		table    string
+		cols     []string
+		want     []string // "%d" standing for the input's size
+		stat     string   // one of the stat cells, "" for none
+	}{
+		{"traceEvents", `{"traceEv\u0065nts":[` + ev + `]}`, "callstack", []string{"ts", "dur", "name"},
+			[]string{"1000 2000 a"}, "json_complete/received=1"},
+		{"stackFrames", `{"traceEvents":[` + ev + `],"st\u0061ckFrames":{"7":{"name":"f"}}}`, "stack_frame",
+			[]string{"id", "frame_key", "name"}, []string{"0 7 f"}, "json_stack_frames/received=1"},
+		{"samples", `{"traceEvents":[],"stackFrames":{"7":{}},"sampl\u0065s":[{"tid":1,"ts":3,"sf":"7"}]}`, "stack_sample",
+			[]string{"source", "ts", "frame_id"}, []string{"samples 3000 0"}, "json_samples/received=1"},
+		{"displayTimeUnit", `{"display\u0054imeUnit":"us","traceEvents":[]}`, "trace_config", []string{"key", "value"},
+			[]string{"container object", "compression none", "uncompressed_size %d", "displayTimeUnit us"},
+			"json_display_time_unit/not_supported=1"},
+		{"metadata and otherData", `{"traceEvents":[],"m\u0065tadata":{"a":1},"oth\u0065rData":{"b":"x"}}`, "trace_config",
+			[]string{"key", "value"}, []string{"container object", "compression none", "uncompressed_size %d",
+				"metadata.a 1", "otherData.b x"}, ""},
+		{"controllerTraceDataKey", `{"traceEvents":[],"controll\u0065rTraceDataKey":"k"}`, "trace_config",
+			[]string{"key", "value"}, []string{"container object", "compression none", "uncompressed_size %d",
+				"controllerTraceDataKey k"}, ""},
+		{"systemTraceEvents", `{"syst\u0065mTraceEvents":"line 1\nline 2\n","traceEvents":[]}`, "system_trace_events",
+			[]string{"kind", "seq", "data"}, []string{"text 0 line 1\nline 2\n"}, "json_system_trace_events/received=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := importText(t, tc.in, Options{})
+			want := slices.Clone(tc.want)
+			for i, w := range want {
+				if strings.Contains(w, "%d") {
+					want[i] = fmt.Sprintf(w, len(tc.in))
+				}
+			}
+			if got := r.table(tc.table, tc.cols...); !slices.Equal(got, want) {
+				t.Errorf("%s %q, want %q", tc.table, got, want)
+			}
+			if n := r.log.Count(stat.JSONTopLevel, stat.Received); n != 0 {
+				t.Errorf("json_top_level received %d, want 0", n)
+			}
+			if tc.stat != "" && !slices.Contains(r.stats(), tc.stat) {
+				t.Errorf("stats %q, want %s", r.stats(), tc.stat)
+			}
+		})
+	}
+}

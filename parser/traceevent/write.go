@@ -373,6 +373,8 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		if !ok {
 			off = -1 // a systemTraceEvents string, streamed
 		}
+		// A name treated here must be one the tokenizer knows (knownMember),
+		// so that its escaped spellings are found too.
 		switch key {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":

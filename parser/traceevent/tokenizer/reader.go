@@ -5,7 +5,8 @@
 // position, tolerating what producers actually write (trailing commas, no
 // closing bracket, a file cut in the middle). It hands the object form's other
 // members (metadata, stackFrames, samples, systemTraceEvents text) to the
-// caller as raw JSON or text.
+// caller as raw JSON or text, by name (the names treated by name also when
+// written with escapes).
 //
 // Finding where an element ends is not jsonscan's skipping: the reader follows
 // only brackets and string quotes, across buffer refills, without judging the
@@ -224,7 +225,7 @@ func (r *Reader) toEvents(first bool) error {
 			r.done = true
 			return nil
 		}
-		name := string(key[1 : len(key)-1]) // before reading on: key may point into the buffer
+		name := memberName(key) // before reading on: key may point into the buffer
 		if c, err := r.peekNonSpace(); err != nil || c != ':' {
 			r.Problems.Unclosed = err != nil
 			r.done = true
@@ -266,6 +267,35 @@ func (r *Reader) toEvents(first bool) error {
 		r.Other[name] = append([]byte(nil), v...)
 		r.OtherOffset[name] = off
 	}
+}
+
+// memberName is the name of a top-level member from its key's JSON text:
+// as written between the quotes, or, for a name written with escapes whose
+// decoded text is a name treated by name (knownMember), that text, as
+// JSON.parse compares names after decoding them ("traceEv\u0065nts" is
+// traceEvents). Other names are decoded by the caller.
+func memberName(key []byte) string {
+	raw := key[1 : len(key)-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	js := jsonscan.NewBytes(key)
+	if b, err := js.ReadString(nil); err == nil && js.AtEOF() && knownMember(b) {
+		return string(b)
+	}
+	return string(raw)
+}
+
+// knownMember tells the top-level names the reader (traceEvents,
+// systemTraceEvents) or the importer (docs/format/traceevent.md#top-level-keys)
+// treats by name.
+func knownMember(name []byte) bool {
+	switch string(name) {
+	case "traceEvents", "systemTraceEvents", "stackFrames", "samples", "metadata", "otherData",
+		"displayTimeUnit", "controllerTraceDataKey":
+		return true
+	}
+	return false
 }
 
 // streamText hands the string at the read position to SystemText. It reports

@@ -320,3 +320,37 @@ func TestOtherOffset(t *testing.T) {
 		t.Errorf("offsets %v, want 4", r.OtherOffset)
 	}
 }
+
+// TestEscapedMemberNames: a top-level name written with escapes is known by
+// its decoded text when that is a name treated by name, as JSON.parse knows
+// it; other names are kept as written (the importer decodes them).
+func TestEscapedMemberNames(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		events   []string // the elements read
+		other    []string // OtherKeys
+	}{
+		{"traceEvents", `{"traceEv\u0065nts":[{"a":1}]}`, []string{`{"a":1}`}, nil},
+		{"traceEvents, upper-case hex", `{"trace\u0045vents":[{"a":1}]}`, []string{`{"a":1}`}, nil},
+		{"traceEvents, all escaped", `{"\u0074\u0072\u0061\u0063\u0065\u0045\u0076\u0065\u006e\u0074\u0073":[{"a":1},{"b":2}]}`,
+			[]string{`{"a":1}`, `{"b":2}`}, nil},
+		{"members before and after", `{"st\u0061ckFrames":{},"s\u0061mples":[],"metad\u0061ta":{},"traceEvents":[{"a":1}],` +
+			`"otherD\u0061ta":{},"displayTimeUnit":"ns","display\u0054imeUnit":"ms","controllerTraceD\u0061taKey":"k",` +
+			`"systemTr\u0061ceEvents":{}}`, []string{`{"a":1}`},
+			[]string{"stackFrames", "samples", "metadata", "otherData", "displayTimeUnit", "controllerTraceDataKey", "systemTraceEvents"}},
+		{"other names as written", `{"x\u0079":1,"a\\b":2,"traceEvents":[],"k\ud800":3}`, nil, []string{`x\u0079`, `a\\b`, `k\ud800`}},
+		// Not a known name once decoded: a lone surrogate, an escaped quote.
+		{"near misses", `{"traceEvents\ud800":[1],"trace\"Events":[2],"traceEvents ":[3],"trace\/Events":[4]}`, nil,
+			[]string{`traceEvents\ud800`, `trace\"Events`, "traceEvents ", `trace\/Events`}},
+	} {
+		got, r := readAll(t, tc.in)
+		if !reflect.DeepEqual(got, tc.events) || !reflect.DeepEqual(r.OtherKeys, tc.other) || r.Problems != (Problems{}) {
+			t.Errorf("%s: elements %q members %q %+v, want %q %q", tc.name, got, r.OtherKeys, r.Problems, tc.events, tc.other)
+		}
+	}
+	// The later of two spellings of one name is kept, as JSON.parse keeps it.
+	_, r := readAll(t, `{"traceEvents":[],"displayTimeUnit":"ns","displayTime\u0055nit":"ms"}`)
+	if got := string(r.Other["displayTimeUnit"]); got != `"ms"` || len(r.OtherKeys) != 1 {
+		t.Errorf("displayTimeUnit %s, members %q", got, r.OtherKeys)
+	}
+}
