@@ -643,7 +643,7 @@ func TestPanicOnPipelineGoroutine(t *testing.T) {
 		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
 		im.decodeBatch = func(b *batch, w *worker, s stage) {
 			if s == st && len(b.items) > 2 {
-				b.items[2].n = -1 // decode slices the element with it: a bug
+				b.items[2].n, b.items[2].ref = -1, nil // decode slices the buffer with it: a bug
 			}
 			b.decode(w, s)
 		}

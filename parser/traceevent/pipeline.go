@@ -36,6 +36,7 @@ type item struct {
 	ev      event.Event
 	key     extsort.Key // second pass: the sort key
 	pos, n  int         // the element's (first pass) or record's bytes in buf
+	ref     []byte      // second pass: the record, when it is not copied into buf
 	rec, rn int         // first pass: the event's record in recs
 	invalid bool
 	text    byte // first pass: textPart or textEnd for systemTraceEvents text
@@ -62,17 +63,23 @@ func (b *batch) reset() {
 	b.items, b.buf, b.recs, b.args, b.err = b.items[:0], b.buf[:0], b.recs[:0], b.args[:0], nil
 }
 
-// push copies raw into the batch. It reports false, adding nothing, when the
-// batch has no room left for raw.
-func (b *batch) push(raw []byte, seq, off int64, key extsort.Key) bool {
-	if len(b.items) > 0 && (len(b.buf)+len(raw) > cap(b.buf) || len(b.items) >= batchItems) {
+// push copies raw into the batch, or with ref set, adds it as it is (raw
+// stays unchanged as long as the batch holds it). It reports false, adding
+// nothing, when the batch has no room left for raw.
+func (b *batch) push(raw []byte, ref bool, seq, off int64, key extsort.Key) bool {
+	room := len(b.buf)+len(raw) <= cap(b.buf) || ref
+	if len(b.items) > 0 && (!room || len(b.items) >= batchItems) {
 		return false
 	}
-	if cap(b.buf) < len(raw) {
-		b.buf = make([]byte, 0, len(raw))
-	}
 	pos := len(b.buf)
-	b.buf = append(b.buf, raw...)
+	if ref {
+		pos = 0
+	} else {
+		if cap(b.buf) < len(raw) {
+			b.buf = make([]byte, 0, len(raw))
+		}
+		b.buf = append(b.buf, raw...)
+	}
 	n := len(b.items)
 	if n < cap(b.items) {
 		b.items = b.items[:n+1]
@@ -86,7 +93,10 @@ func (b *batch) push(raw []byte, seq, off int64, key extsort.Key) bool {
 	// time).
 	it := &b.items[n]
 	it.ev.Seq, it.ev.Offset = seq, off
-	it.key, it.pos, it.n = key, pos, len(raw)
+	it.key, it.pos, it.n, it.ref = key, pos, len(raw), nil
+	if ref {
+		it.ref = raw
+	}
 	it.rec, it.rn, it.invalid, it.text = 0, 0, false, 0
 	return true
 }
@@ -175,7 +185,10 @@ func (b *batch) decode(w *worker, st stage) {
 		if it.text != 0 {
 			continue
 		}
-		own := b.buf[it.pos : it.pos+it.n : it.pos+it.n]
+		own := it.ref
+		if own == nil {
+			own = b.buf[it.pos : it.pos+it.n : it.pos+it.n]
+		}
 		var ev *event.Event
 		var err error
 		if st == elements {
@@ -330,12 +343,13 @@ type feeder struct {
 
 func newFeeder(p *pipe) *feeder { return &feeder{p: p, b: p.get()} }
 
-// add queues raw and returns its item, or nil when the consumer quit.
-func (f *feeder) add(raw []byte, seq, off int64, k extsort.Key) *item {
+// add queues raw (a copy of it, unless ref: see batch.push) and returns its
+// item, or nil when the consumer quit.
+func (f *feeder) add(raw []byte, ref bool, seq, off int64, k extsort.Key) *item {
 	if f.b == nil {
 		return nil
 	}
-	if !f.b.push(raw, seq, off, k) {
+	if !f.b.push(raw, ref, seq, off, k) {
 		if !f.p.put(f.b) {
 			f.b = nil
 			return nil
@@ -343,7 +357,7 @@ func (f *feeder) add(raw []byte, seq, off int64, k extsort.Key) *item {
 		if f.b = f.p.get(); f.b == nil {
 			return nil
 		}
-		f.b.push(raw, seq, off, k)
+		f.b.push(raw, ref, seq, off, k)
 	}
 	return &f.b.items[len(f.b.items)-1]
 }
@@ -368,7 +382,7 @@ func readElements(rd *tokenizer.Reader, p *pipe) {
 		}
 	}()
 	rd.SystemText = func(part []byte, end bool) {
-		if it := f.add(part, 0, rd.Offset(), extsort.Key{}); it != nil {
+		if it := f.add(part, false, 0, rd.Offset(), extsort.Key{}); it != nil {
 			it.text = textPart
 			if end {
 				it.text = textEnd
@@ -384,7 +398,7 @@ func readElements(rd *tokenizer.Reader, p *pipe) {
 			f.end(err)
 			return
 		}
-		f.add(el.Raw, el.Seq, el.Offset, extsort.Key{})
+		f.add(el.Raw, false, el.Seq, el.Offset, extsort.Key{})
 	}
 }
 
@@ -398,8 +412,11 @@ func readSorted(s *extsort.Sorter, p *pipe) {
 			f.end(fmt.Errorf("%w merging sorted events (please report it): %v", ErrInternal, r))
 		}
 	}()
+	// When nothing was spilled, the records are the sorter's own, never
+	// written again: the batches point to them instead of copying them.
+	ref := s.Runs() == 0
 	err := s.Sorted(p.stop, func(k extsort.Key, off int64, raw []byte) error {
-		if f.add(raw, k.Seq, off, k) == nil {
+		if f.add(raw, ref, k.Seq, off, k) == nil {
 			return errConsumerQuit
 		}
 		return nil

@@ -336,7 +336,10 @@ const runBuffer = 256 << 10
 var ErrStopped = errors.New("sort: stopped")
 
 // Sorted calls fn for every record in processing order, then removes the
-// temporary files. raw is valid only during the call. Closing stop makes it
+// temporary files. raw is valid only during the call, unless nothing was
+// spilled (Runs is 0 when Sorted is called): raw is then the sorter's own
+// copy of the record, which is never written again, and the caller may keep
+// it. Closing stop makes it
 // return ErrStopped soon, in any phase of the merge.
 func (s *Sorter) Sorted(stop <-chan struct{}, fn func(k Key, off int64, raw []byte) error) error {
 	defer s.Close()
