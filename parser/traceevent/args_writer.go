@@ -209,11 +209,42 @@ func (a *argSets) flatInto(dst []event.Arg, raw []byte) []event.Arg {
 
 // mergeArgs returns base with the arguments of over merged in: a key already
 // in base keeps its position and takes the value from over; new keys are
-// appended in over's order.
+// appended in over's order. A key that base has twice (a flattened "a.b"
+// and "a":{"b"}) is the later one's.
 func mergeArgs(base, over []event.Arg) []event.Arg {
 	if len(base) == 0 {
 		return over
 	}
+	if len(base)+len(over) > linearMerge {
+		return mergeArgsMap(base, over)
+	}
+	return mergeArgsLinear(base, over)
+}
+
+// linearMerge is the most arguments of both ends mergeArgs searches one by
+// one; beyond, a map finds them. BenchmarkMergeArgs (half the keys shared):
+// 14 ns against 55 ns at 2+2, 0.57 µs against 1.4 µs at 16+16, 2.6 µs
+// against 3.1 µs at 32+32, where the map's cost no longer grows faster.
+const linearMerge = 32
+
+// mergeArgsLinear is mergeArgs for a few arguments, without a map.
+func mergeArgsLinear(base, over []event.Arg) []event.Arg {
+	for _, a := range over {
+		i := len(base) - 1 // the later of a repeated key, as the map has it
+		for i >= 0 && base[i].Key != a.Key {
+			i--
+		}
+		if i >= 0 {
+			base[i] = a
+		} else {
+			base = append(base, a)
+		}
+	}
+	return base
+}
+
+// mergeArgsMap is mergeArgs for many arguments.
+func mergeArgsMap(base, over []event.Arg) []event.Arg {
 	pos := make(map[string]int, len(base))
 	for i, a := range base {
 		pos[a.Key] = i

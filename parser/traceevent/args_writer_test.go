@@ -219,3 +219,83 @@ func TestMergedFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeArgs: the arguments of an end event (or of a flow's second end)
+// merged into those of the begin: a key of both in the begin's place with
+// the end's value, new keys after in the end's order, a key repeated in
+// either list (flattened "a.b" and "a":{"b"}) resolved to its later place;
+// the same whether the keys are searched one by one or through a map, and
+// without allocating when the base has room.
+func TestMergeArgs(t *testing.T) {
+	args := func(s string) []event.Arg { // "k=v k2=v2"
+		var out []event.Arg
+		for _, kv := range strings.Fields(s) {
+			k, v, _ := strings.Cut(kv, "=")
+			out = append(out, event.Arg{Key: k, Type: event.ArgString, Str: v})
+		}
+		return out
+	}
+	many := func(prefix string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%s%d=%d ", prefix, i, i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		base, over, want string
+	}{
+		{"a=1 b=2", "b=3 c=4", "a=1 b=3 c=4"},
+		{"", "x=1 y=2", "x=1 y=2"},
+		{"a=1", "", "a=1"},
+		{"a.b=1 c=2 a.b=3", "a.b=9", "a.b=1 c=2 a.b=9"},
+		{"a=1", "n=1 n=2 a=3 n=4", "a=3 n=4"},
+		{"c=1 b=2 a=3", "a=4 d=5 b=6 e=7", "c=1 b=6 a=4 d=5 e=7"},
+		// Past linearMerge: the map.
+		{many("k", 30), "k3=x " + many("n", 6) + "k11=y", strings.Replace(strings.Replace(many("k", 30), "k3=3", "k3=x", 1),
+			"k11=11", "k11=y", 1) + many("n", 6)},
+		{many("k", 40) + "k5=z", "k5=w", many("k", 40) + "k5=w"},
+		{"a=1", many("n", 35) + "a=2 n7=x", "a=2 " + strings.Replace(many("n", 35), "n7=7", "n7=x", 1)},
+	} {
+		got := mergeArgs(args(tc.base), args(tc.over))
+		viaMap, linear := args(tc.want), args(tc.want)
+		if len(args(tc.base)) > 0 {
+			viaMap, linear = mergeArgsMap(args(tc.base), args(tc.over)), mergeArgsLinear(args(tc.base), args(tc.over))
+		}
+		var texts []string
+		for _, a := range got {
+			texts = append(texts, a.Key+"="+a.Str)
+		}
+		if strings.Join(texts, " ") != strings.Join(strings.Fields(tc.want), " ") || !reflect.DeepEqual(got, viaMap) ||
+			!reflect.DeepEqual(got, linear) {
+			t.Errorf("%q + %q: %q (map %v, linear %v), want %q", tc.base, tc.over, texts, viaMap, linear, tc.want)
+		}
+	}
+	base, begin, over := make([]event.Arg, 0, 32), args(many("k", 10)), args("k1=x "+many("n", 5))
+	if n := testing.AllocsPerRun(100, func() { mergeArgs(append(base[:0], begin...), over) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
+
+// BenchmarkMergeArgs compares the linear search with the map at the
+// sizes around linearMerge (n arguments at each end, half of them shared).
+func BenchmarkMergeArgs(b *testing.B) {
+	for _, n := range []int{2, 4, 8, 16, 32} {
+		var base, over []event.Arg
+		for i := range n {
+			base = append(base, event.Arg{Key: fmt.Sprintf("args.key%d", i)})
+			over = append(over, event.Arg{Key: fmt.Sprintf("args.key%d", i+n/2)})
+		}
+		buf := make([]event.Arg, 0, 2*n)
+		for _, m := range []struct {
+			name  string
+			merge func(a, b []event.Arg) []event.Arg
+		}{{"linear", mergeArgsLinear}, {"map", mergeArgsMap}} {
+			b.Run(fmt.Sprintf("%s/%d+%d", m.name, n, n), func(b *testing.B) {
+				for range b.N {
+					m.merge(append(buf[:0], base...), over)
+				}
+			})
+		}
+	}
+}
