@@ -70,29 +70,42 @@ func (t *Tracks) key(kind, catOrName, scope, idKind string, id []byte, ipid int)
 // global or local (process-local) member (docs/format/traceevent.md#ids-and-scopes). both tells that id and
 // id2 were both given (id is used).
 func eventID(ev *event.Event) (kind, id string, local, both, ok bool) {
-	kind, b, local, both, ok := eventIDBytes(ev)
-	return kind, string(b), local, both, ok
+	kind, raw, local, both := eventIDRaw(ev)
+	if raw == nil {
+		return "", "", false, false, false
+	}
+	id, ok = NormaliseID(raw) // one string, whatever the id
+	return kind, id, local, both, ok
 }
 
 // eventIDBytes is eventID giving the id as idBytes does: for the usual ids,
 // a part of the event's bytes, valid as long as they are.
 func eventIDBytes(ev *event.Event) (kind string, id []byte, local, both, ok bool) {
+	kind, raw, local, both := eventIDRaw(ev)
+	if raw == nil {
+		return "", nil, false, false, false
+	}
+	id, ok = idBytes(raw)
+	return kind, id, local, both, ok
+}
+
+// eventIDRaw is eventID giving the id's JSON value; raw is nil when the
+// event has no id and no usable id2.
+func eventIDRaw(ev *event.Event) (kind string, raw []byte, local, both bool) {
 	if ev.ID != nil {
-		id, ok = idBytes(ev.ID)
-		return "id", id, false, ev.ID2 != nil, ok
+		return "id", ev.ID, false, ev.ID2 != nil
 	}
 	if ev.ID2 == nil {
-		return "", nil, false, false, false
+		return "", nil, false, false
 	}
 	member, local, ok := event.ID2Member(ev.ID2)
 	if !ok {
-		return "", nil, false, false, false
+		return "", nil, false, false
 	}
-	id, ok = idBytes(member)
 	if local {
-		return "id2.local", id, true, false, ok
+		return "id2.local", member, true, false
 	}
-	return "id2.global", id, false, false, ok
+	return "id2.global", member, false, false
 }
 
 // Lookup returns the track of an async event of process ipid, creating it on
