@@ -299,3 +299,28 @@ func BenchmarkMergeArgs(b *testing.B) {
 		}
 	}
 }
+
+// TestTextIDsCollisions: texts that share a hash keep their own ids, and a
+// text is found only under its own hash.
+func TestTextIDsCollisions(t *testing.T) {
+	var m textIDs
+	if h := m.hash([]byte(`{"a":1}`)); h != m.hash([]byte(`{"a":1}`)) || h == m.hash([]byte(`{"a":2}`)) {
+		t.Fatalf("hash of the same text differs, or of two texts is the same")
+	}
+	m.put(7, `{"a":1}`, 10)
+	m.put(7, `{"b":2}`, 20) // the same hash: a collision
+	m.put(8, `{"c":3}`, 30)
+	for _, tt := range []struct {
+		h    uint64
+		text string
+		id   int64
+		ok   bool
+	}{
+		{7, `{"a":1}`, 10, true}, {7, `{"b":2}`, 20, true}, {8, `{"c":3}`, 30, true},
+		{7, `{"c":3}`, 0, false}, {8, `{"a":1}`, 0, false}, {9, `{"a":1}`, 0, false},
+	} {
+		if id, ok := m.get(tt.h, []byte(tt.text)); id != tt.id || ok != tt.ok {
+			t.Errorf("get(%d, %s) = %d, %v; want %d, %v", tt.h, tt.text, id, ok, tt.id, tt.ok)
+		}
+	}
+}
