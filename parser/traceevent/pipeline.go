@@ -189,19 +189,22 @@ func (b *batch) decode(w *worker, st stage) {
 		if own == nil {
 			own = b.buf[it.pos : it.pos+it.n : it.pos+it.n]
 		}
+		// The event is decoded in its item, not copied there.
+		seq, off := it.ev.Seq, it.ev.Offset
+		d.Into(&it.ev)
 		var ev *event.Event
 		var err error
 		if st == elements {
-			ev, err = d.Decode(&tokenizer.Element{Seq: it.ev.Seq, Offset: it.ev.Offset, Raw: own})
+			ev, err = d.Decode(&tokenizer.Element{Seq: seq, Offset: off, Raw: own})
 		} else {
 			ev, err = d.DecodeRecord(own)
 		}
+		d.Into(nil)
+		it.ev.Seq, it.ev.Offset = seq, off
 		if err != nil {
 			it.invalid = true
 			continue
 		}
-		ev.Seq, ev.Offset = it.ev.Seq, it.ev.Offset
-		it.ev = *ev
 		if st == elements {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)

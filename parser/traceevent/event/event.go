@@ -118,7 +118,8 @@ const maxInterned = 1 << 16
 // keeping one copy of strings that repeat (names, categories), which is what
 // most of a trace's strings do. The zero value is ready to use.
 type Decoder struct {
-	ev     Event
+	ev     *Event // the event decoded into: own, or the caller's (Into)
+	own    Event
 	strs   map[string]string
 	keyBuf []byte   // the keys of the current element, one after the other
 	keyEnd []uint32 // where each ends in keyBuf
@@ -137,7 +138,7 @@ func (d *Decoder) Decode(el *tokenizer.Element) (*Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &d.ev, nil
+		return d.ev, nil
 	}
 	fixed, n := stripTrailingCommas(el.Raw)
 	if n == 0 {
@@ -147,7 +148,21 @@ func (d *Decoder) Decode(el *tokenizer.Element) (*Event, error) {
 		return nil, err
 	}
 	d.ev.TrailingCommas = n
-	return &d.ev, nil
+	return d.ev, nil
+}
+
+// Into makes Decode and DecodeRecord decode into ev, which the caller owns,
+// instead of the decoder's own Event (nil: its own again), and return it:
+// a caller that keeps each event in a place of its own spares copying it
+// there (some 500 bytes). ev is overwritten whole, whether the decoding
+// succeeds or not.
+func (d *Decoder) Into(ev *Event) { d.ev = ev }
+
+// target makes d.ev the event decoded into.
+func (d *Decoder) target() {
+	if d.ev == nil {
+		d.ev = &d.own
+	}
 }
 
 // BorrowStrings sets whether the string fields of the events Decode returns
@@ -212,8 +227,9 @@ func stripTrailingCommas(b []byte) ([]byte, int) {
 }
 
 func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
-	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
-	ev := &d.ev
+	d.target()
+	*d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	ev := d.ev
 	js := jsonscan.NewBytes(raw)
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return ErrNotObject
@@ -225,7 +241,7 @@ func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
 		return nil
 	}
 	// The general decoder: start over.
-	d.ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
+	*ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
 	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
 	var seen uint64
 	err := js.Object(func(key []byte) error {

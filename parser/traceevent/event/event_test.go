@@ -81,3 +81,43 @@ func TestDecodeBadStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeInto: an event decoded into the caller's Event (Into) is the one
+// the decoder decodes into its own, by Decode and DecodeRecord alike, and
+// is overwritten whole; Into(nil) goes back to the decoder's own.
+func TestDecodeInto(t *testing.T) {
+	els := []string{
+		`{"ph":"X","ts":1.5,"dur":2,"pid":1,"tid":"t","name":"a","cat":"c","args":{"x":1},"id":"0x1","sf":3}`,
+		`{"ph":"B","ts":3,"pid":2,"tid":2,"name":"b","ts":4,}`, // a duplicate key, a trailing comma
+		`{"ph":"i","ts":5,"s":"g","bind_id":7,"flow_out":true}`,
+	}
+	var own, into Decoder
+	for i, raw := range els {
+		el := &tokenizer.Element{Seq: int64(i), Offset: int64(10 * i), Raw: []byte(raw)}
+		ev, err := own.Decode(el)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		want := new(Event)
+		*want = *ev // own's event is overwritten by its DecodeRecord below
+		mine := Event{Name: "left over", Args: []byte("{}"), DupKeys: 9}
+		into.Into(&mine)
+		got, err := into.Decode(el)
+		if err != nil || got != &mine || !reflect.DeepEqual(mine, *want) {
+			t.Fatalf("%s: Into: %+v (at %p, error %v), want %+v at %p", raw, *got, got, err, *want, &mine)
+		}
+		rec := AppendRecord(nil, want)
+		wantRec, err := own.DecodeRecord(rec)
+		if err != nil {
+			t.Fatalf("%s: record: %v", raw, err)
+		}
+		mine = Event{Name: "left over", Seq: 5}
+		if got, err := into.DecodeRecord(rec); err != nil || got != &mine || !reflect.DeepEqual(mine, *wantRec) {
+			t.Fatalf("%s: record Into: %+v, want %+v", raw, mine, *wantRec)
+		}
+		into.Into(nil)
+		if got, _ := into.Decode(el); got == &mine || !reflect.DeepEqual(*got, *want) {
+			t.Fatalf("%s: after Into(nil): %+v at %p, want its own", raw, *got, got)
+		}
+	}
+}

@@ -12,7 +12,7 @@ import (
 // anything else (escaped keys, trailing commas, syntax errors, deep nesting,
 // control characters) it reports false and the general decoder decides.
 func (d *Decoder) fastDecode(raw []byte) bool {
-	ev := &d.ev
+	ev := d.ev
 	var seen uint64 // keyHash bits of the keys so far
 	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {

@@ -176,8 +176,9 @@ func (r *recordReader) fail() {
 // stays valid until the next call; its byte fields point into rec and its
 // strings are shared through d. Seq and Offset are left zero.
 func (d *Decoder) DecodeRecord(rec []byte) (*Event, error) {
-	d.ev = Event{}
-	ev := &d.ev
+	d.target()
+	*d.ev = Event{}
+	ev := d.ev
 	r := recordReader{b: rec}
 	flags := r.uvarint()
 	if r.err != nil || len(r.b) == 0 {

@@ -107,8 +107,9 @@ func (d *Decoder) decodeSonic(raw []byte, el *sonicElement) error {
 	if err := sonicAPI.Unmarshal(raw, el); err != nil {
 		return err
 	}
-	d.ev = Event{dec: d}
-	ev := &d.ev
+	d.target()
+	*d.ev = Event{dec: d}
+	ev := d.ev
 	// In the order Event.field would see them in Chrome's elements; a
 	// field's meaning does not depend on the order except for duplicates.
 	for _, m := range [...]struct {
@@ -145,8 +146,8 @@ func TestSonicSame(t *testing.T) {
 		if err := theirs.decodeSonic(raw, &el); err != nil {
 			t.Fatalf("element %d: sonic: %v", i, err)
 		}
-		if !reflect.DeepEqual(theirs.ev, *want) {
-			t.Fatalf("element %d %s:\nsonic %+v\nours  %+v", i, raw, theirs.ev, *want)
+		if !reflect.DeepEqual(*theirs.ev, *want) {
+			t.Fatalf("element %d %s:\nsonic %+v\nours  %+v", i, raw, *theirs.ev, *want)
 		}
 	}
 }
@@ -185,7 +186,7 @@ func BenchmarkElements(b *testing.B) {
 			if err := d.decodeSonic(raw, &el); err != nil {
 				b.Fatal(err)
 			}
-			return AppendRecord(rec, &d.ev)
+			return AppendRecord(rec, d.ev)
 		})
 	})
 	b.Run("sonic-typed", func(b *testing.B) {
