@@ -41,6 +41,13 @@ type Threads struct {
 	strs  map[string]int64
 	procs map[int64]int
 	thrs  map[[2]int64]int
+	// last is the pid and tid numbers Lookup resolved last and their rows:
+	// most events are of the same thread as the one before.
+	last struct {
+		ok         bool
+		pid, tid   int64
+		ipid, itid int
+	}
 }
 
 // NewThreads returns the registry with the placeholder rows, keeping at most
@@ -82,6 +89,15 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 			t.stats.Add(stat.JSONPidTid, stat.Received, 1, ev.Offset)
 		}
 	}
+	if l := &t.last; l.ok && p == l.pid && !tid.IsStr {
+		th := tid.Num
+		if !tid.Present || (th == 0 && p != 0) {
+			th = p
+		}
+		if th == l.tid {
+			return l.ipid, l.itid, true
+		}
+	}
 	ipid, known := t.procs[p]
 	if !known {
 		if t.full() {
@@ -108,6 +124,7 @@ func (t *Threads) Lookup(ev *event.Event) (ipid, itid int, ok bool) {
 		}
 		itid = t.thread(ipid, p, th, tstr)
 	}
+	t.last.ok, t.last.pid, t.last.tid, t.last.ipid, t.last.itid = true, p, th, ipid, itid
 	return ipid, itid, true
 }
 

@@ -18,17 +18,21 @@ func TestThreads(t *testing.T) {
 	var got []pair
 	for _, ev := range [][2]event.Ident{
 		{n(10), n(11)},       // process 10 (ipid 1) + main thread 10 (itid 1), thread 11 (itid 2)
+		{n(10), n(11)},       // the same thread again (the last one Lookup found)
 		{n(10), n(0)},        // tid 0 with pid ≠ 0: the main thread
 		{n(10), none},        // missing tid: the main thread
+		{n(10), n(10)},       // the main thread by its number
 		{s("gpu"), s("gpu")}, // string pid: synthetic number, its main thread
 		{s("gpu"), s("io")},  // a second string: the next synthetic number
+		{s("gpu"), s("io")},  // the same again
 		{none, n(7)},         // missing pid: process 0
 		{n(20), n(11)},       // same tid in another process: another thread
+		{n(10), n(11)},       // back to the first thread
 	} {
 		ipid, itid, _ := th.Lookup(&event.Event{Pid: ev[0], Tid: ev[1]})
 		got = append(got, pair{ipid, itid})
 	}
-	want := []pair{{1, 2}, {1, 1}, {1, 1}, {2, 3}, {2, 4}, {0, 5}, {3, 7}}
+	want := []pair{{1, 2}, {1, 2}, {1, 1}, {1, 1}, {1, 1}, {2, 3}, {2, 4}, {2, 4}, {0, 5}, {3, 7}, {1, 2}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lookups %v, want %v", got, want)
 	}
