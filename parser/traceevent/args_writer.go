@@ -119,33 +119,39 @@ func (a *argSets) of(ev *event.Event) int64 {
 	list, ok := ev.Flattened()
 	switch {
 	case !ok:
-		return a.add(ev.Args)
+		return a.addFlat(ev, ev.Args, false, nil, event.ArgProblems{}, false)
 	case !mayMerge(ev.Ph):
 		// Flattened ahead of time only to spare this goroutine the work
 		// (batch.decode): as if flattened here.
-		return a.addFlat(ev.Args, true, list, ev.ArgProblems(), false)
+		return a.addFlat(ev, ev.Args, true, list, ev.ArgProblems(), false)
 	case list == nil:
 		return none // did not flatten; its problems were counted with the event
 	}
-	return a.addFlat(ev.Args, true, list, ev.ArgProblems(), true)
+	return a.addFlat(ev, ev.Args, true, list, ev.ArgProblems(), true)
 }
 
 // add returns the set of raw args (none when there are no arguments or they
 // do not flatten: not an object), flattening them unless their text was
 // seen before, and counting what flattening tolerated.
 func (a *argSets) add(raw []byte) int64 {
-	return a.addFlat(raw, false, nil, event.ArgProblems{}, false)
+	return a.addFlat(nil, raw, false, nil, event.ArgProblems{}, false)
 }
 
 // addFlat is add where flat tells that raw was flattened already, into list
 // (nil and empty alike: no arguments) with problems probs; counted tells
 // that those were counted with its event (and are not again for later events
 // of the same text).
-func (a *argSets) addFlat(raw []byte, flat bool, list []event.Arg, probs event.ArgProblems, counted bool) int64 {
+func (a *argSets) addFlat(ev *event.Event, raw []byte, flat bool, list []event.Arg, probs event.ArgProblems, counted bool) int64 {
 	if raw == nil {
 		return none
 	}
-	hRaw := a.byRaw.hash(raw)
+	hRaw, ok := uint64(0), false
+	if ev != nil {
+		hRaw, ok = ev.ArgsHash() // computed by a decoding worker (seenTexts)
+	}
+	if !ok {
+		hRaw = a.byRaw.hash(raw)
+	}
 	if id, ok := a.byRaw.get(hRaw, raw); ok {
 		if p, ok := a.rawProblems[string(raw)]; ok && !counted && a.count != nil {
 			a.count(p)
@@ -263,7 +269,7 @@ func mergeArgsMap(base, over []event.Arg) []event.Arg {
 // 2 % of the import's CPU on the 29 MB real-mix trace). A text whose hash
 // another text has goes to a map of its own.
 type textIDs struct {
-	seed   maphash.Seed
+	s      maphash.Seed // the seed of hash (seeded tells it is made)
 	seeded bool
 	first  map[uint64]textID // the first text of each hash
 	more   map[string]int64  // texts whose hash a text in first has
@@ -275,11 +281,14 @@ type textID struct {
 }
 
 // hash returns the hash of b that get and put take.
-func (m *textIDs) hash(b []byte) uint64 {
+func (m *textIDs) hash(b []byte) uint64 { return maphash.Bytes(m.seed(), b) }
+
+// seed returns the seed of hash.
+func (m *textIDs) seed() maphash.Seed {
 	if !m.seeded {
-		m.seed, m.seeded = maphash.MakeSeed(), true
+		m.s, m.seeded = maphash.MakeSeed(), true
 	}
-	return maphash.Bytes(m.seed, b)
+	return m.s
 }
 
 // get returns the id of text b, whose hash is h.

@@ -324,3 +324,32 @@ func TestTextIDsCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsHashedOnce: the decoding workers hash args texts with the
+// importer's seed, so that every text the importer keeps in byRaw is under
+// its own hash, whether a worker or the importer hashed it.
+func TestArgsHashedOnce(t *testing.T) {
+	text := lines(
+		`{"ph":"X","pid":1,"tid":1,"ts":1,"dur":5,"name":"a","args":{"k":1,"s":"x"}}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":10,"dur":5,"name":"a","args":{"k":1,"s":"x"}}`,
+		`{"ph":"X","pid":1,"tid":1,"ts":20,"dur":5,"name":"a","args":{"k":2}}`,
+		`{"ph":"i","pid":1,"tid":1,"ts":30,"name":"i","s":"g","args":{"k":3}}`,
+		`{"ph":"n","pid":1,"tid":1,"ts":40,"id":1,"cat":"c","name":"n","args":{"k":4}}`,
+	)
+	mem := rows.NewMemory()
+	ts := schema.New()
+	im := New(Env{Sink: mem, Tables: ts, Dict: tables.NewDict(mem, ts), Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
+	if err := im.Read(context.Background(), strings.NewReader(text), Input{Path: "test.json"}); err != nil {
+		t.Fatal(err)
+	}
+	im.Finish()
+	m := &im.args.byRaw
+	if len(m.first) != 4 || len(m.more) != 0 {
+		t.Fatalf("%d texts kept, %d under another's hash; want 4, 0", len(m.first), len(m.more))
+	}
+	for h, e := range m.first {
+		if want := m.hash([]byte(e.text)); h != want {
+			t.Errorf("%s kept under hash %x, want %x", e.text, h, want)
+		}
+	}
+}

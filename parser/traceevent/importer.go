@@ -207,7 +207,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	workers := decodeWorkers()
 	p := newPipe(workers, nil)
 	go readElements(rd, p)
-	err = p.decoded(workers, elements, im.decodeBatch).consume(ctx, func(b *batch) error {
+	err = p.decoded(workers, elements, im.args.byRaw.seed(), im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.text != 0 {
@@ -248,7 +248,7 @@ func (im *Importer) Read(ctx context.Context, r io.Reader, in Input) error {
 	im.topLevelFirst(rd)
 	p = newPipe(workers, p)
 	go readSorted(sorter, p)
-	err = p.decoded(workers, records, im.decodeBatch).consume(ctx, func(b *batch) error {
+	err = p.decoded(workers, records, im.args.byRaw.seed(), im.decodeBatch).consume(ctx, func(b *batch) error {
 		for i := range b.items {
 			it := &b.items[i]
 			if it.invalid {

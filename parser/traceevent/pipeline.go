@@ -146,7 +146,8 @@ type worker struct {
 
 // seenTexts is the args texts that the workers of a stage have flattened,
 // by hash, at most maxSeen (about 16 bytes each): past it, texts not seen
-// are left to the importer.
+// are left to the importer. seed is the importer's (argSets), so that the
+// importer finds a text by the hash a worker computed (Event.SetArgsHash).
 type seenTexts struct {
 	mu   sync.Mutex
 	seed maphash.Seed
@@ -155,12 +156,12 @@ type seenTexts struct {
 
 const maxSeen = 1 << 16
 
-func newSeenTexts() *seenTexts { return &seenTexts{seed: maphash.MakeSeed()} }
+func newSeenTexts(seed maphash.Seed) *seenTexts { return &seenTexts{seed: seed} }
 
-// first reports whether the args text raw is seen for the first time,
-// remembering it. A hash collision only leaves a text to the importer.
-func (t *seenTexts) first(raw []byte) bool {
-	h := maphash.Bytes(t.seed, raw)
+// first reports whether the args text whose hash is h is seen for the
+// first time, remembering it. A hash collision only leaves a text to the
+// importer.
+func (t *seenTexts) first(h uint64) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.seen == nil {
@@ -209,7 +210,7 @@ func (b *batch) decode(w *worker, st stage) {
 			it.rec = len(b.recs)
 			b.recs = event.AppendRecord(b.recs, ev)
 			it.rn = len(b.recs) - it.rec
-		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev) && w.texts.first(ev.Args)) {
+		} else if ev.Args != nil && (mayMerge(ev.Ph) || setByText(ev) && w.texts.first(w.argsHash(ev))) {
 			// The arguments of a batch share one slice; the importer copies
 			// what it keeps beyond the event. Those of other events are
 			// flattened here the first time a worker sees their text: the
@@ -228,6 +229,15 @@ func (b *batch) decode(w *worker, st stage) {
 			}
 		}
 	}
+}
+
+// argsHash returns the hash of ev's args text by which the importer finds
+// its set (argSets.of), recording it in ev: the importer does not hash the
+// text again.
+func (w *worker) argsHash(ev *event.Event) uint64 {
+	h := maphash.Bytes(w.texts.seed, ev.Args)
+	ev.SetArgsHash(h)
+	return h
 }
 
 // pipe hands batches from a producer goroutine to the consumer.
@@ -272,8 +282,9 @@ func newPipe(workers int, before *pipe) *pipe {
 
 // decoded starts a stage that decodes the batches of p on workers
 // goroutines and returns the pipe it hands them on through, in their order;
-// the pipes share their batches and their stop signal.
-func (p *pipe) decoded(workers int, st stage, decode func(*batch, *worker, stage)) *pipe {
+// the pipes share their batches and their stop signal. seed is the one the
+// importer hashes args texts with (argSets).
+func (p *pipe) decoded(workers int, st stage, seed maphash.Seed, decode func(*batch, *worker, stage)) *pipe {
 	q := &pipe{full: make(chan *batch, 4), free: p.free, stop: p.stop}
 	order := make(chan *batch, cap(p.free))
 	work := make(chan *batch, cap(p.free))
@@ -286,7 +297,7 @@ func (p *pipe) decoded(workers int, st stage, decode func(*batch, *worker, stage
 			work <- b
 		}
 	}()
-	texts := newSeenTexts()
+	texts := newSeenTexts(seed)
 	for range workers {
 		go func() {
 			w := worker{texts: texts}

@@ -69,7 +69,18 @@ type Event struct {
 	flat     []Arg
 	hasFlat  bool
 	argProbs ArgProblems
+	// argsHash is a hash of Args computed ahead of time (SetArgsHash);
+	// hasArgsHash tells that it is set.
+	argsHash    uint64
+	hasArgsHash bool
 }
+
+// SetArgsHash records h, a hash of Args computed ahead of time (by the
+// decoding goroutine), for whoever looks Args up by the same hash.
+func (ev *Event) SetArgsHash(h uint64) { ev.argsHash, ev.hasArgsHash = h, true }
+
+// ArgsHash returns the hash SetArgsHash recorded, and whether there is one.
+func (ev *Event) ArgsHash() (uint64, bool) { return ev.argsHash, ev.hasArgsHash }
 
 // FlatArgs returns the event's flattened arguments (nil: none).
 func (ev *Event) FlatArgs() []Arg {
