@@ -438,9 +438,14 @@ func (ev *Event) ident(raw []byte) Ident {
 	return id
 }
 
-func (ev *Event) field(key []byte, raw []byte) {
+// field decodes the value raw of the member key into ev. It returns the
+// key's number among the keys it knows (fewer than 64), -1 for a key it
+// does not.
+func (ev *Event) field(key []byte, raw []byte) int {
+	k := -1
 	switch string(key) {
 	case "ph":
+		k = 0
 		if len(raw) == 3 && raw[0] == '"' && raw[2] == '"' && raw[1] < 0x80 && raw[1] != '\\' && raw[1] != '"' {
 			ev.Ph, ev.PhLong = raw[1], false // the usual one-letter phase
 		} else if s, ok := ev.str(raw); ok {
@@ -450,24 +455,33 @@ func (ev *Event) field(key []byte, raw []byte) {
 			ev.Ph = 0
 		}
 	case "ts":
+		k = 1
 		ev.TS = ev.time(raw)
 	case "dur":
+		k = 2
 		ev.Dur = ev.time(raw)
 	case "tts":
+		k = 3
 		ev.TTS = ev.time(raw)
 		ev.BadThreadTime = ev.BadThreadTime || !ev.TTS.Valid
 	case "tdur":
+		k = 4
 		ev.TDur = ev.time(raw)
 		ev.BadThreadTime = ev.BadThreadTime || !ev.TDur.Valid
 	case "pid":
+		k = 5
 		ev.Pid = ev.ident(raw)
 	case "tid":
+		k = 6
 		ev.Tid = ev.ident(raw)
 	case "name":
+		k = 7
 		ev.Name, ev.HasName = ev.str(raw)
 	case "cat":
+		k = 8
 		ev.Cat, ev.HasCat = ev.str(raw)
 	case "args":
+		k = 9
 		ev.Args, ev.ArgsInvalid = nil, false
 		switch {
 		case len(raw) > 0 && raw[0] == '{':
@@ -477,30 +491,46 @@ func (ev *Event) field(key []byte, raw []byte) {
 			ev.ArgsInvalid = true
 		}
 	case "id":
+		k = 10
 		ev.ID = ev.idText(raw, false)
 	case "id2":
+		k = 11
 		ev.ID2 = ev.idText(raw, true)
 	case "scope":
+		k = 12
 		ev.Scope, _ = ev.str(raw)
 	case "s":
+		k = 13
 		ev.S, _ = ev.str(raw)
 	case "bp":
+		k = 14
 		ev.BP, _ = ev.str(raw)
 	case "bind_id":
+		k = 15
 		ev.BindID = ev.idText(raw, false)
 	case "flow_in":
+		k = 16
 		ev.FlowIn = string(raw) == "true"
 	case "flow_out":
+		k = 17
 		ev.FlowOut = string(raw) == "true"
 	case "sf":
+		k = 18
 		ev.SF = ev.idText(raw, false)
 	case "esf":
+		k = 19
 		ev.ESF = ev.idText(raw, false)
 	case "cname":
+		k = 20
 		ev.CName, _ = ev.str(raw)
-	case "stack", "estack":
+	case "stack":
+		k = 21
+		ev.HasStack = true
+	case "estack":
+		k = 22
 		ev.HasStack = true
 	}
+	return k
 }
 
 // StringValue decodes a JSON string value as the event fields are decoded

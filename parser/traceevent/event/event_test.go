@@ -121,3 +121,25 @@ func TestDecodeInto(t *testing.T) {
 		}
 	}
 }
+
+// TestDupKeys counts every repeat of a key, known to the decoder or not,
+// by the fast path and the general one alike.
+func TestDupKeys(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		dups int
+	}{
+		{`{"ph":"X","ts":1,"dur":1}`, 0},
+		{`{"ph":"X","ph":"B","ph":"C"}`, 2},
+		{`{"x":1,"y":2,"x":3,"z":4,"x":5}`, 2},
+		{`{"x":1,"ph":"X","x":2,"ph":"B","ph":"C","stack":[],"estack":[],"stack":1,"y":0,"esf":1,"esf":2}`, 5},
+	} {
+		for _, general := range []bool{false, true} {
+			d := Decoder{general: general}
+			ev, err := d.Decode(&tokenizer.Element{Raw: []byte(tc.raw)})
+			if err != nil || ev.DupKeys != tc.dups {
+				t.Errorf("%s (general %v): %d repeated keys (error %v), want %d", tc.raw, general, ev.DupKeys, err, tc.dups)
+			}
+		}
+	}
+}

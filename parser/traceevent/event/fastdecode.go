@@ -13,7 +13,8 @@ import (
 // control characters) it reports false and the general decoder decides.
 func (d *Decoder) fastDecode(raw []byte) bool {
 	ev := d.ev
-	var seen uint64 // keyHash bits of the keys so far
+	var seen uint64  // keyHash bits of the unknown keys so far
+	var known uint64 // the known keys so far, by their number (field)
 	i := jsonscan.SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
@@ -47,8 +48,16 @@ func (d *Decoder) fastDecode(raw []byte) bool {
 		if !ok {
 			return false
 		}
-		d.addKey(key, &seen)
-		ev.field(key, raw[vs:ve])
+		// A key field knows is a repeat if its bit is set; only the others
+		// are compared with each other (addKey).
+		if k := ev.field(key, raw[vs:ve]); k >= 0 {
+			if known&(1<<k) != 0 {
+				ev.DupKeys++
+			}
+			known |= 1 << k
+		} else {
+			d.addKey(key, &seen)
+		}
 		i = jsonscan.SkipSpace(raw, ve)
 		if i >= len(raw) {
 			return false
