@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Record builds one row's record: a header of serial types followed by the
@@ -106,6 +107,28 @@ func (r *Record) Text(s string) {
 
 // Bytes returns the record. It is valid until the next Reset.
 func (r *Record) Bytes() []byte {
+	// Most records have fewer than 127 values, each of a serial type under
+	// 128: every varint of the header is then one byte, written as is.
+	if len(r.types) < 127 {
+		small := true
+		for _, t := range r.types {
+			if t >= 1<<7 {
+				small = false
+				break
+			}
+		}
+		if small {
+			h := 1 + len(r.types)
+			out := slices.Grow(r.out[:0], h+len(r.body))[:h+len(r.body)]
+			out[0] = byte(h)
+			for i, t := range r.types {
+				out[1+i] = byte(t)
+			}
+			copy(out[h:], r.body)
+			r.out = out
+			return out
+		}
+	}
 	n := 0
 	for _, t := range r.types {
 		n += varintLen(t)

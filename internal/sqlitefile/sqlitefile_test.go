@@ -1157,3 +1157,35 @@ func TestTruncateCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordHeaderSizes reads back records around the sizes where a header
+// varint takes a second byte: texts of 56 to 58 bytes (serial types 125 to
+// 129), and 125 to 128 values (a header of 126 to 129 bytes).
+func TestRecordHeaderSizes(t *testing.T) {
+	var r Record
+	for _, n := range []int{1, 125, 126, 127, 128} {
+		for _, size := range []int{0, 56, 57, 58, 300} {
+			r.Reset()
+			for i := range n {
+				if i%2 == 0 {
+					r.Text(strings.Repeat("x", size))
+				} else {
+					r.Int(int64(i) << 40)
+				}
+			}
+			got, err := Values(nil, r.Bytes())
+			if err != nil || len(got) != n {
+				t.Fatalf("%d values, texts of %d: %d read back, error %v", n, size, len(got), err)
+			}
+			for i, v := range got {
+				want := Value{Kind: Text, Text: strings.Repeat("x", size)}
+				if i%2 == 1 {
+					want = Value{Kind: Integer, Int: int64(i) << 40}
+				}
+				if v != want {
+					t.Fatalf("%d values, texts of %d: value %d is %+v, want %+v", n, size, i, v, want)
+				}
+			}
+		}
+	}
+}
