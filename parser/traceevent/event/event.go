@@ -140,6 +140,9 @@ type Decoder struct {
 	args    jsonscan.Decoder // reused to flatten arguments
 	flat    flattenBufs      // reused to flatten arguments
 	last    [6]string        // DecodeRecord: the latest of each string field
+	// recent holds strings DecodeRecord interned lately, at a hash of
+	// their length and three of their bytes (internRecent).
+	recent [256]string
 }
 
 // Decode decodes el. The returned Event is valid until the next call.
@@ -196,6 +199,22 @@ func (d *Decoder) intern(b []byte) string {
 	if len(d.strs) < maxInterned {
 		d.strs[s] = s
 	}
+	return s
+}
+
+// internRecent is intern for DecodeRecord, which meets the same few names
+// and categories over and over: a string met lately is found in recent
+// without a map lookup.
+func (d *Decoder) internRecent(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	i := byte(len(b)*7) ^ b[0] ^ b[len(b)/2]<<1 ^ b[len(b)-1]<<2
+	if s := d.recent[i]; s == string(b) {
+		return s
+	}
+	s := d.intern(b)
+	d.recent[i] = s
 	return s
 }
 

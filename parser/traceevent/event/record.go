@@ -174,6 +174,11 @@ type recordReader struct {
 }
 
 func (r *recordReader) uvarint() uint64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 { // one byte: most lengths
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.fail()
@@ -255,7 +260,7 @@ func (d *Decoder) DecodeRecord(rec []byte) (*Event, error) {
 			if b := r.bytes(); string(b) == d.last[i] {
 				*s = d.last[i]
 			} else {
-				*s = d.intern(b)
+				*s = d.internRecent(b)
 				d.last[i] = *s
 			}
 		}
