@@ -392,6 +392,29 @@ func stringEnd(b []byte, escaped bool) (int, bool) {
 	}
 }
 
+// plainStringEnd returns the position of the quote that closes the string
+// whose text starts at b[i], or -1 when an escape comes first or b ends
+// before the quote (stringEnd then reads it).
+func plainStringEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := quoteOrBackslash(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			if i += bits.TrailingZeros64(m) >> 3; b[i] == '"' {
+				return i
+			}
+			return -1
+		}
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			return i
+		case '\\':
+			return -1
+		}
+	}
+	return -1
+}
+
 // structural marks the bytes the scan stops at outside strings.
 var structural = [256]bool{'"': true, ',': true, '{': true, '[': true, '}': true, ']': true}
 
@@ -559,9 +582,16 @@ func (r *Reader) scan(s *valueScan, chunk []byte) (int, error) {
 				}
 				continue
 			}
-			// A string starts: find its end now.
-			s.inString = true
+			// A string starts: find its end now. Most are short and
+			// plain, and end in the chunk: passed over here at once.
 			i++
+			if j := plainStringEnd(chunk, i); j >= 0 && j-i <= s.maxString {
+				if i = j; len(s.stack) == 0 {
+					return i + 1, nil
+				}
+				continue
+			}
+			s.inString = true
 			s.strStart = s.at(r, i)
 		}
 		var closed bool
