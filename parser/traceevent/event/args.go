@@ -54,6 +54,11 @@ type ArgProblems struct {
 
 // AppendArgs is flattenArgs appending to dst, with what it tolerated.
 func AppendArgs(dst []Arg, raw []byte, d *Decoder) ([]Arg, ArgProblems, error) {
+	if len(raw) == 2 && raw[0] == '{' && raw[1] == '}' {
+		// No arguments, as most b, e, B and E events of Chrome's traces
+		// have: nothing to decode.
+		return dst, ArgProblems{}, nil
+	}
 	var js *jsonscan.Decoder
 	if d != nil {
 		js = &d.args
