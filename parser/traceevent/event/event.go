@@ -401,6 +401,23 @@ func LoneSurrogateString(raw []byte) bool {
 
 // number returns the text of a number given as a JSON number or as a numeric
 // string (docs/format/traceevent.md#numbers-given-as-strings).
+// plainInt reads the usual text of a pid or tid, up to 18 digits, as
+// strconv.ParseInt does (without making a string of it); ok is false for
+// any other text.
+func plainInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
+
 // plainMicros reads the usual text of a time in µs, digits with at most
 // three after a point, as ns: what jsonscan.ScaleDecimal(b, 3) gives for
 // it, in one pass. ok is false for any other text (a sign, more digits, an
@@ -468,6 +485,9 @@ func (ev *Event) time(raw []byte) Time {
 }
 
 func (ev *Event) ident(raw []byte) Ident {
+	if v, ok := plainInt(raw); ok {
+		return Ident{Num: v, Present: true}
+	}
 	id := Ident{Present: true}
 	if b, ok := ev.number(raw); ok {
 		if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {

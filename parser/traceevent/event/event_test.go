@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"tracestreamer/parser/jsonscan"
@@ -180,5 +181,34 @@ func TestPlainMicros(t *testing.T) {
 		if _, ok := plainMicros([]byte(s)); !ok {
 			t.Errorf("%q not read by plainMicros", s)
 		}
+	}
+}
+
+// TestPlainInt: where plainInt reads a pid or tid, it reads what
+// strconv.ParseInt reads.
+func TestPlainInt(t *testing.T) {
+	texts := []string{"0", "1", "0123", "999999999999999999", "9999999999999999999", "-1", "+1", "1.5", "1e3", "", "12a"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		const alphabet = "01234567890123456789-+.e"
+		b := make([]byte, rng.IntN(21))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	fast := 0
+	for _, s := range texts {
+		v, ok := plainInt([]byte(s))
+		if !ok {
+			continue
+		}
+		fast++
+		if w, err := strconv.ParseInt(s, 10, 64); err != nil || w != v {
+			t.Fatalf("%q: plainInt %d, ParseInt %d (%v)", s, v, w, err)
+		}
+	}
+	if fast < 1000 {
+		t.Errorf("only %d texts read by plainInt", fast)
 	}
 }
