@@ -78,7 +78,8 @@ func Describe(r io.Reader, add func(what string, count int64, format string, arg
 		add("time span", (maxTS-minTS)/1000, "µs, from ts %.3f to %.3f µs", float64(minTS)/1e3, float64(maxTS)/1e3)
 	}
 	for _, k := range rd.OtherKeys {
-		add("member "+k, int64(len(rd.Other[k])), "bytes")
+		name, _ := tokenizer.MemberText(k)
+		add("member "+name, int64(len(rd.Other[k])), "bytes")
 	}
 	return nil
 }

@@ -980,3 +980,39 @@ func TestEscapedTopLevelNames(t *testing.T) {
 		})
 	}
 }
+
+// TestTopLevelNameSpellings: top-level names are compared decoded, as
+// JSON.parse compares them: two spellings of one name are one member, one
+// trace_config row with the later value in the place of the first, counted
+// once (json_top_level received); names with lone surrogate escapes are
+// compared as written (two different ones are two members, as for
+// JSON.parse), and a decoded name is not decoded again.
+func TestTopLevelNameSpellings(t *testing.T) {
+	const r1 = "\uFFFD"
+	for _, tc := range []struct {
+		name, members string
+		rows          []string // after container, compression, uncompressed_size
+		received, bad int64    // json_top_level received, json_string invalid_data
+	}{
+		{"escape later", `"xy":1,"x\u0079":2`, []string{"xy 2"}, 1, 0},
+		{"escape first", `"x\u0079":1,"xy":2`, []string{"xy 2"}, 1, 0},
+		{"three spellings, others between", `"b":0,"x\u0079":1,"a":5,"\u0078y":2,"xy":3`,
+			[]string{"b 0", "xy 3", "a 5"}, 3, 0},
+		{"surrogate pair and the character", `"\ud83d\ude00":1,"` + "\U0001F600" + `":2`, []string{"\U0001F600 2"}, 1, 0},
+		{"escaped backslash", `"x\\u0079":1,"xy":2`, []string{`x\u0079 1`, "xy 2"}, 2, 0},
+		{"one lone surrogate twice", `"k\ud800":1,"k\ud800":2`, []string{"k" + r1 + " 2"}, 1, 1},
+		{"two lone surrogates", `"k\ud800":1,"k\udc00":2`, []string{"k" + r1 + " 1", "k" + r1 + " 2"}, 2, 2},
+		{"lone surrogate and its escaped spelling", `"k\ud800":1,"k\\ud800":2`, []string{"k" + r1 + " 1", `k\ud800 2`}, 2, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := importText(t, `{"traceEvents":[],`+tc.members+`}`, Options{})
+			if got := r.table("trace_config", "key", "value"); len(got) < 3 || !slices.Equal(got[3:], tc.rows) {
+				t.Errorf("trace_config %q, want after the first 3 %q", got, tc.rows)
+			}
+			if n := r.log.Count(stat.JSONTopLevel, stat.Received); n != tc.received {
+				t.Errorf("json_top_level received %d, want %d", n, tc.received)
+			}
+			checkInvalidText(t, r, tc.bad)
+		})
+	}
+}

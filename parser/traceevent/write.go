@@ -373,8 +373,6 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		if !ok {
 			off = -1 // a systemTraceEvents string, streamed
 		}
-		// A name treated here must be one the tokenizer knows (knownMember),
-		// so that its escaped spellings are found too.
 		switch key {
 		case "traceEvents", "stackFrames", "samples":
 		case "displayTimeUnit":
@@ -399,8 +397,9 @@ func (im *Importer) topLevelLast(rd *tokenizer.Reader, in Input, size int64) {
 		default:
 			im.stats.Add(stat.JSONTopLevel, stat.Received, 1, off)
 			// The value is its raw JSON text (a string keeps its quotes and
-			// escapes), only invalid UTF-8 replaced; the name is decoded.
-			name, nameBad := topLevelName(key)
+			// escapes), only invalid UTF-8 replaced; the name is decoded
+			// (by the tokenizer, but for the few it keeps as written).
+			name, nameBad := tokenizer.MemberText(key)
 			im.configRowReplaced(name, string(raw), nameBad, false, off)
 		}
 	}
@@ -419,21 +418,6 @@ func (im *Importer) topLevelText(raw []byte, off int64) (text string, ok bool) {
 		im.stats.Add(stat.JSONString, stat.InvalidData, 1, off)
 	}
 	return text, true
-}
-
-// topLevelName decodes the name of a top-level member, which the tokenizer
-// keeps as written between its quotes; bad tells that decoding replaced a
-// lone surrogate escape (configRow replaces and counts invalid UTF-8).
-func topLevelName(name string) (string, bool) {
-	if !strings.Contains(name, `\`) {
-		return name, false
-	}
-	js := jsonscan.NewBytes([]byte(`"` + name + `"`))
-	b, err := js.ReadString(nil)
-	if err != nil {
-		return name, false
-	}
-	return string(b), js.LoneSurrogates > 0
 }
 
 // configRow writes one trace_config row of this importer; invalid UTF-8 in

@@ -5,8 +5,7 @@
 // position, tolerating what producers actually write (trailing commas, no
 // closing bracket, a file cut in the middle). It hands the object form's other
 // members (metadata, stackFrames, samples, systemTraceEvents text) to the
-// caller as raw JSON or text, by name (the names treated by name also when
-// written with escapes).
+// caller as raw JSON or text, by name, decoded as JSON.parse decodes it.
 //
 // Finding where an element ends is not jsonscan's skipping: the reader follows
 // only brackets and string quotes, across buffer refills, without judging the
@@ -26,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"strings"
 
 	"tracestreamer/parser/jsonscan"
 )
@@ -97,7 +97,10 @@ type Reader struct {
 	buf  []byte
 	seq  int64
 	// Other holds the raw JSON of top-level members other than traceEvents
-	// (object form), by name, as far as they were read.
+	// (object form), by name, as far as they were read. Names are decoded
+	// (see MemberText for the few kept as written), so that two spellings
+	// of one name are one member, whose value is the later one, as by
+	// JSON.parse.
 	Other map[string][]byte
 	// OtherKeys are the keys of Other in the order they first appear.
 	OtherKeys []string
@@ -269,33 +272,45 @@ func (r *Reader) toEvents(first bool) error {
 	}
 }
 
-// memberName is the name of a top-level member from its key's JSON text:
-// as written between the quotes, or, for a name written with escapes whose
-// decoded text is a name treated by name (knownMember), that text, as
-// JSON.parse compares names after decoding them ("traceEv\u0065nts" is
-// traceEvents). Other names are decoded by the caller.
+// writtenMark starts a name that Other keeps as written (memberName): a
+// byte that valid UTF-8 never holds, so that such a name is not taken for
+// a decoded one (the written "k\ud800" is not the decoded "k\\ud800").
+const writtenMark = "\xff"
+
+// memberName is the name of a top-level member from its key's JSON text,
+// decoded, as JSON.parse compares names after decoding them
+// ("traceEv\u0065nts" is traceEvents, "x\u0079" is xy). A name whose
+// escapes do not decode, or decode to a lone surrogate (which jsonscan
+// replaces by U+FFFD, losing which one it was), is kept as written after
+// writtenMark; MemberText decodes it for display.
 func memberName(key []byte) string {
 	raw := key[1 : len(key)-1]
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw)
 	}
 	js := jsonscan.NewBytes(key)
-	if b, err := js.ReadString(nil); err == nil && js.AtEOF() && knownMember(b) {
+	if b, err := js.ReadString(nil); err == nil && js.AtEOF() && js.LoneSurrogates == 0 {
 		return string(b)
 	}
-	return string(raw)
+	return writtenMark + string(raw)
 }
 
-// knownMember tells the top-level names the reader (traceEvents,
-// systemTraceEvents) or the importer (docs/format/traceevent.md#top-level-keys)
-// treats by name.
-func knownMember(name []byte) bool {
-	switch string(name) {
-	case "traceEvents", "systemTraceEvents", "stackFrames", "samples", "metadata", "otherData",
-		"displayTimeUnit", "controllerTraceDataKey":
-		return true
+// MemberText is the text of a name as Other and OtherKeys hold it: the name
+// itself, or for one kept as written (its escapes do not decode, or decode
+// to a lone surrogate) its decoded text, each lone surrogate replaced by
+// U+FFFD (replaced true); one whose escapes do not decode is its written
+// text. Invalid UTF-8 is left as it is.
+func MemberText(name string) (text string, replaced bool) {
+	raw, ok := strings.CutPrefix(name, writtenMark)
+	if !ok {
+		return name, false
 	}
-	return false
+	js := jsonscan.NewBytes([]byte(`"` + raw + `"`))
+	b, err := js.ReadString(nil)
+	if err != nil {
+		return raw, false
+	}
+	return string(b), js.LoneSurrogates > 0
 }
 
 // streamText hands the string at the read position to SystemText. It reports

@@ -322,35 +322,78 @@ func TestOtherOffset(t *testing.T) {
 }
 
 // TestEscapedMemberNames: a top-level name written with escapes is known by
-// its decoded text when that is a name treated by name, as JSON.parse knows
-// it; other names are kept as written (the importer decodes them).
+// its decoded text, as JSON.parse knows it, so that two spellings of one
+// name are one member (its later value, in the place of the first); a name
+// whose escapes decode to a lone surrogate or do not decode is kept as
+// written after writtenMark.
 func TestEscapedMemberNames(t *testing.T) {
+	const w = writtenMark
 	for _, tc := range []struct {
 		name, in string
-		events   []string // the elements read
-		other    []string // OtherKeys
+		events   []string          // the elements read
+		other    []string          // OtherKeys
+		values   map[string]string // some of Other
 	}{
-		{"traceEvents", `{"traceEv\u0065nts":[{"a":1}]}`, []string{`{"a":1}`}, nil},
-		{"traceEvents, upper-case hex", `{"trace\u0045vents":[{"a":1}]}`, []string{`{"a":1}`}, nil},
+		{"traceEvents", `{"traceEv\u0065nts":[{"a":1}]}`, []string{`{"a":1}`}, nil, nil},
+		{"traceEvents, upper-case hex", `{"trace\u0045vents":[{"a":1}]}`, []string{`{"a":1}`}, nil, nil},
 		{"traceEvents, all escaped", `{"\u0074\u0072\u0061\u0063\u0065\u0045\u0076\u0065\u006e\u0074\u0073":[{"a":1},{"b":2}]}`,
-			[]string{`{"a":1}`, `{"b":2}`}, nil},
+			[]string{`{"a":1}`, `{"b":2}`}, nil, nil},
 		{"members before and after", `{"st\u0061ckFrames":{},"s\u0061mples":[],"metad\u0061ta":{},"traceEvents":[{"a":1}],` +
 			`"otherD\u0061ta":{},"displayTimeUnit":"ns","display\u0054imeUnit":"ms","controllerTraceD\u0061taKey":"k",` +
 			`"systemTr\u0061ceEvents":{}}`, []string{`{"a":1}`},
-			[]string{"stackFrames", "samples", "metadata", "otherData", "displayTimeUnit", "controllerTraceDataKey", "systemTraceEvents"}},
-		{"other names as written", `{"x\u0079":1,"a\\b":2,"traceEvents":[],"k\ud800":3}`, nil, []string{`x\u0079`, `a\\b`, `k\ud800`}},
-		// Not a known name once decoded: a lone surrogate, an escaped quote.
+			[]string{"stackFrames", "samples", "metadata", "otherData", "displayTimeUnit", "controllerTraceDataKey", "systemTraceEvents"},
+			map[string]string{"displayTimeUnit": `"ms"`}},
+		{"other names decoded", `{"x\u0079":1,"a\\b":2,"traceEvents":[],"\ud83d\ude00":3}`, nil,
+			[]string{"xy", `a\b`, "\U0001F600"}, nil},
+		{"two spellings of an unknown name", `{"xy":1,"b":2,"x\u0079":3,"\u0078y":4}`, nil,
+			[]string{"xy", "b"}, map[string]string{"xy": "4", "b": "2"}},
+		{"escaped spelling first", `{"x\u0079":1,"xy":2}`, nil, []string{"xy"}, map[string]string{"xy": "2"}},
+		{"a pair and the character", `{"\ud83d\ude00":1,"` + "\U0001F600" + `":2}`, nil,
+			[]string{"\U0001F600"}, map[string]string{"\U0001F600": "2"}},
+		// Not decoded twice: "x\\u0079" is the 7 characters x\u0079.
+		{"escaped backslash", `{"x\\u0079":1,"xy":2}`, nil, []string{`x\u0079`, "xy"}, nil},
+		// Kept as written: lone surrogates (two different ones are two
+		// members, as for JSON.parse), and a name that does not decode; the
+		// written text never meets a decoded one.
+		{"lone surrogates", `{"k\ud800":1,"k\\ud800":2,"k\udc00":3,"k\ud800":4}`, nil,
+			[]string{w + `k\ud800`, `k\ud800`, w + `k\udc00`}, map[string]string{w + `k\ud800`: "4", `k\ud800`: "2"}},
+		{"bad escape", `{"a\x":1}`, nil, []string{w + `a\x`}, nil},
+		// Not a known name once decoded.
 		{"near misses", `{"traceEvents\ud800":[1],"trace\"Events":[2],"traceEvents ":[3],"trace\/Events":[4]}`, nil,
-			[]string{`traceEvents\ud800`, `trace\"Events`, "traceEvents ", `trace\/Events`}},
+			[]string{w + `traceEvents\ud800`, `trace"Events`, "traceEvents ", `trace/Events`}, nil},
 	} {
 		got, r := readAll(t, tc.in)
 		if !reflect.DeepEqual(got, tc.events) || !reflect.DeepEqual(r.OtherKeys, tc.other) || r.Problems != (Problems{}) {
 			t.Errorf("%s: elements %q members %q %+v, want %q %q", tc.name, got, r.OtherKeys, r.Problems, tc.events, tc.other)
 		}
+		for k, v := range tc.values {
+			if got, off := string(r.Other[k]), r.OtherOffset[k]; got != v || tc.in[off:off+int64(len(v))] != v {
+				t.Errorf("%s: %q is %s at %d, want %s", tc.name, k, got, off, v)
+			}
+		}
+		if len(r.Other) != len(tc.other) {
+			t.Errorf("%s: %d members, want %d", tc.name, len(r.Other), len(tc.other))
+		}
 	}
-	// The later of two spellings of one name is kept, as JSON.parse keeps it.
-	_, r := readAll(t, `{"traceEvents":[],"displayTimeUnit":"ns","displayTime\u0055nit":"ms"}`)
-	if got := string(r.Other["displayTimeUnit"]); got != `"ms"` || len(r.OtherKeys) != 1 {
-		t.Errorf("displayTimeUnit %s, members %q", got, r.OtherKeys)
+}
+
+// TestMemberText: the text of a name kept as written is decoded, lone
+// surrogates replaced; a decoded name is its own text, whatever it holds.
+func TestMemberText(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		replaced   bool
+	}{
+		{"xy", "xy", false},
+		{`x\u0079`, `x\u0079`, false},
+		{"a\xffb", "a\xffb", false},
+		{writtenMark + `k\ud800\u0079`, "k\uFFFDy", true},
+		{writtenMark + `k\udc00\ud800`, "k\uFFFD\uFFFD", true},
+		{writtenMark + "k\xfe\\ud800", "k\xfe\uFFFD", true},
+		{writtenMark + `a\x`, `a\x`, false},
+	} {
+		if text, replaced := MemberText(tc.name); text != tc.text || replaced != tc.replaced {
+			t.Errorf("MemberText(%q) = %q, %v, want %q, %v", tc.name, text, replaced, tc.text, tc.replaced)
+		}
 	}
 }
