@@ -198,7 +198,9 @@ func (im *Importer) metadata(ipid, itid int, ev *event.Event) {
 		return
 	}
 	if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
-		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid, nil, ev.Offset) // counted as the event's args
+		// Texts are counted as the event's args; raw's own offset is not
+		// known, and not needed then.
+		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid, nil, ev.Offset, ev.Offset)
 		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), ev.Offset)
 	}
 }

@@ -332,7 +332,7 @@ func (im *Importer) writeSamples() {
 func (im *Importer) topLevelFirst(rd *tokenizer.Reader) {
 	if raw, ok := rd.Other["stackFrames"]; ok {
 		off := rd.OtherOffset["stackFrames"]
-		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1, &im.stats, off)
+		n, _ := im.frames.AddStackFrames(raw, "stackFrames", -1, &im.stats, off, tracker.AtFrameValue)
 		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), off)
 	}
 	if _, ok := rd.Other["traceEvents"]; ok {

@@ -55,14 +55,19 @@ func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}
 // reported with that file's name.
 func (f *Frames) NextFile() { f.file++ }
 
+// AtFrameValue, as AddStackFrames' at, has each frame keep the input byte
+// offset where its own value starts.
+const AtFrameValue int64 = -1
+
 // AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
 // top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
-// It returns the number of frames it made. Texts with invalid UTF-8 or lone
-// surrogate escapes are replaced and counted to st at the input byte offset
-// where their frame's value starts (off is raw's); st nil: they are counted
-// elsewhere (an M event's args are) and off is the offset of that event.
-// Each frame keeps that offset (its value's, or the event's) for Resolve.
-func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, off int64) (int, error) {
+// It returns the number of frames it made. off is the input byte offset
+// where raw starts. Texts with invalid UTF-8 or lone surrogate escapes are
+// replaced and counted to st at the offset where their frame's value starts;
+// st nil: they are counted elsewhere (an M event's args are). Each frame
+// keeps the offset at (the M event's), or with AtFrameValue that of its
+// value, for Resolve's warning.
+func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, off, at int64) (int, error) {
 	js := jsonscan.NewBytes(raw)
 	scope := frameScope{source: source, ipid: ipid, profile: -1}
 	n := len(f.Rows)
@@ -73,8 +78,8 @@ func (f *Frames) AddStackFrames(raw []byte, source string, ipid int, st Stats, o
 		c.off = off + js.Offset() // where the frame's value starts
 		names.c.off = c.off
 		fr := Frame{ID: len(f.Rows), Source: source, Ipid: ipid, CPUProfileID: -1, Key: names.text(k), ParentID: -1,
-			off: off, file: f.file}
-		if st != nil {
+			off: at, file: f.file}
+		if at == AtFrameValue {
 			fr.off = c.off
 		}
 		start := js.Offset()

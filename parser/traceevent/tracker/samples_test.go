@@ -10,7 +10,7 @@ import (
 
 func TestSamples(t *testing.T) {
 	frames := NewFrames()
-	frames.AddStackFrames([]byte(`{"7":{"name":"tick"}}`), "stackFrames", -1, nil, 0)
+	frames.AddStackFrames([]byte(`{"7":{"name":"tick"}}`), "stackFrames", -1, nil, 0, AtFrameValue)
 	st := cells{}
 	s := NewSamples(frames, st)
 	for _, raw := range []string{
@@ -49,7 +49,7 @@ func TestSamples(t *testing.T) {
 
 func TestTopLevelSamples(t *testing.T) {
 	frames := NewFrames()
-	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1, nil, 0)
+	frames.AddStackFrames([]byte(`{"1":{"name":"a"}}`), "stackFrames", -1, nil, 0, AtFrameValue)
 	st := cells{}
 	s := NewSamples(frames, st)
 	_, err := s.TopLevel([]byte(`[{"cpu":1,"tid":5,"ts":10,"name":"cycles","sf":1,"weight":3},{"tid":5,"ts":"x"},{"tid":6,"ts":11,"sf":9}]`), 0,
