@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -630,35 +631,57 @@ func TestEveryProblem(t *testing.T) {
 }
 
 // TestPanicOnPipelineGoroutine makes the decoding of the third event panic,
-// in the first pass (elements) and in the second (sorted records): Read
-// returns an error naming the internal error and the event's offset, and
-// the two events before it are imported.
+// in the first pass (elements) and in the second (sorted records), before
+// the decoder is given the item's event (a bad slice bound) and inside the
+// decoder, which has overwritten the item's event (bytes that fault when
+// read): Read returns an error naming the internal error and the event's
+// offset, and the two events before it are imported.
 func TestPanicOnPipelineGoroutine(t *testing.T) {
 	in := lines(`{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a"}`, `{"ph":"X","ts":2,"dur":1,"pid":1,"tid":1,"name":"b"}`,
 		`{"ph":"X","ts":3,"dur":1,"pid":1,"tid":1,"name":"c"}`, `{"ph":"X","ts":4,"dur":1,"pid":1,"tid":1,"name":"d"}`)
-	for _, st := range []stage{elements, records} {
-		mem := rows.NewMemory()
-		ts := schema.New()
-		dict := tables.NewDict(mem, ts)
-		im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
-		im.decodeBatch = func(b *batch, w *worker, s stage) {
-			if s == st && len(b.items) > 2 {
-				b.items[2].n, b.items[2].ref = -1, nil // decode slices the buffer with it: a bug
+	for _, tc := range []struct {
+		name  string
+		stage stage
+		fault bool // inside the decoder, else before it
+	}{
+		{"elements, bad bound", elements, false},
+		{"records, bad bound", records, false},
+		{"elements, in the decoder", elements, true},
+		{"records, in the decoder", records, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var bad []byte
+			if tc.fault {
+				bad = unreadable(t)
 			}
-			b.decode(w, s)
-		}
-		err := im.Read(context.Background(), strings.NewReader(in), Input{Path: "in.json"})
-		if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "in.json: internal error at offset 109") {
-			t.Errorf("stage %d: error %v", st, err)
-		}
-		im.Finish()
-		var names []string
-		for _, r := range mem.Rows["callstack"] {
-			names = append(names, r[5].Text)
-		}
-		if strings.Join(names, ",") != "a,b" {
-			t.Errorf("stage %d: slices %q, want the 2 before the panic", st, names)
-		}
+			mem := rows.NewMemory()
+			ts := schema.New()
+			dict := tables.NewDict(mem, ts)
+			im := New(Env{Sink: mem, Tables: ts, Dict: dict, Range: &rows.Range{}, Log: stat.NewLog(nil)}, Options{})
+			im.decodeBatch = func(b *batch, w *worker, s stage) {
+				if s == tc.stage && len(b.items) > 2 {
+					if tc.fault {
+						b.items[2].ref = bad // read by Decode or DecodeRecord
+						defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+					} else {
+						b.items[2].n, b.items[2].ref = -1, nil // decode slices the buffer with it: a bug
+					}
+				}
+				b.decode(w, s)
+			}
+			err := im.Read(context.Background(), strings.NewReader(in), Input{Path: "in.json"})
+			if !errors.Is(err, ErrInternal) || !strings.Contains(err.Error(), "in.json: internal error at offset 109") {
+				t.Errorf("error %v", err)
+			}
+			im.Finish()
+			var names []string
+			for _, r := range mem.Rows["callstack"] {
+				names = append(names, r[5].Text)
+			}
+			if strings.Join(names, ",") != "a,b" {
+				t.Errorf("slices %q, want the 2 before the panic", names)
+			}
+		})
 	}
 }
 

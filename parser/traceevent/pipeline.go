@@ -57,6 +57,9 @@ type batch struct {
 	err       error         // the producer's error, in its last batch
 	done      chan struct{} // closed when the batch is decoded
 	decodedTo int           // the item being decoded (decodeSafely)
+	// decodingOff is the input offset of that item, kept apart because
+	// the item's event is overwritten as it is decoded.
+	decodingOff int64
 }
 
 func (b *batch) reset() {
@@ -121,13 +124,10 @@ const (
 // batch at the item it was decoding, with an error naming its offset, so
 // that the items before it are kept and the run goes on.
 func (b *batch) decodeSafely(w *worker, st stage, decode func(*batch, *worker, stage)) {
-	b.decodedTo = 0
+	b.decodedTo, b.decodingOff = 0, -1
 	defer func() {
 		if r := recover(); r != nil {
-			off := int64(-1)
-			if b.decodedTo < len(b.items) {
-				off = b.items[b.decodedTo].ev.Offset
-			}
+			off := b.decodingOff
 			b.items = b.items[:b.decodedTo]
 			b.err = fmt.Errorf("%w at offset %d (please report it): %v", ErrInternal, off, r)
 			*w = worker{texts: w.texts} // its decoder's state is unknown
@@ -183,6 +183,7 @@ func (b *batch) decode(w *worker, st stage) {
 	for i := range b.items {
 		b.decodedTo = i
 		it := &b.items[i]
+		b.decodingOff = it.ev.Offset // before Into: decoding overwrites it.ev
 		if it.text != 0 {
 			continue
 		}
