@@ -143,6 +143,7 @@ func TestOffsetsAndSeq(t *testing.T) {
 // them is read.
 func TestLimits(t *testing.T) {
 	long := strings.Repeat("ab\\\"cd\\u00e9é€😀", 20) // escapes and 2-, 3- and 4-byte characters
+	plain50 := strings.Repeat("0123456789", 5) // MaxString bytes, no escape
 	tests := []struct {
 		name   string
 		in     string
@@ -154,6 +155,16 @@ func TestLimits(t *testing.T) {
 		{"string cut", `[{"a":"` + long + `"},{"b":1}]`, nil, 1, 0, decode(t, `"`+long+`"`)},
 		{"key and value cut once", `[{"` + long + `":"` + long + `"},{"b":1}]`, nil, 1, 0, ""},
 		{"short strings untouched", `[{"a":"xy"},{"b":1}]`, []string{`{"a":"xy"}`, `{"b":1}`}, 0, 0, ""},
+		// Plain strings (no escape) of MaxString bytes and one more, as values
+		// and keys: the scan passes over the first, the second is cut.
+		{"plain string of MaxString bytes kept", `[{"a":"` + plain50 + `"},{"b":1}]`,
+			[]string{`{"a":"` + plain50 + `"}`, `{"b":1}`}, 0, 0, ""},
+		{"plain string of MaxString+1 bytes cut", `[{"a":"` + plain50 + `z"},{"b":1}]`,
+			[]string{`{"a":"` + plain50 + `"}`, `{"b":1}`}, 1, 0, ""},
+		{"plain key of MaxString bytes kept", `[{"` + plain50 + `":1},{"b":1}]`,
+			[]string{`{"` + plain50 + `":1}`, `{"b":1}`}, 0, 0, ""},
+		{"plain key of MaxString+1 bytes cut", `[{"` + plain50 + `z":1},{"b":1}]`,
+			[]string{`{"` + plain50 + `":1}`, `{"b":1}`}, 1, 0, ""},
 		{"element too large", `[{"a":[` + strings.Repeat(`"x",`, 100) + `1]},{"b":1},{"c":[}]`,
 			[]string{`{"b":1}`}, 0, 1, ""},
 		{"too large and cut", `[{"a":"` + long + `","z":[` + strings.Repeat(`1,`, 300) + `1]},{"b":2}]`,
