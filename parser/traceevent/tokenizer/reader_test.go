@@ -143,7 +143,7 @@ func TestOffsetsAndSeq(t *testing.T) {
 // them is read.
 func TestLimits(t *testing.T) {
 	long := strings.Repeat("ab\\\"cd\\u00e9é€😀", 20) // escapes and 2-, 3- and 4-byte characters
-	plain50 := strings.Repeat("0123456789", 5) // MaxString bytes, no escape
+	plain50 := strings.Repeat("0123456789", 5)       // MaxString bytes, no escape
 	tests := []struct {
 		name   string
 		in     string
