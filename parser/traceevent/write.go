@@ -148,6 +148,9 @@ func (im *Importer) writeInstants() {
 
 // writeFlows writes the flow arrows and flow events made so far.
 func (im *Importer) writeFlows() {
+	if !im.flows.Pending() {
+		return
+	}
 	made := im.flows.Take()
 	for _, f := range made.Arrows {
 		if im.halted() {
@@ -211,6 +214,9 @@ func (im *Importer) writeMetadata() {
 
 // writeDumps writes the memory dumps made so far.
 func (im *Importer) writeDumps() {
+	if !im.dumps.Pending() {
+		return
+	}
 	d := im.dumps.Take()
 	for _, m := range d.Dumps {
 		if im.halted() {
@@ -264,6 +270,9 @@ func (im *Importer) writeDumps() {
 // writeMarkers writes the clock sync markers, context events and linked ids
 // made so far.
 func (im *Importer) writeMarkers() {
+	if !im.markers.Pending() {
+		return
+	}
 	mk := im.markers.Take()
 	for _, c := range mk.ClockSyncs {
 		im.app.clock.Append(&tables.ClockSyncMarker{

@@ -141,6 +141,10 @@ func (f *Flows) event(e FlowEvent) {
 // until the next event) and forgets them.
 func (f *Flows) Take() FlowRows { return FlowRows{Arrows: f.rows.take(), Events: f.events.take()} }
 
+// Pending reports whether Take has rows to hand over: most events make
+// none, and a caller that asks first spares copying empty FlowRows.
+func (f *Flows) Pending() bool { return f.rows.pending() || f.events.pending() }
+
 // V1 handles an s, t or f event of thread itid: every one becomes a
 // flow_event row, bound to the slice it names or not, and those that make or
 // end an arrow make it. It reports false when the event made no arrow and

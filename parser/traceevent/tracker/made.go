@@ -13,6 +13,9 @@ func (m *made[T]) next() int { return m.base + len(m.rows) }
 // add appends a row.
 func (m *made[T]) add(r T) { m.rows = append(m.rows, r) }
 
+// pending reports whether rows were made since the last take.
+func (m *made[T]) pending() bool { return len(m.rows) > 0 }
+
 // take hands over the rows made since the last take and forgets them. The
 // slice is reused: it is valid until the tracker's next event.
 func (m *made[T]) take() []T {

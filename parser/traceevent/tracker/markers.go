@@ -59,6 +59,11 @@ type MarkerRows struct {
 	Linked     []LinkedID
 }
 
+// Pending reports whether Take has rows to hand over (see Flows.Pending).
+func (m *Markers) Pending() bool {
+	return m.clockSyncs.pending() || m.contexts.pending() || m.linked.pending()
+}
+
 // Take hands over the rows made since the last call (valid until the next
 // event) and forgets them.
 func (m *Markers) Take() MarkerRows {

@@ -62,6 +62,11 @@ type MemoryDumpRows struct {
 	Edges  []MemoryDumpEdge
 }
 
+// Pending reports whether Take has rows to hand over (see Flows.Pending).
+func (m *MemoryDumps) Pending() bool {
+	return m.dumps.pending() || m.values.pending() || m.edges.pending()
+}
+
 // Take hands over the rows made since the last call (valid until the next
 // event) and forgets them.
 func (m *MemoryDumps) Take() MemoryDumpRows {
