@@ -179,6 +179,12 @@ func (r *recordReader) uvarint() uint64 {
 		r.b = r.b[1:]
 		return v
 	}
+	return r.longUvarint()
+}
+
+// longUvarint is uvarint of more than one byte, out of line so that
+// uvarint is inlined.
+func (r *recordReader) longUvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.fail()
