@@ -19,8 +19,9 @@ import (
 // number of nodes the root did not reach.
 //
 // Its arrays are made as late as they are needed: the searches run before the
-// predecessor lists are built (which reuse the search's edge cursors), and
-// the edges are released before the arrays of the semidominator step.
+// predecessor lists are built (which reuse the search's edge cursors; only
+// their lengths, which the searches need, are counted before), and the
+// edges are released before the arrays of the semidominator step.
 // wait is called once the searches are over, before the predecessor
 // lists are made: the caller waits there for whatever else reads the edges
 // meanwhile (the distance search, on another goroutine), so that its arrays
@@ -30,11 +31,13 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 	n := g.NodeCount()
 	first := g.FirstEdge
 
-	// Which nodes have an essential retainer.
-	retained := newBitset(n)
+	// Each node's count of essential retainers, the length of its
+	// predecessor list (ordinal o's at predStart[o+1], summed into the
+	// lists' starts below); a node without one is searched from.
+	predStart := make([]uint32, n+1)
 	for e, to := range g.To {
 		if essential.has(uint32(e)) {
-			retained.set(int(to))
+			predStart[to+1]++
 		}
 	}
 
@@ -80,7 +83,7 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 	if int(count) < n {
 		// Nodes with only non-essential retainers: search from each.
 		for v := uint32(1); v <= uint32(n); v++ {
-			if semi[v] == 0 && !retained.has(v-1) {
+			if semi[v] == 0 && predStart[v] == 0 {
 				parent[v] = r
 				dfs(v)
 			}
@@ -97,7 +100,6 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 			}
 		}
 	}
-	retained = nil
 
 	// Whatever else reads the edges is done before the predecessor lists
 	// are made: its arrays and theirs would meet at the peak.
@@ -107,15 +109,7 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 	// cores each worker takes the edges into one range of targets (every
 	// worker reads all the edges, but writes only its own part of the
 	// lists, where the writes are what costs).
-	predStart := make([]uint32, n+1)
 	workers := targetRanges(n)
-	forRanges(workers, func(lo, hi uint32) {
-		for e, to := range g.To {
-			if to >= lo && to < hi && essential.has(uint32(e)) {
-				predStart[to+1]++
-			}
-		}
-	})
 	for i := 1; i <= n; i++ {
 		predStart[i] += predStart[i-1]
 	}
