@@ -66,11 +66,12 @@ type Class struct {
 // distance search beside the dominators' searches over the essential edges,
 // then the rest of the dominators, the retaining edges' labels, and the
 // retained sizes beside the shelf's read-back. Two goroutines compute side
-// by side, but for two per-node passes (the dominators' predecessor lists
-// and the retaining edges' labels), each split over up to 4 goroutines
-// (targetRanges: one range per core --threads allows); the shelf is written
-// on one more, beside the steps that read what it writes, and read back on
-// one beside the retained sums. An error is the shelf's.
+// by side, but for three per-node passes (the dominators' predecessor
+// lists, the search's retaining nodes and the retaining edges' labels),
+// each split over up to 4 goroutines (targetRanges: one range per core
+// --threads allows); the shelf is written on one more, beside the steps
+// that read what it writes, and read back on one beside the retained sums.
+// An error is the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {
@@ -490,18 +491,21 @@ func (g *Graph) distances(p *searchPlan, s *shelf) (searched, error) {
 	dist = nil
 	s.release()
 	// The retaining node of each edge the search took (the queue's memory
-	// is free again).
+	// is free again), over ranges of retaining nodes side by side: each
+	// node is written by the one range that holds its retaining edge.
 	from := queue[:n]
 	for i := range from {
 		from[i] = NoNode
 	}
-	for v := range uint32(n) {
-		for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
-			if to := g.To[e]; to != NoNode && via[to] == e {
-				from[to] = v
+	forRanges(targetRanges(n), func(lo, hi uint32) {
+		for v := lo; v < hi; v++ {
+			for e := g.FirstEdge[v]; e < g.FirstEdge[v+1]; e++ {
+				if to := g.To[e]; to != NoNode && via[to] == e {
+					from[to] = v
+				}
 			}
 		}
-	}
+	})
 	if out.from, err = put(s, from); err != nil {
 		return out, err
 	}
