@@ -70,8 +70,9 @@ type Class struct {
 // lists, the search's retaining nodes and the retaining edges' labels),
 // each split over up to 4 goroutines (targetRanges: one range per core
 // --threads allows); the shelf is written on one more, beside the steps
-// that read what it writes, and read back on one beside the retained sums.
-// An error is the shelf's.
+// that read what it writes, and read back on one beside the retained sums,
+// each large array in up to 4 parts side by side (readParts). An error is
+// the shelf's.
 //
 // Analyze is AnalyzeNodes followed by Summarize.
 func (g *Graph) Analyze() (*Result, error) {

@@ -220,14 +220,18 @@ func (g *Graph) dominators(essential bitset, wait func()) (domOrd, preorder []ui
 }
 
 // targetRanges splits the node ordinals 0..n-1 (the targets of the
-// predecessor lists' edges, the nodes of a per-node loop) into one range
-// per core the run may use (GOMAXPROCS, which --threads sets), at most 4
-// and each of 8 k nodes or more: the bounds, from 0 to n.
-func targetRanges(n int) []uint32 {
-	k := max(min(runtime.GOMAXPROCS(0), 4, n>>13), 1)
-	bounds := make([]uint32, k+1)
+// predecessor lists' edges, the nodes of a per-node loop) into ranges of 8 k
+// nodes or more (split): the bounds, from 0 to n.
+func targetRanges(n int) []uint32 { return split(uint32(n), 1<<13) }
+
+// split divides 0..n into one part per core the run may use (GOMAXPROCS,
+// which --threads sets), at most 4 and each of minPart or more: the
+// bounds, from 0 to n.
+func split[T ~uint32 | ~int](n, minPart T) []T {
+	k := max(min(T(runtime.GOMAXPROCS(0)), 4, n/minPart), 1)
+	bounds := make([]T, k+1)
 	for i := range bounds {
-		bounds[i] = uint32(uint64(n) * uint64(i) / uint64(k))
+		bounds[i] = T(uint64(n) * uint64(i) / uint64(k))
 	}
 	return bounds
 }

@@ -1,6 +1,7 @@
 package heapgraph
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -131,18 +132,55 @@ func (s *shelf) release() {
 	}
 }
 
-// take reads the array back.
+// take reads the array back, in parts side by side where it is large
+// (readParts): most of a read's time is the kernel's, filling the pages of
+// the new array, which several cores do faster than one.
 func (x shelved[T]) take(s *shelf) ([]T, error) {
 	if s.f == nil {
 		return x.mem, nil
 	}
 	a := make([]T, x.n)
 	b := bytesOf(a)
-	if n, err := s.f.ReadAt(b, x.off); n < len(b) {
-		if err == nil {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, fmt.Errorf("read back %d bytes at offset %d: %w", len(b), x.off, err)
+	if err := readBack(s.f, b, x.off, readParts(len(b))); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
+
+// readBack fills b from f at off, each part [bounds[i], bounds[i+1]) of b
+// on its own goroutine (the first on the caller's). Its error names the
+// part that failed (each one that did).
+func readBack(f io.ReaderAt, b []byte, off int64, bounds []int) error {
+	errs := make([]error, len(bounds)-1)
+	read := func(i int) {
+		part, at := b[bounds[i]:bounds[i+1]], off+int64(bounds[i])
+		if n, err := f.ReadAt(part, at); n < len(part) {
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			errs[i] = fmt.Errorf("read back %d bytes at offset %d: %w", len(part), at, err)
+		}
+	}
+	var others []*task.Task
+	for i := 1; i < len(errs); i++ {
+		others = append(others, task.Go(func() { read(i) }))
+	}
+	defer func() {
+		for _, t := range others {
+			t.Join()
+		}
+	}()
+	read(0)
+	for _, t := range others {
+		t.Wait()
+	}
+	return errors.Join(errs...)
+}
+
+// readPart is the least a part of take's read has: below it, starting a
+// goroutine costs more than the part's pages.
+const readPart = 8 << 20
+
+// readParts splits n bytes into parts of readPart bytes or more (split):
+// the bounds, from 0 to n.
+func readParts(n int) []int { return split(n, readPart) }
