@@ -1026,6 +1026,11 @@ func TestTopLevelNameSpellings(t *testing.T) {
 		{"one lone surrogate twice", `"k\ud800":1,"k\ud800":2`, []string{"k" + r1 + " 2"}, 1, 1},
 		{"two lone surrogates", `"k\ud800":1,"k\udc00":2`, []string{"k" + r1 + " 1", "k" + r1 + " 2"}, 2, 2},
 		{"lone surrogate and its escaped spelling", `"k\ud800":1,"k\\ud800":2`, []string{"k" + r1 + " 1", `k\ud800 2`}, 2, 1},
+		// Invalid UTF-8 in a name is replaced and counted, and a name that
+		// starts with the byte 0xFF is not taken for another.
+		{"invalid UTF-8 first", `"ab":0,"` + "\xff" + `ab":1`, []string{"ab 0", r1 + "ab 1"}, 2, 1},
+		{"invalid UTF-8 and a lone surrogate", `"k\ud800":2,"` + "\xff" + `k\\ud800":3`,
+			[]string{"k" + r1 + " 2", r1 + `k\ud800 3`}, 2, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := importText(t, `{"traceEvents":[],`+tc.members+`}`, Options{})

@@ -274,7 +274,9 @@ func (r *Reader) toEvents(first bool) error {
 
 // writtenMark starts a name that Other keeps as written (memberName): a
 // byte that valid UTF-8 never holds, so that such a name is not taken for
-// a decoded one (the written "k\ud800" is not the decoded "k\\ud800").
+// a decoded one (the written "k\ud800" is not the decoded "k\\ud800"). A
+// name that itself starts with that byte (invalid UTF-8) is kept as
+// written too, so that no name is taken for another.
 const writtenMark = "\xff"
 
 // memberName is the name of a top-level member from its key's JSON text,
@@ -282,15 +284,20 @@ const writtenMark = "\xff"
 // ("traceEv\u0065nts" is traceEvents, "x\u0079" is xy). A name whose
 // escapes do not decode, or decode to a lone surrogate (which jsonscan
 // replaces by U+FFFD, losing which one it was), is kept as written after
-// writtenMark; MemberText decodes it for display.
+// writtenMark, as is one that starts with writtenMark's byte; MemberText
+// decodes it for display.
 func memberName(key []byte) string {
 	raw := key[1 : len(key)-1]
 	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw)
-	}
-	js := jsonscan.NewBytes(key)
-	if b, err := js.ReadString(nil); err == nil && js.AtEOF() && js.LoneSurrogates == 0 {
-		return string(b)
+		if !bytes.HasPrefix(raw, []byte(writtenMark)) {
+			return string(raw)
+		}
+	} else {
+		js := jsonscan.NewBytes(key)
+		b, err := js.ReadString(nil)
+		if err == nil && js.AtEOF() && js.LoneSurrogates == 0 && !bytes.HasPrefix(b, []byte(writtenMark)) {
+			return string(b)
+		}
 	}
 	return writtenMark + string(raw)
 }

@@ -369,6 +369,12 @@ func TestEscapedMemberNames(t *testing.T) {
 		{"lone surrogates", `{"k\ud800":1,"k\\ud800":2,"k\udc00":3,"k\ud800":4}`, nil,
 			[]string{w + `k\ud800`, `k\ud800`, w + `k\udc00`}, map[string]string{w + `k\ud800`: "4", `k\ud800`: "2"}},
 		{"bad escape", `{"a\x":1}`, nil, []string{w + `a\x`}, nil},
+		// A name that starts with writtenMark's byte (invalid UTF-8) is kept
+		// as written too: it is not taken for a name kept as written, nor
+		// for the name after that byte.
+		{"written mark in the input", `{"ab":0,"` + "\xff" + `ab":1,"k\ud800":2,"` + "\xff" + `k\\ud800":3}`, nil,
+			[]string{"ab", w + "\xffab", w + `k\ud800`, w + "\xff" + `k\\ud800`},
+			map[string]string{"ab": "0", w + "\xffab": "1", w + `k\ud800`: "2"}},
 		// Not a known name once decoded.
 		{"near misses", `{"traceEvents\ud800":[1],"trace\"Events":[2],"traceEvents ":[3],"trace\/Events":[4]}`, nil,
 			[]string{w + `traceEvents\ud800`, `trace"Events`, "traceEvents ", `trace/Events`}, nil},
