@@ -399,25 +399,6 @@ func LoneSurrogateString(raw []byte) bool {
 	return err == nil && js.LoneSurrogates > 0
 }
 
-// number returns the text of a number given as a JSON number or as a numeric
-// string (docs/format/traceevent.md#numbers-given-as-strings).
-// plainInt reads the usual text of a pid or tid, up to 18 digits, as
-// strconv.ParseInt does (without making a string of it); ok is false for
-// any other text.
-func plainInt(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	return v, true
-}
-
 // plainMicros reads the usual text of a time in µs, digits with at most
 // three after a point, as ns: what jsonscan.ScaleDecimal(b, 3) gives for
 // it, in one pass. ok is false for any other text (a sign, more digits, an
@@ -450,6 +431,8 @@ func plainMicros(b []byte) (int64, bool) {
 	return v*1000 + frac, true
 }
 
+// number returns the text of a number given as a JSON number or as a numeric
+// string (docs/format/traceevent.md#numbers-given-as-strings).
 func (ev *Event) number(raw []byte) ([]byte, bool) {
 	if len(raw) == 0 {
 		return nil, false
@@ -485,14 +468,16 @@ func (ev *Event) time(raw []byte) Time {
 }
 
 func (ev *Event) ident(raw []byte) Ident {
-	if v, ok := plainInt(raw); ok {
-		return Ident{Num: v, Present: true}
-	}
 	id := Ident{Present: true}
 	if b, ok := ev.number(raw); ok {
-		if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-			id.Num = v
-			return id
+		// An integer's text is read without making a string of it; one
+		// with a fraction or an exponent is truncated below (up to 9.2e18,
+		// where jsonscan.ParseInt would take whole ones up to 2^63).
+		if bytes.IndexAny(b, ".eE") < 0 {
+			if v, err := jsonscan.ParseInt(b); err == nil {
+				id.Num = v
+				return id
+			}
 		}
 		if f, err := strconv.ParseFloat(string(b), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) &&
 			math.Abs(f) < 9.2e18 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"tracestreamer/parser/jsonscan"
@@ -184,31 +183,38 @@ func TestPlainMicros(t *testing.T) {
 	}
 }
 
-// TestPlainInt: where plainInt reads a pid or tid, it reads what
-// strconv.ParseInt reads.
-func TestPlainInt(t *testing.T) {
-	texts := []string{"0", "1", "0123", "999999999999999999", "9999999999999999999", "-1", "+1", "1.5", "1e3", "", "12a"}
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 100000 {
-		const alphabet = "01234567890123456789-+.e"
-		b := make([]byte, rng.IntN(21))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
+// TestIdent: a pid or tid given as an integer, a numeric string or a
+// number with a fraction or an exponent, and one no int64 holds (kept by
+// its text).
+func TestIdent(t *testing.T) {
+	for _, tc := range []struct {
+		raw   string
+		num   int64
+		str   string // the text kept, for an id that is no integer
+		isStr bool
+	}{
+		{"12", 12, "", false},
+		{"-7", -7, "", false},
+		{"007", 7, "", false},
+		{"-0", 0, "", false},
+		{`"42"`, 42, "", false},
+		{"12.9", 12, "", false},
+		{"-12.9", -12, "", false},
+		{"2.0", 2, "", false},
+		{"1e3", 1000, "", false},
+		{"9223372036854775807", 9223372036854775807, "", false},
+		{"-9223372036854775808", -9223372036854775808, "", false},
+		{"9223372036854775808", 0, "9223372036854775808", true},
+		{"9.21e18", 0, "9.21e18", true},
+		{"1e19", 0, "1e19", true},
+		{`"gpu"`, 0, "gpu", true},
+	} {
+		ev, err := Decode(&tokenizer.Element{Raw: []byte(`{"ph":"i","ts":1,"pid":` + tc.raw + `}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.raw, err)
 		}
-		texts = append(texts, string(b))
-	}
-	fast := 0
-	for _, s := range texts {
-		v, ok := plainInt([]byte(s))
-		if !ok {
-			continue
+		if p := ev.Pid; !p.Present || p.Num != tc.num || p.Str != tc.str || p.IsStr != tc.isStr {
+			t.Errorf("pid %s: %+v, want num %d str %q isStr %v", tc.raw, p, tc.num, tc.str, tc.isStr)
 		}
-		fast++
-		if w, err := strconv.ParseInt(s, 10, 64); err != nil || w != v {
-			t.Fatalf("%q: plainInt %d, ParseInt %d (%v)", s, v, w, err)
-		}
-	}
-	if fast < 1000 {
-		t.Errorf("only %d texts read by plainInt", fast)
 	}
 }
