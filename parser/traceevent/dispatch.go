@@ -200,7 +200,7 @@ func (im *Importer) metadata(ipid, itid int, ev *event.Event) {
 	if raw, ok := event.ArgRaw(ev.Args, "stackFrames"); ok {
 		// Texts are counted as the event's args; raw's own offset is not
 		// known, and not needed then.
-		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid, nil, ev.Offset, ev.Offset)
+		n, _ := im.frames.AddStackFrames(raw, "metadata", ipid, nil, -1, ev.Offset)
 		im.stats.Add(stat.JSONStackFrames, stat.Received, int64(n), ev.Offset)
 	}
 }

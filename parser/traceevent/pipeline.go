@@ -183,7 +183,9 @@ func (b *batch) decode(w *worker, st stage) {
 	for i := range b.items {
 		b.decodedTo = i
 		it := &b.items[i]
-		b.decodingOff = it.ev.Offset // before Into: decoding overwrites it.ev
+		// Read before Into: decoding overwrites it.ev.
+		seq, off := it.ev.Seq, it.ev.Offset
+		b.decodingOff = off
 		if it.text != 0 {
 			continue
 		}
@@ -192,7 +194,6 @@ func (b *batch) decode(w *worker, st stage) {
 			own = b.buf[it.pos : it.pos+it.n : it.pos+it.n]
 		}
 		// The event is decoded in its item, not copied there.
-		seq, off := it.ev.Seq, it.ev.Offset
 		d.Into(&it.ev)
 		var ev *event.Event
 		var err error

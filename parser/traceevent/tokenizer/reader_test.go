@@ -143,7 +143,8 @@ func TestOffsetsAndSeq(t *testing.T) {
 // them is read.
 func TestLimits(t *testing.T) {
 	long := strings.Repeat("ab\\\"cd\\u00e9é€😀", 20) // escapes and 2-, 3- and 4-byte characters
-	plain50 := strings.Repeat("0123456789", 5)       // MaxString bytes, no escape
+	const maxString = 50
+	plain50 := strings.Repeat("0123456789", maxString/10) // MaxString bytes, no escape
 	tests := []struct {
 		name   string
 		in     string
@@ -176,7 +177,7 @@ func TestLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.MaxElement, r.MaxString = 400, 50
+			r.MaxElement, r.MaxString = 400, maxString
 			var got []string
 			for {
 				el, err := r.Next()

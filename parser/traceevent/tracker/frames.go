@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"math"
 	"strconv"
 
 	"tracestreamer/parser/jsonscan"
@@ -56,13 +57,14 @@ func NewFrames() *Frames { return &Frames{byKey: map[frameScope]map[string]int{}
 func (f *Frames) NextFile() { f.file++ }
 
 // AtFrameValue, as AddStackFrames' at, has each frame keep the input byte
-// offset where its own value starts.
-const AtFrameValue int64 = -1
+// offset where its own value starts. It is no offset, nor -1 (the project's
+// "not known"), so that neither is taken for it.
+const AtFrameValue int64 = math.MinInt64
 
 // AddStackFrames reads a stackFrames object (key → {name, category?, parent?}),
 // top-level (ipid -1, source "stackFrames") or from an M event ("metadata").
 // It returns the number of frames it made. off is the input byte offset
-// where raw starts. Texts with invalid UTF-8 or lone surrogate escapes are
+// where raw starts (-1: not known, where st is nil and at is given). Texts with invalid UTF-8 or lone surrogate escapes are
 // replaced and counted to st at the offset where their frame's value starts;
 // st nil: they are counted elsewhere (an M event's args are). Each frame
 // keeps the offset at (the M event's), or with AtFrameValue that of its
