@@ -239,7 +239,7 @@ func split[T ~uint32 | ~int](n, minPart T) []T {
 // forRanges calls f for each range [bounds[i], bounds[i+1]), the first on
 // the calling goroutine and the others each on its own, and returns when
 // all are done.
-func forRanges(bounds []uint32, f func(lo, hi uint32)) {
+func forRanges[T ~uint32 | ~int](bounds []T, f func(lo, hi T)) {
 	var others []*task.Task
 	for i := 2; i < len(bounds); i++ {
 		lo, hi := bounds[i-1], bounds[i]

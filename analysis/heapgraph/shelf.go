@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"tracestreamer/internal/task"
@@ -148,32 +149,19 @@ func (x shelved[T]) take(s *shelf) ([]T, error) {
 }
 
 // readBack fills b from f at off, each part [bounds[i], bounds[i+1]) of b
-// on its own goroutine (the first on the caller's). Its error names the
-// part that failed (each one that did).
+// on its own goroutine (forRanges). Its error names the part that failed
+// (each one that did).
 func readBack(f io.ReaderAt, b []byte, off int64, bounds []int) error {
 	errs := make([]error, len(bounds)-1)
-	read := func(i int) {
-		part, at := b[bounds[i]:bounds[i+1]], off+int64(bounds[i])
+	forRanges(bounds, func(lo, hi int) {
+		part, at := b[lo:hi], off+int64(lo)
 		if n, err := f.ReadAt(part, at); n < len(part) {
 			if err == nil {
 				err = io.ErrUnexpectedEOF
 			}
-			errs[i] = fmt.Errorf("read back %d bytes at offset %d: %w", len(part), at, err)
+			errs[slices.Index(bounds, lo)] = fmt.Errorf("read back %d bytes at offset %d: %w", len(part), at, err)
 		}
-	}
-	var others []*task.Task
-	for i := 1; i < len(errs); i++ {
-		others = append(others, task.Go(func() { read(i) }))
-	}
-	defer func() {
-		for _, t := range others {
-			t.Join()
-		}
-	}()
-	read(0)
-	for _, t := range others {
-		t.Wait()
-	}
+	})
 	return errors.Join(errs...)
 }
 
