@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"tracestreamer/internal/sqlitefile"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -528,39 +526,4 @@ func TestRebuildStops(t *testing.T) {
 	}
 	db.Abort()
 	assertUntouched(t, dest)
-}
-
-// TestRecordRowAsVisitRow: recordRow encodes every row as visitRow does
-// through the record's rowValues methods, on random rows of every kind of
-// value of tables with INT, REAL, TEXT and nullable columns.
-func TestRecordRowAsVisitRow(t *testing.T) {
-	ts := schema.New()
-	rng := rand.New(rand.NewPCG(7, 9))
-	for _, tb := range []*schema.Table{ts.Callstack, ts.Instant, ts.Measure, ts.Args, ts.JSHeapNodes} {
-		mem := rows.NewMemory()
-		a := rows.NewAppender(mem, tb)
-		b := a.Begin()
-		for range 200 {
-			randomRow(rng, a, tb)
-			a.End()
-		}
-		if b.N != 200 {
-			t.Fatalf("%s: %d rows in the batch, want 200", tb.Name, b.N)
-		}
-		var want, got sqlitefile.Record
-		n1, r1, t1 := b.Nulls, b.Reals, b.TextNulls
-		n2, r2, t2 := b.Nulls, b.Reals, b.TextNulls
-		for k := range b.N {
-			want.Reset()
-			visitRow(&want, b, k, &n1, &r1, &t1)
-			got.Reset()
-			recordRow(&got, b, k, &n2, &r2, &t2)
-			if w, g := want.Bytes(), got.Bytes(); !bytes.Equal(w, g) {
-				t.Fatalf("%s row %d: record %x, want %x", tb.Name, k, g, w)
-			}
-		}
-		if len(n2) != 0 || len(r2) != 0 || len(t2) != 0 {
-			t.Errorf("%s: %d NULLs, %d REALs, %d NULL texts left over", tb.Name, len(n2), len(r2), len(t2))
-		}
-	}
 }
