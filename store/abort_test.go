@@ -2,11 +2,17 @@ package store
 
 import (
 	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
+	"tracestreamer/internal/sqlitefile"
 	"tracestreamer/rows"
+	"tracestreamer/schema"
 )
 
 // TestCommitUnlessStopped: a commit whose stop is closed gives up like
@@ -75,6 +81,50 @@ func TestAsyncAbort(t *testing.T) {
 	}
 	if n := db.Count(ts.JSHeapNodes); n != 0 {
 		t.Errorf("%d rows of the %d queued batches written after Abort, want 0", n, batches)
+	}
+	db.Abort()
+	assertUntouched(t, dest)
+}
+
+// TestLaneWriteFails: lanes that cannot write their trees' pages make the
+// Async fail with the table and the page file named. The lanes and the
+// Async's goroutine still take every batch, so that the producer, which goes
+// on putting rows, never waits for ever; Close returns the error, and the
+// database aborted leaves the destination as it was.
+func TestLaneWriteFails(t *testing.T) {
+	db, a, ts, dest := createOverPrecious(t)
+	// A page file the trees cannot write to, in place before the first
+	// lane asks for one.
+	path := filepath.Join(t.TempDir(), "pages")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.pages = sqlitefile.NewPages(ro, db.pageSize, 16)
+	rng := rand.New(rand.NewPCG(1, 2))
+	tables := []*schema.Table{ts.JSHeapNodes, ts.ProcessMeasure}
+	apps := []*rows.Appender{rows.NewAppender(a, tables[0]), rows.NewAppender(a, tables[1])}
+	for range 100000 {
+		for i, app := range apps {
+			randomRow(rng, app, tables[i])
+			app.End()
+		}
+	}
+	for _, app := range apps {
+		app.Flush()
+	}
+	err = a.Close()
+	if err == nil || !strings.Contains(err.Error(), ": page file: write "+path) ||
+		!strings.HasPrefix(err.Error(), "insert into js_heap_nodes: ") && !strings.HasPrefix(err.Error(), "insert into process_measure: ") {
+		t.Fatalf("Close: %v, want the failed write into %s of a table's pages", err, path)
+	}
+	select {
+	case <-a.Failed():
+	default:
+		t.Error("Failed is not closed")
 	}
 	db.Abort()
 	assertUntouched(t, dest)

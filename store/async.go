@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync"
 
+	"tracestreamer/internal/sqlitefile"
+	"tracestreamer/internal/task"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -12,11 +14,21 @@ import (
 // that parsing and inserting overlap. Batches queue in a bounded channel, and
 // the text they hold is bounded too (MaxQueuedText: a batch may carry rows of
 // tens of MB); used batches are recycled. Close waits for the queue to drain.
+//
+// Each table built as a b-tree has a lane of its own: a goroutine that
+// encodes its rows and packs them into the tree, so that a heap snapshot's
+// edges, nodes and node stats are packed side by side (lane). The Async's
+// goroutine keeps the DB's books and does everything else in the order
+// the operations came: SQLite's inserts, marks, rollbacks (after every
+// lane has finished), rows out of rowid order (after their table's lane
+// has).
 type Async struct {
 	db   *DB
 	ops  chan op
 	free chan *rows.Batch
 	done chan struct{}
+	// lanes are the tables' lanes running, started by their first batch.
+	lanes map[*schema.Table]*lane
 
 	mu     sync.Mutex
 	err    error
@@ -67,34 +79,136 @@ func (a *Async) run(first func() error) {
 			a.setErr(err)
 		}
 	}
+	defer a.stopLanes()
 	marks := map[rows.Mark]rows.Mark{} // Async mark → DB mark
 	for o := range a.ops {
 		var err error
+		handed := false
 		switch {
 		case a.Err() != nil:
 			// Drain so that producers never block (and, after Abort, write
 			// nothing more).
 		case o.kind == opInsert:
-			err = a.db.Insert(o.batch)
+			handed, err = a.insert(o)
 			if len(a.ops) == 0 {
 				a.db.idle()
 			}
 		case o.kind == opMark:
 			marks[o.mark] = a.db.Mark(o.tables)
 		case o.kind == opRollback:
+			a.stopLanes()
 			err = a.db.Rollback(marks[o.mark])
 		}
 		if err != nil {
 			a.setErr(err)
 		}
-		if o.kind == opInsert {
-			a.release(o.text)
-			clear(o.batch.Texts) // let go of the strings of a recycled batch
-			select {
-			case a.free <- o.batch:
-			default:
-			}
+		if o.kind == opInsert && !handed {
+			a.recycle(o.batch, o.text)
 		}
+	}
+}
+
+// insert writes the rows of o's batch, or hands it to its table's lane
+// (handed): a table built as a b-tree, whose rows so far the batch's all
+// follow. The DB's counts and largest rowids are kept here, as DB.Insert
+// keeps them.
+func (a *Async) insert(o op) (handed bool, err error) {
+	d, b := a.db, o.batch
+	t := b.Table
+	if b.N == 0 {
+		return false, nil
+	}
+	tr := d.tree(t)
+	maxRow, ok := inOrder(b, d.maxRow[t])
+	if tr == nil || !ok {
+		// The tree (late rows) is the DB's again.
+		a.stopLane(t)
+		return false, d.Insert(b)
+	}
+	l := a.lanes[t]
+	if l == nil {
+		// The page file is made here, where SQLite may be asked how many
+		// pages it has written, before a lane's tree needs it.
+		if _, err := d.pageFile(); err != nil {
+			return false, err
+		}
+		l = a.startLane(tr)
+		if a.lanes == nil {
+			a.lanes = map[*schema.Table]*lane{}
+		}
+		a.lanes[t] = l
+	}
+	l.jobs <- laneJob{batch: b, text: o.text, maxRow: d.maxRow[t]}
+	d.counts[t] += int64(b.N)
+	d.maxRow[t] = maxRow
+	return true, nil
+}
+
+// lane packs one table's rows into its tree on a goroutine of its own
+// (appendRows), in the order the Async's goroutine hands them over. While it
+// runs, the tree is the lane's alone; the trees share only their page file,
+// which is safe for that (sqlitefile.Pages).
+type lane struct {
+	jobs chan laneJob
+	run  *task.Task
+}
+
+// laneJob is a batch for a lane: its rows follow rowid maxRow; text is
+// what it counts against MaxQueuedText.
+type laneJob struct {
+	batch  *rows.Batch
+	text   int64
+	maxRow int64
+}
+
+// laneQueue is how many batches may wait for a lane: with the Async's
+// queue, what bounds the batches (and their text, MaxQueuedText) in flight.
+const laneQueue = 4
+
+// startLane starts the lane of tree tr. After an error (the Async's, or
+// the lane's own) it writes nothing more, but still takes its batches, so
+// that the Async's goroutine never waits for it in vain.
+func (a *Async) startLane(tr *sqlitefile.Tree) *lane {
+	l := &lane{jobs: make(chan laneJob, laneQueue)}
+	l.run = task.Go(func() {
+		var rec sqlitefile.Record
+		for j := range l.jobs {
+			if a.Err() == nil {
+				if _, err := appendRows(tr, &rec, j.batch, j.maxRow, nil); err != nil {
+					a.setErr(err)
+				}
+			}
+			a.recycle(j.batch, j.text)
+		}
+	})
+	return l
+}
+
+// stopLane waits until t's lane, if it has one, has packed its batches,
+// and ends it.
+func (a *Async) stopLane(t *schema.Table) {
+	if l := a.lanes[t]; l != nil {
+		close(l.jobs)
+		l.run.Wait()
+		delete(a.lanes, t)
+	}
+}
+
+// stopLanes ends every lane, as stopLane.
+func (a *Async) stopLanes() {
+	for t := range a.lanes {
+		a.stopLane(t)
+	}
+}
+
+// recycle returns a batch written (or dropped) to the queue's budget and to
+// the batches NewBatch hands out.
+func (a *Async) recycle(b *rows.Batch, text int64) {
+	a.release(text)
+	clear(b.Texts) // let go of the strings of a recycled batch
+	select {
+	case a.free <- b:
+	default:
 	}
 }
 

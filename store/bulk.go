@@ -166,28 +166,58 @@ func visitRow(v rowValues, b *rows.Batch, k int, nulls, reals, tnulls *[]int32) 
 // are placed before (settle).
 func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	t := b.Table
+	maxRow, err := appendRows(tr, &d.rec, b, d.maxRow[t], func(id int64, rec []byte) error {
+		return d.addLate(t, id, rec)
+	})
+	if err != nil {
+		return err
+	}
+	d.counts[t] += int64(b.N)
+	d.maxRow[t] = maxRow
+	return nil
+}
+
+// appendRows adds the rows of b to tr, whose largest rowid is maxRow,
+// encoding each with rec, and returns the largest rowid then. Rows without
+// rowids of their own take the next ones; a row whose rowid is not above
+// the largest goes to late (nil: a tree's error). It touches nothing but its
+// arguments: a table's lane calls it on its own goroutine (Async).
+func appendRows(tr *sqlitefile.Tree, rec *sqlitefile.Record, b *rows.Batch, maxRow int64, late func(id int64, rec []byte) error) (int64, error) {
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
-	maxRow := d.maxRow[t]
 	for k := range b.N {
 		id := maxRow + 1
 		if len(b.RowIDs) > 0 {
 			id = b.RowIDs[k]
 		}
-		rec := encodeRow(&d.rec, b, k, &nulls, &reals, &tnulls)
-		if id <= maxRow {
-			if err := d.addLate(t, id, rec); err != nil {
-				return fmt.Errorf("insert into %s: %w", t.Name, err)
+		r := encodeRow(rec, b, k, &nulls, &reals, &tnulls)
+		if id <= maxRow && late != nil {
+			if err := late(id, r); err != nil {
+				return 0, fmt.Errorf("insert into %s: %w", b.Table.Name, err)
 			}
 			continue
 		}
-		if err := tr.Add(id, rec); err != nil {
-			return fmt.Errorf("insert into %s: %w", t.Name, err)
+		if err := tr.Add(id, r); err != nil {
+			return 0, fmt.Errorf("insert into %s: %w", b.Table.Name, err)
 		}
 		maxRow = id
 	}
-	d.counts[t] += int64(b.N)
-	d.maxRow[t] = maxRow
-	return nil
+	return maxRow, nil
+}
+
+// inOrder reports whether the rows of b all come after rowid maxRow, in
+// order (appendRows needs no late rows for them), and returns the largest
+// rowid then.
+func inOrder(b *rows.Batch, maxRow int64) (int64, bool) {
+	if len(b.RowIDs) == 0 {
+		return maxRow + int64(b.N), true
+	}
+	for _, id := range b.RowIDs[:b.N] {
+		if id <= maxRow {
+			return 0, false
+		}
+		maxRow = id
+	}
+	return maxRow, true
 }
 
 // addLate keeps a row of t that came after rows with higher rowids.

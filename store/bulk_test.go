@@ -79,11 +79,29 @@ func treesSameAsSQL(t *testing.T, sqlRows int) {
 			}
 			app.Flush()
 		}
+		// Rows of several tables in turn: their batches alternate, and
+		// the tables' lanes (Async) pack them side by side.
+		inTurn := func(s rows.Sink, n int, tables ...*schema.Table) {
+			apps := make([]*rows.Appender, len(tables))
+			for i, tb := range tables {
+				apps[i] = rows.NewAppender(s, tb)
+			}
+			for range n {
+				for i, app := range apps {
+					randomRow(rng, app, tables[i])
+					app.End()
+				}
+			}
+			for _, app := range apps {
+				app.Flush()
+			}
+		}
 		closeAsync := func(a *Async) {
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
 		}
+		inTurn(a, 12000, ts.JSHeapNodes, ts.ProcessMeasure, ts.JSHeapNodeStats)
 		put(a, ts.JSHeapNodes, 20000, nil)
 		put(a, ts.ProcessMeasure, 3000, nil)
 		put(a, ts.Instant, 2000, nil)

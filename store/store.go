@@ -21,6 +21,10 @@
 // trees' pages are copied after them instead; bulk.go's settle does the same
 // mid-run).
 //
+// Async writes batches from a goroutine of its own, each table's tree
+// packed on a goroutine of that table's (its lane); the trees share the page
+// file, whose numbers are handed out safely for that.
+//
 // Packing the trees this way writes the 5.1 M-node heap snapshot's 22 M rows
 // about three times faster than SQLite's INSERT, and a .dump-identical
 // database is checked for every kind of value (TestTreesSameAsSQL, against a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 )
 
 // Pages is the file the trees of one database write their pages into, each
@@ -13,10 +14,16 @@ import (
 // SQL), and Splice copies those into that gap, so that this file becomes the
 // database and the trees' pages are written once. When SQLite's pages
 // outgrow the gap, Splice copies the trees' pages after them instead.
+//
+// The trees of one Pages may add rows on goroutines of their own: it hands
+// out numbers, takes them back and writes pages safely for concurrent use.
+// A tree itself is not safe for concurrent use.
 type Pages struct {
 	f    *os.File
 	size int
 	gap  uint32 // page numbers 1..gap are SQLite's
+
+	mu sync.Mutex // guards numbers
 	numbers
 }
 
@@ -60,7 +67,25 @@ func (p *Pages) Close() error { return p.f.Close() }
 
 // Extent returns the bytes from the file's start to the end of the highest
 // page handed out so far: all the file holds of the pages written so far.
-func (p *Pages) Extent() int64 { return int64(p.last) * int64(p.size) }
+func (p *Pages) Extent() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return int64(p.last) * int64(p.size)
+}
+
+// alloc hands out a page number (numbers.alloc).
+func (p *Pages) alloc() uint32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.numbers.alloc()
+}
+
+// giveBack takes back page no, to hand it out again.
+func (p *Pages) giveBack(no uint32) {
+	p.mu.Lock()
+	p.free = append(p.free, no)
+	p.mu.Unlock()
+}
 
 func (p *Pages) offset(no uint32) int64 { return int64(no-1) * int64(p.size) }
 
@@ -350,7 +375,7 @@ func (t *Tree) Truncate(n int64) error {
 		if p.rows <= n {
 			pages = append(pages, p)
 		} else {
-			t.pf.free = append(t.pf.free, p.no)
+			t.pf.giveBack(p.no)
 		}
 	}
 	t.pages = pages
@@ -489,7 +514,7 @@ func (t *Tree) readLeaf(no uint32, buf []byte, written int64, give bool) (int, e
 		return 0, fmt.Errorf("page file: page %d: %w", no, err)
 	}
 	if give {
-		t.pf.free = append(t.pf.free, no)
+		t.pf.giveBack(no)
 	}
 	cells := int(binary.BigEndian.Uint16(buf[3:]))
 	if int64(cells) != written {
@@ -634,7 +659,7 @@ func (t *Tree) overflowed(no uint32, leaf []byte, at int, rowid, size uint64, lo
 			return nil, fmt.Errorf("page file: page %d: %w", next, err)
 		}
 		if r.give {
-			t.pf.free = append(t.pf.free, next)
+			t.pf.giveBack(next)
 		}
 		r.rec = append(r.rec, r.over[4:4+min(t.size-4, int(size)-len(r.rec))]...)
 		from, at = next, 0
