@@ -399,38 +399,6 @@ func LoneSurrogateString(raw []byte) bool {
 	return err == nil && js.LoneSurrogates > 0
 }
 
-// plainMicros reads the usual text of a time in µs, digits with at most
-// three after a point, as ns: what jsonscan.ScaleDecimal(b, 3) gives for
-// it, in one pass. ok is false for any other text (a sign, more digits, an
-// exponent, a string), which ScaleDecimal then reads.
-func plainMicros(b []byte) (int64, bool) {
-	var v int64
-	i := 0
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		v = v*10 + int64(b[i]-'0')
-	}
-	if i == 0 || i > 15 { // 15 digits and three more fit an int64
-		return 0, false
-	}
-	frac, n := int64(0), 0
-	if i < len(b) && b[i] == '.' {
-		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9' && n < 3; i++ {
-			frac = frac*10 + int64(b[i]-'0')
-			n++
-		}
-		if n == 0 {
-			return 0, false
-		}
-	}
-	if i != len(b) {
-		return 0, false
-	}
-	for ; n < 3; n++ {
-		frac *= 10
-	}
-	return v*1000 + frac, true
-}
-
 // number returns the text of a number given as a JSON number or as a numeric
 // string (docs/format/traceevent.md#numbers-given-as-strings).
 func (ev *Event) number(raw []byte) ([]byte, bool) {
@@ -455,9 +423,6 @@ func (ev *Event) number(raw []byte) ([]byte, bool) {
 }
 
 func (ev *Event) time(raw []byte) Time {
-	if v, ok := plainMicros(raw); ok {
-		return Time{NS: v, Present: true, Valid: true}
-	}
 	t := Time{Present: true}
 	if b, ok := ev.number(raw); ok {
 		if v, ok := jsonscan.ScaleDecimal(b, 3); ok && v >= 0 {

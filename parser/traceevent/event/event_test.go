@@ -2,11 +2,9 @@ package event
 
 import (
 	"errors"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 
-	"tracestreamer/parser/jsonscan"
 	"tracestreamer/parser/traceevent/tokenizer"
 )
 
@@ -143,42 +141,6 @@ func TestDupKeys(t *testing.T) {
 			if err != nil || ev.DupKeys != tc.dups {
 				t.Errorf("%s (general %v): %d repeated keys (error %v), want %d", tc.raw, general, ev.DupKeys, err, tc.dups)
 			}
-		}
-	}
-}
-
-// TestPlainMicros: where plainMicros reads a time, it reads what
-// jsonscan.ScaleDecimal reads, on the usual texts and on random ones made
-// of digits, points, signs and exponents around its limits.
-func TestPlainMicros(t *testing.T) {
-	texts := []string{"0", "1", "12.5", "1795349816583.282", "1795349816583.2825", "999999999999999.999",
-		"9999999999999999", "123.", ".5", "-1", "+1", "1e3", "1.5e2", "01", "1.0", "1.000", "", "1..2", "1.2.3", "\"12\""}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 200000 {
-		const alphabet = "0123456789012345678901234567890123456789..-+e"
-		b := make([]byte, rng.IntN(22))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		texts = append(texts, string(b))
-	}
-	fast := 0
-	for _, s := range texts {
-		v, ok := plainMicros([]byte(s))
-		if !ok {
-			continue
-		}
-		fast++
-		if w, wok := jsonscan.ScaleDecimal([]byte(s), 3); !wok || w != v {
-			t.Fatalf("%q: plainMicros %d, ScaleDecimal %d (ok %v)", s, v, w, wok)
-		}
-	}
-	if fast < 1000 {
-		t.Errorf("only %d texts read by plainMicros", fast)
-	}
-	for _, s := range []string{"1795349816583.282", "12.5", "0"} {
-		if _, ok := plainMicros([]byte(s)); !ok {
-			t.Errorf("%q not read by plainMicros", s)
 		}
 	}
 }
