@@ -218,7 +218,7 @@ func (d *Decoder) Object(fn func(key []byte) error) error {
 		}
 		key = k
 		if err := fn(k); err != nil {
-			return inMember(string(k), err)
+			return InMember(string(k), err)
 		}
 	}
 }
@@ -254,9 +254,10 @@ func (e *MemberError) Error() string {
 
 func (e *MemberError) Unwrap() error { return e.Err }
 
-// inMember puts err inside member name: a MemberError returned by an inner
-// Object gets the name appended to its path.
-func inMember(name string, err error) error {
+// InMember puts err inside member name, as Object does for its members'
+// errors: a MemberError returned by an inner object gets the name appended
+// to its path. For readers of objects that do not go through Object.
+func InMember(name string, err error) error {
 	if me, ok := err.(*MemberError); ok {
 		me.Path = append(me.Path, name)
 		return me

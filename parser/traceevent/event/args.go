@@ -343,22 +343,12 @@ func (f *flattener) object(key string, depth int) (n int, err error) {
 		}
 		f.scratch = append(f.scratch, name...)
 		if err = f.member(base, f.str(f.scratch), depth+1); err != nil {
-			n, err = n+1, inMember(string(name), err)
+			n, err = n+1, jsonscan.InMember(string(name), err)
 			break
 		}
 	}
 	f.members, f.names = f.members[:base], f.names[:mark]
 	return n, err
-}
-
-// inMember puts err inside member name as jsonscan's Object does: a
-// MemberError from an inner object gets the name added to its path.
-func inMember(name string, err error) error {
-	if me, ok := err.(*jsonscan.MemberError); ok {
-		me.Path = append(me.Path, name)
-		return me
-	}
-	return &jsonscan.MemberError{Path: []string{name}, Err: err}
 }
 
 // parseIntLiteral is strconv.ParseInt of an integer literal (IsIntegerLiteral)
