@@ -41,22 +41,32 @@ func BenchmarkReadInts(b *testing.B) {
 	}
 }
 
-// BenchmarkReadString decodes a long string with escapes, as a chunk event's
-// params.chunk (snapshot text full of \" escapes).
+// BenchmarkReadString decodes long strings as a chunk event's params.chunk
+// holds them: snapshot text of the strings array, full of \" escapes, and of
+// the nodes and edges arrays (most of a chunk), a line of numbers between
+// two \n escapes (as in the 435 MB htrace of make bench).
 func BenchmarkReadString(b *testing.B) {
-	var s bytes.Buffer
-	s.WriteByte('"')
-	for s.Len() < 1<<20 {
-		s.WriteString(`,\"system / Context\",\"(closure)\",1234,5678\n`)
-	}
-	s.WriteByte('"')
-	text := s.Bytes()
-	var dst []byte
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		var err error
-		if dst, err = NewBytes(text).ReadString(dst[:0]); err != nil {
-			b.Fatal(err)
-		}
+	for _, bc := range []struct{ name, part string }{
+		{"strings", `,\"system / Context\",\"(closure)\",1234,5678\n`},
+		{"nodes", `,3,2730,8164145,40,4,0,0\n`},
+		{"edges", `,32861962,105,3,28\n`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var s bytes.Buffer
+			s.WriteByte('"')
+			for s.Len() < 1<<20 {
+				s.WriteString(bc.part)
+			}
+			s.WriteByte('"')
+			text := s.Bytes()
+			var dst []byte
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				var err error
+				if dst, err = NewBytes(text).ReadString(dst[:0]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

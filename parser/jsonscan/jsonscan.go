@@ -26,10 +26,12 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -321,7 +323,13 @@ func (d *Decoder) readString(dst []byte, size int, emit func([]byte) error) ([]b
 		for i < len(buf) {
 			c := buf[i]
 			if c != '"' && c != '\\' && c >= 0x20 {
-				i++
+				// The rest of a run of plain bytes, eight at a time.
+				for i++; i+8 <= len(buf); i += 8 {
+					if m := special8(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						break
+					}
+				}
 				continue
 			}
 			if c != '\\' || i+1 >= len(buf) {
@@ -356,6 +364,18 @@ func (d *Decoder) readString(dst []byte, size int, emit func([]byte) error) ([]b
 			return dst, err
 		}
 	}
+}
+
+// special8 returns, for the eight bytes of x (the first lowest), a mask
+// whose lowest set bit is the top bit of the first byte that is a quote, a
+// backslash or a control character, and 0 when none is: the bytes before
+// it are copied as they are. Each term sets a byte's top bit where that
+// byte matches and, by its borrow, maybe in bytes after one that does,
+// never before (Hacker's Delight's haszero and hasless).
+func special8(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q, b := x^(lo*'"'), x^(lo*'\\')
+	return ((q-lo)&^q | (b-lo)&^b | (x-lo*0x20)&^x) & hi
 }
 
 // unescaped maps the letter of a one-letter escape to the byte it stands

@@ -1,9 +1,11 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -310,5 +312,50 @@ func TestReadIntsRandom(t *testing.T) {
 				t.Fatalf("buffer %d, %q: got %v", size, doc.String(), got)
 			}
 		}
+	}
+}
+
+// TestSpecial8: special8's lowest set bit is at the first byte that is a
+// quote, a backslash or a control character, and it is 0 when none is; on
+// words made of the bytes at the edges of those classes, in every position.
+func TestSpecial8(t *testing.T) {
+	edge := []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x21, '#', '[', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff, '0', 'n'}
+	first := func(w [8]byte) int {
+		for i, c := range w {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w [8]byte) {
+		m := special8(binary.LittleEndian.Uint64(w[:]))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("%q: first special byte at %d, want %d (mask %#x)", w[:], got, want, m)
+		}
+	}
+	// Two edge bytes at every pair of positions over plain ones.
+	for _, a := range edge {
+		for _, b := range edge {
+			for i := range 8 {
+				for j := i; j < 8; j++ {
+					w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+					w[i], w[j] = a, b
+					check(w)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		var w [8]byte
+		for i := range w {
+			w[i] = edge[rng.IntN(len(edge))]
+		}
+		check(w)
 	}
 }
