@@ -222,16 +222,17 @@ func TestShelf(t *testing.T) {
 
 // TestThreads: the analysis gives the same result whatever the number of
 // cores it may use (its steps run side by side and the predecessor lists
-// are made in ranges of targets, one a core), with a shelf and without.
+// are made in ranges of targets, one a core and 4 at most), with a shelf
+// and without.
 func TestThreads(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	want := analyze(t, loadNodeSnapshot(t))
-	for _, procs := range []int{2, 3, 4} {
+	for _, tc := range []struct{ procs, ranges int }{{2, 2}, {3, 3}, {4, 4}, {6, 4}} {
 		for _, shelved := range []bool{false, true} {
-			runtime.GOMAXPROCS(procs)
+			runtime.GOMAXPROCS(tc.procs)
 			g := loadNodeSnapshot(t)
-			if k := len(targetRanges(g.NodeCount())) - 1; k != min(procs, g.NodeCount()>>13) || k < 2 {
-				t.Fatalf("GOMAXPROCS=%d: %d ranges of targets for %d nodes", procs, k, g.NodeCount())
+			if k := len(targetRanges(g.NodeCount())) - 1; k != tc.ranges {
+				t.Fatalf("GOMAXPROCS=%d: %d ranges of targets for %d nodes, want %d", tc.procs, k, g.NodeCount(), tc.ranges)
 			}
 			if shelved {
 				f, err := os.CreateTemp(t.TempDir(), "shelf")
@@ -242,7 +243,7 @@ func TestThreads(t *testing.T) {
 				g.Shelf = f
 			}
 			if got := analyze(t, g); !reflect.DeepEqual(got, want) {
-				t.Errorf("GOMAXPROCS=%d, shelf %v: the analysis differs from the one on one core", procs, shelved)
+				t.Errorf("GOMAXPROCS=%d, shelf %v: the analysis differs from the one on one core", tc.procs, shelved)
 			}
 		}
 	}
