@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
 	"tracestreamer/internal/sqlitefile"
@@ -27,8 +28,10 @@ type Async struct {
 	ops  chan op
 	free chan *rows.Batch
 	done chan struct{}
-	// lanes are the tables' lanes running, started by their first batch.
-	lanes map[*schema.Table]*lane
+	// lanes are the tables' lanes running, started by their first batch;
+	// lanesStarted counts the lanes started so far (tests).
+	lanes        map[*schema.Table]*lane
+	lanesStarted int
 
 	mu     sync.Mutex
 	err    error
@@ -109,38 +112,28 @@ func (a *Async) run(first func() error) {
 }
 
 // insert writes the rows of o's batch, or hands it to its table's lane
-// (handed): a table built as a b-tree, whose rows so far the batch's all
-// follow. The DB's counts and largest rowids are kept here, as DB.Insert
-// keeps them.
+// (handed) where the DB says its rows can be appended to their tree apart
+// (DB.appendable), and books them as DB.Insert would.
 func (a *Async) insert(o op) (handed bool, err error) {
 	d, b := a.db, o.batch
 	t := b.Table
-	if b.N == 0 {
-		return false, nil
-	}
-	tr := d.tree(t)
-	maxRow, ok := inOrder(b, d.maxRow[t])
-	if tr == nil || !ok {
-		// The tree (late rows) is the DB's again.
+	tr, maxRow, ok := d.appendable(b)
+	if !ok {
+		// The tree (rows out of rowid order) is the DB's again.
 		a.stopLane(t)
 		return false, d.Insert(b)
 	}
 	l := a.lanes[t]
 	if l == nil {
-		// The page file is made here, where SQLite may be asked how many
-		// pages it has written, before a lane's tree needs it.
-		if _, err := d.pageFile(); err != nil {
-			return false, err
-		}
-		l = a.startLane(tr)
+		l = a.startLane(t, tr)
 		if a.lanes == nil {
 			a.lanes = map[*schema.Table]*lane{}
 		}
 		a.lanes[t] = l
+		a.lanesStarted++
 	}
 	l.jobs <- laneJob{batch: b, text: o.text, maxRow: d.maxRow[t]}
-	d.counts[t] += int64(b.N)
-	d.maxRow[t] = maxRow
+	d.book(t, b.N, maxRow)
 	return true, nil
 }
 
@@ -165,12 +158,23 @@ type laneJob struct {
 // queue, what bounds the batches (and their text, MaxQueuedText) in flight.
 const laneQueue = 4
 
-// startLane starts the lane of tree tr. After an error (the Async's, or
+// startLane starts the lane of t's tree tr. After an error (the Async's, or
 // the lane's own) it writes nothing more, but still takes its batches, so
-// that the Async's goroutine never waits for it in vain.
-func (a *Async) startLane(tr *sqlitefile.Tree) *lane {
+// that the Async's goroutine never waits for it in vain. A panic fails the
+// Async at once (producers stop) and is raised again by stopLane's Wait,
+// once the lane has taken every batch handed to it.
+func (a *Async) startLane(t *schema.Table, tr *sqlitefile.Tree) *lane {
 	l := &lane{jobs: make(chan laneJob, laneQueue)}
 	l.run = task.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				a.setErr(fmt.Errorf("insert into %s: %v", t.Name, r))
+				for j := range l.jobs {
+					a.recycle(j.batch, j.text)
+				}
+				panic(r)
+			}
+		}()
 		var rec sqlitefile.Record
 		for j := range l.jobs {
 			if a.Err() == nil {

@@ -61,7 +61,9 @@ func (d *DB) tree(t *schema.Table) *sqlitefile.Tree {
 // them instead. What is left of the room takes Splice's own pages or becomes
 // free pages. After a settle, SQLite's file holds the trees placed then, too
 // many pages to copy for the few that tables first written later make: no
-// room is left, and their pages are copied after SQLite's.
+// room is left, and their pages are copied after SQLite's. It asks SQLite,
+// so only the DB's goroutine makes it: an Async's lanes start once it is
+// made (appendable).
 func (d *DB) pageFile() (*sqlitefile.Pages, error) {
 	if d.pages != nil {
 		return d.pages, nil
@@ -172,9 +174,32 @@ func (d *DB) insertTree(tr *sqlitefile.Tree, b *rows.Batch) error {
 	if err != nil {
 		return err
 	}
-	d.counts[t] += int64(b.N)
-	d.maxRow[t] = maxRow
+	d.book(t, b.N, maxRow)
 	return nil
+}
+
+// book counts n rows added to t, whose largest rowid is now maxRow.
+func (d *DB) book(t *schema.Table, n int, maxRow int64) {
+	d.counts[t] += int64(n)
+	d.maxRow[t] = maxRow
+}
+
+// appendable returns the tree of b's table and the largest rowid after b's
+// rows, and true, where they can be appended to the tree apart from the DB
+// (appendRows, on a lane of Async's): b has rows, its table is built as a
+// b-tree, its rows all follow the table's so far (no late rows), and the
+// page file is made already. The gap it leaves for SQLite's pages is
+// measured when a tree first needs it (pageFile), as without lanes.
+func (d *DB) appendable(b *rows.Batch) (*sqlitefile.Tree, int64, bool) {
+	if b.N == 0 || d.pages == nil {
+		return nil, 0, false
+	}
+	tr := d.tree(b.Table)
+	if tr == nil {
+		return nil, 0, false
+	}
+	maxRow, ok := inOrder(b, d.maxRow[b.Table])
+	return tr, maxRow, ok
 }
 
 // appendRows adds the rows of b to tr, whose largest rowid is maxRow,
