@@ -17,7 +17,8 @@ import (
 //
 // The trees of one Pages may add rows on goroutines of their own: it hands
 // out numbers, takes them back and writes pages safely for concurrent use.
-// A tree itself is not safe for concurrent use.
+// A tree itself is not safe for concurrent use, and reading a tree back
+// (Scan, Take, Truncate) and Splice need no tree adding rows meanwhile.
 type Pages struct {
 	f    *os.File
 	size int
@@ -66,7 +67,8 @@ func (p *Pages) Name() string { return p.f.Name() }
 func (p *Pages) Close() error { return p.f.Close() }
 
 // Extent returns the bytes from the file's start to the end of the highest
-// page handed out so far: all the file holds of the pages written so far.
+// page handed out so far: all the file holds of the pages written so far,
+// and room for those handed to trees that may still be writing them.
 func (p *Pages) Extent() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
