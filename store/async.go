@@ -132,8 +132,11 @@ func (a *Async) insert(o op) (handed bool, err error) {
 		a.lanes[t] = l
 		a.lanesStarted++
 	}
-	l.jobs <- laneJob{batch: b, text: o.text, maxRow: d.maxRow[t]}
+	// Booked before it is handed over: the lane may recycle the batch, and
+	// a producer reset it, before the send returns.
+	j := laneJob{batch: b, text: o.text, maxRow: d.maxRow[t]}
 	d.book(t, b.N, maxRow)
+	l.jobs <- j
 	return true, nil
 }
 
