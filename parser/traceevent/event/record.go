@@ -104,32 +104,22 @@ func AppendRecord(b []byte, ev *Event) []byte {
 }
 
 // timeFlags returns the record's flags of time i (present, valid).
-func timeFlags(t *Time, i int) uint64 {
-	var f uint64
-	if t.Present {
-		f |= recTime << (2 * i)
-	}
-	if t.Valid {
-		f |= recTime << (2*i + 1)
-	}
-	return f
-}
+func timeFlags(t *Time, i int) uint64 { return flagBits(recTime, 2*i, t.Present, t.Valid) }
 
 // identFlags returns the record's flags of ident i (present, is string,
 // number ≠ 0, string ≠ "").
 func identFlags(id *Ident, i int) uint64 {
+	return flagBits(recIdent, 4*i, id.Present, id.IsStr, id.Num != 0, id.Str != "")
+}
+
+// flagBits returns the bits of set, the first at unit<<at, the others
+// above it in order.
+func flagBits(unit uint64, at int, set ...bool) uint64 {
 	var f uint64
-	if id.Present {
-		f |= recIdent << (4 * i)
-	}
-	if id.IsStr {
-		f |= recIdent << (4*i + 1)
-	}
-	if id.Num != 0 {
-		f |= recIdent << (4*i + 2)
-	}
-	if id.Str != "" {
-		f |= recIdent << (4*i + 3)
+	for k, on := range set {
+		if on {
+			f |= unit << (at + k)
+		}
 	}
 	return f
 }
