@@ -183,8 +183,15 @@ func (gr *graphRows) run(fileID int64, out *Output) {
 // nodeAt returns the id of the node an edge's to_node offset points to, and
 // whether it points to one.
 func nodeAt(to, stride int64, ids []int64) (int64, bool) {
-	if k := to / stride; to >= 0 && to%stride == 0 && k < int64(len(ids)) {
+	if k, ok := nodeIndex(to, stride, len(ids)); ok {
 		return ids[k], true
 	}
 	return 0, false
+}
+
+// nodeIndex returns the ordinal of the node an edge's to_node offset points
+// to among n nodes of stride fields, and whether it points to one.
+func nodeIndex(to, stride int64, n int) (int64, bool) {
+	k := to / stride
+	return k, to >= 0 && to%stride == 0 && k < int64(n)
 }

@@ -281,7 +281,7 @@ func (w *Writer) Edge(e Edge) {
 		}
 	}
 	to := e.ToNode
-	toID, ok := nodeAt(to, w.stride, w.ids)
+	k, ok := nodeIndex(to, w.stride, len(w.ids))
 	if !ok {
 		nulls |= 1 << 6
 		w.warn("edge %d points to node offset %d, not a node of the %d-node array", idx, to, len(w.ids))
@@ -289,16 +289,20 @@ func (w *Writer) Edge(e Edge) {
 	typ, name := e.Type, e.NameOrIndex
 	switch {
 	case w.graph == nil:
+		var toID int64
+		if ok {
+			toID = w.ids[k]
+		}
 		w.out.edges.Append(&tables.JSHeapEdges{FileID: w.fileID, EdgeIndex: idx, Type: typ,
 			NameOrIndex: name, ToNode: to, FromNodeID: rows.IOpt(from, nulls&(1<<5) == 0),
-			ToNodeID: rows.IOpt(toID, nulls&(1<<6) == 0)})
+			ToNodeID: rows.IOpt(toID, ok)})
 	case nulls&(1<<5) != 0:
 		// No source node: not part of the graph.
 		w.extraEdges = append(w.extraEdges, rawEdge{idx: int(idx), typ: typ, name: name, to: to})
 	default:
 		target := heapgraph.NoNode
-		if nulls&(1<<6) == 0 {
-			target = uint32(to / w.stride)
+		if ok {
+			target = uint32(k)
 		}
 		w.graph.AddEdge(typ, name, target)
 		if target == heapgraph.NoNode || int64(uint8(typ)) != typ || int64(uint32(name)) != name {
