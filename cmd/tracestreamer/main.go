@@ -34,6 +34,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"syscall"
@@ -90,6 +91,8 @@ flags:
   -q, --quiet       print no progress bar and no summary line
   --cpuprofile F, --memprofile F
                     write Go CPU / heap profiles of the run (for go tool pprof)
+  --exectrace F     write a Go execution trace of the run (for go tool trace:
+                    which goroutine waits for which)
   -v, --version     print the version and exit
   -h, --help        print this help and exit
 
@@ -119,6 +122,7 @@ type config struct {
 	threads    int    // cores used at once (GOMAXPROCS); 0: every core
 	cpuProfile string // write a Go CPU profile of the run here
 	memProfile string // write a Go heap profile at the end of the run here
+	execTrace  string // write a Go execution trace of the run here
 }
 
 type usageError struct{ msg string }
@@ -207,15 +211,18 @@ func parseArgs(args []string) (*config, error) {
 			c.threads = n
 		case "-q", "--quiet":
 			c.quiet = true
-		case "--cpuprofile", "--memprofile":
+		case "--cpuprofile", "--memprofile", "--exectrace":
 			if i+1 >= len(args) {
 				return nil, usageError{a + " needs a path"}
 			}
 			i++
-			if a == "--cpuprofile" {
+			switch a {
+			case "--cpuprofile":
 				c.cpuProfile = args[i]
-			} else {
+			case "--memprofile":
 				c.memProfile = args[i]
+			default:
+				c.execTrace = args[i]
 			}
 		case "-h", "--help", "-help":
 			return nil, errHelp
@@ -334,7 +341,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer func() { stopProgress() }()
 	// The profiles of the run may not replace an input, the output database
 	// or anything but a regular file.
-	for _, p := range []*string{&c.cpuProfile, &c.memProfile} {
+	profiles := []struct {
+		flag string
+		path *string
+	}{{"--cpuprofile", &c.cpuProfile}, {"--memprofile", &c.memProfile}, {"--exectrace", &c.execTrace}}
+	for _, pr := range profiles {
+		p := pr.path
 		if *p == "" {
 			continue
 		}
@@ -348,10 +360,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		*p = target
 	}
-	if c.cpuProfile != "" && sameFile(c.cpuProfile, c.memProfile) {
-		fmt.Fprintf(stderr, "tracestreamer: --cpuprofile and --memprofile name the same file %s; one profile would replace the other\n%s",
-			c.cpuProfile, usage)
-		return 2
+	for i, a := range profiles {
+		for _, b := range profiles[i+1:] {
+			if *a.path != "" && sameFile(*a.path, *b.path) {
+				fmt.Fprintf(stderr, "tracestreamer: %s and %s name the same file %s; one profile would replace the other\n%s",
+					a.flag, b.flag, *a.path, usage)
+				return 2
+			}
+		}
 	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
@@ -365,6 +381,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if c.execTrace != "" {
+		f, err := os.Create(c.execTrace)
+		if err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			return 1
+		}
+		defer trace.Stop()
 	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
 	stopProgress()

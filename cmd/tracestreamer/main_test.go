@@ -99,6 +99,35 @@ func example(t *testing.T) string {
 	return in
 }
 
+// TestProfiles: each profile flag writes its file: the CPU and heap
+// profiles gzip-compressed (pprof's format), the execution trace with its
+// header.
+func TestProfiles(t *testing.T) {
+	in := example(t)
+	for _, tt := range []struct {
+		flag   string
+		header string
+	}{
+		{"--cpuprofile", "\x1f\x8b"},
+		{"--memprofile", "\x1f\x8b"},
+		{"--exectrace", "go 1."},
+	} {
+		t.Run(tt.flag, func(t *testing.T) {
+			dir := t.TempDir()
+			prof := filepath.Join(dir, "run.prof")
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{"-q", in, "-o", filepath.Join(dir, "out.db"), tt.flag, prof},
+				&stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			b, err := os.ReadFile(prof)
+			if err != nil || !bytes.HasPrefix(b, []byte(tt.header)) || len(b) < 100 {
+				t.Errorf("%s wrote %d bytes starting %q (%v), want %q…", tt.flag, len(b), b[:min(len(b), 8)], err, tt.header)
+			}
+		})
+	}
+}
+
 func TestRunExitCodes(t *testing.T) {
 	in := example(t)
 	dir := t.TempDir()
@@ -133,6 +162,9 @@ func TestRunExitCodes(t *testing.T) {
 			"is the output database; refusing to overwrite it"},
 		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--cpuprofile", filepath.Join(dir, "p.prof"), "--memprofile",
 			filepath.Join(dir, ".", "p.prof")}, 2, "--cpuprofile and --memprofile name the same file " + filepath.Join(dir, "p.prof")},
+		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--exectrace", filepath.Join(dir, "p.prof"), "--cpuprofile",
+			filepath.Join(dir, "p.prof")}, 2, "--cpuprofile and --exectrace name the same file " + filepath.Join(dir, "p.prof")},
+		{[]string{in, "-o", filepath.Join(dir, "x.db"), "--exectrace", in}, 1, "is the input " + in},
 		{[]string{"export", "-pprof", out, out}, 1, "export: output " + out + " is the input " + out},
 	} {
 		stdout.Reset()
