@@ -51,7 +51,11 @@ const (
 // with Perfetto's trace_processor_shell -e (Trace Event JSON) and the
 // reference trace_streamer (htrace) where their bundles are unpacked under
 // peers: the same inputs in the same minutes, so that the figures compare.
-func cores(bin, cache, peers, only string) (err error) {
+//
+// With base set (a directory holding another build's tracestreamer), each
+// tracestreamer run is preceded by the same run of that build, marked base:
+// before and after a change, measured in the same minutes.
+func cores(bin, base, cache, peers, only string) (err error) {
 	procs := slices.Compact([]int{1, 2, runtime.NumCPU()})
 	if runtime.NumCPU() < 2 {
 		procs = []int{1}
@@ -106,18 +110,24 @@ func cores(bin, cache, peers, only string) (err error) {
 		if htrace {
 			flags = append(flags, []string{"--no-analysis"})
 		}
+		builds := []struct{ dir, name string }{{bin, "tracestreamer"}}
+		if base != "" {
+			builds = []struct{ dir, name string }{{base, "base"}, {bin, "tracestreamer"}}
+		}
 		for _, fl := range flags {
 			for _, p := range procs {
-				args := append(append([]string{"-q", "--threads", fmt.Sprint(p)}, fl...), abs, "-o", out)
-				cmd := exec.Command(filepath.Join(bin, "tracestreamer"), args...)
-				var stderr bytes.Buffer // the input's warnings, printed only if it fails
-				cmd.Stderr = &stderr
-				f, err := measure(cmd, out)
-				if err != nil {
-					os.Stderr.Write(stderr.Bytes())
-					return err
+				for _, b := range builds {
+					args := append(append([]string{"-q", "--threads", fmt.Sprint(p)}, fl...), abs, "-o", out)
+					cmd := exec.Command(filepath.Join(b.dir, "tracestreamer"), args...)
+					var stderr bytes.Buffer // the input's warnings, printed only if it fails
+					cmd.Stderr = &stderr
+					f, err := measure(cmd, out)
+					if err != nil {
+						os.Stderr.Write(stderr.Bytes())
+						return err
+					}
+					line(in.name, strings.TrimSpace(fmt.Sprintf("%s -tn %d %s", b.name, p, strings.Join(fl, " "))), f)
 				}
-				line(in.name, strings.TrimSpace(fmt.Sprintf("tracestreamer -tn %d %s", p, strings.Join(fl, " "))), f)
 			}
 		}
 		peer, name := filepath.Join(peers, perfettoDir), "perfetto -e"

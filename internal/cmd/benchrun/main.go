@@ -13,7 +13,10 @@
 // trace_processor_shell -e and the reference trace_streamer when their
 // bundles are unpacked under -peers, and this machine's own 2-thread
 // ceiling (two independent units of arithmetic and of map lookups at
-// GOMAXPROCS 2 against 1), measured before and after them.
+// GOMAXPROCS 2 against 1), measured before and after them. With -base DIR,
+// each of the cores table's tracestreamer runs follows the same run of the
+// build in DIR: a change's before and after in the same minutes.
+// scripts/cores packs and runs the cores table on a machine without Go.
 package main
 
 import (
@@ -59,6 +62,7 @@ func snapshotGen() []string {
 
 func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
+	base := flag.String("base", "", "directory with another build's tracestreamer, run before each run of the cores table")
 	cache := flag.String("cache", ".cache/bench", "directory for generated inputs")
 	only := flag.String("only", "", "run only the cases whose name contains this")
 	peers := flag.String("peers", ".cache/peers", "directory where the peers' bundles are unpacked (shared/tools/README.md)")
@@ -85,13 +89,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*bin, *cache, *peers, *only); err != nil {
+	if err := run(*bin, *base, *cache, *peers, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, cache, peers, only string) error {
+func run(bin, base, cache, peers, only string) error {
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}
@@ -162,7 +166,7 @@ func run(bin, cache, peers, only string) error {
 			return err
 		}
 	}
-	return cores(bin, cache, peers, only)
+	return cores(bin, base, cache, peers, only)
 }
 
 // convert runs one conversion and returns its wall time and peak RSS.
