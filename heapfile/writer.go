@@ -268,22 +268,18 @@ func (w *Writer) Edge(e Edge) {
 		w.idSet.drop()
 	}
 	w.checkEdge(idx, e)
-	var nulls uint64
 	var from int64
-	if w.edgeNode < len(w.ids) {
+	hasFrom := w.edgeNode < len(w.ids)
+	if hasFrom {
 		from = w.ids[w.edgeNode]
 		w.edgeLeft--
-	} else {
-		nulls |= 1 << 5
-		if !w.edgeWarned {
-			w.edgeWarned = true
-			w.warn("edge %d and later have no source node: the nodes' edge counts cover only %d edges", idx, idx)
-		}
+	} else if !w.edgeWarned {
+		w.edgeWarned = true
+		w.warn("edge %d and later have no source node: the nodes' edge counts cover only %d edges", idx, idx)
 	}
 	to := e.ToNode
 	k, ok := nodeIndex(to, w.stride, len(w.ids))
 	if !ok {
-		nulls |= 1 << 6
 		w.warn("edge %d points to node offset %d, not a node of the %d-node array", idx, to, len(w.ids))
 	}
 	typ, name := e.Type, e.NameOrIndex
@@ -294,9 +290,8 @@ func (w *Writer) Edge(e Edge) {
 			toID = w.ids[k]
 		}
 		w.out.edges.Append(&tables.JSHeapEdges{FileID: w.fileID, EdgeIndex: idx, Type: typ,
-			NameOrIndex: name, ToNode: to, FromNodeID: rows.IOpt(from, nulls&(1<<5) == 0),
-			ToNodeID: rows.IOpt(toID, ok)})
-	case nulls&(1<<5) != 0:
+			NameOrIndex: name, ToNode: to, FromNodeID: rows.IOpt(from, hasFrom), ToNodeID: rows.IOpt(toID, ok)})
+	case !hasFrom:
 		// No source node: not part of the graph.
 		w.extraEdges = append(w.extraEdges, rawEdge{idx: int(idx), typ: typ, name: name, to: to})
 	default:
