@@ -352,7 +352,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		target, err := outfile.Target(*p, c.inputs...)
 		if err == nil && outfile.NotAnInput(*p, target, c.opts.Output) != nil {
-			err = fmt.Errorf("profile %s is the output database; refusing to overwrite it", *p)
+			err = fmt.Errorf("%s %s is the output database; refusing to overwrite it", pr.flag, *p)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
@@ -369,31 +369,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if c.cpuProfile != "" {
-		f, err := os.Create(c.cpuProfile)
+	for _, r := range []struct {
+		flag, path string
+		start      func(io.Writer) error
+		stop       func()
+	}{{"--cpuprofile", c.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {"--exectrace", c.execTrace, trace.Start, trace.Stop}} {
+		if r.path == "" {
+			continue
+		}
+		stop, err := startRecording(r.path, r.start, r.stop)
 		if err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
+			fmt.Fprintf(stderr, "tracestreamer: %s %s: %v\n", r.flag, r.path, err)
 			return 1
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if c.execTrace != "" {
-		f, err := os.Create(c.execTrace)
-		if err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
-			return 1
-		}
-		defer trace.Stop()
+		defer stop()
 	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
 	stopProgress()
@@ -416,6 +405,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, summaryLine(sum))
 	}
 	return 0
+}
+
+// startRecording creates path and starts a recording of the run into it
+// (a CPU profile, an execution trace); the function it returns stops the
+// recording and closes the file.
+func startRecording(path string, start func(io.Writer) error, stop func()) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		stop()
+		f.Close()
+	}, nil
 }
 
 // sameFile reports whether the resolved paths a and b name one file.

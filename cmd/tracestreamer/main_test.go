@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime/trace"
 	"strings"
 	"testing"
 	"time"
@@ -99,18 +100,22 @@ func example(t *testing.T) string {
 	return in
 }
 
-// TestProfiles: each profile flag writes its file: the CPU and heap
-// profiles gzip-compressed (pprof's format), the execution trace with its
-// header.
+// TestProfiles: each profile flag writes its file, stopped and complete at
+// the end of the run: pprof's CPU and heap profiles with their sample types,
+// the execution trace with its header, the tracer stopped.
 func TestProfiles(t *testing.T) {
 	in := example(t)
 	for _, tt := range []struct {
-		flag   string
-		header string
+		flag  string
+		check func(t *testing.T, b []byte)
 	}{
-		{"--cpuprofile", "\x1f\x8b"},
-		{"--memprofile", "\x1f\x8b"},
-		{"--exectrace", "go 1."},
+		{"--cpuprofile", sampleTypes("samples/count", "cpu/nanoseconds")},
+		{"--memprofile", sampleTypes("alloc_objects/count", "alloc_space/bytes", "inuse_objects/count", "inuse_space/bytes")},
+		{"--exectrace", func(t *testing.T, b []byte) {
+			if !bytes.HasPrefix(b, []byte("go 1.")) || len(b) < 1000 {
+				t.Errorf("trace of %d bytes starting %q, want a Go execution trace", len(b), b[:min(len(b), 16)])
+			}
+		}},
 	} {
 		t.Run(tt.flag, func(t *testing.T) {
 			dir := t.TempDir()
@@ -120,11 +125,33 @@ func TestProfiles(t *testing.T) {
 				&stdout, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
-			b, err := os.ReadFile(prof)
-			if err != nil || !bytes.HasPrefix(b, []byte(tt.header)) || len(b) < 100 {
-				t.Errorf("%s wrote %d bytes starting %q (%v), want %q…", tt.flag, len(b), b[:min(len(b), 8)], err, tt.header)
+			if trace.IsEnabled() {
+				t.Error("the execution tracer still runs after the run")
 			}
+			b, err := os.ReadFile(prof)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, b)
 		})
+	}
+}
+
+// sampleTypes checks that a profile parses as pprof's and has the sample
+// types want ("type/unit").
+func sampleTypes(want ...string) func(t *testing.T, b []byte) {
+	return func(t *testing.T, b []byte) {
+		p, err := profile.ParseData(b)
+		if err != nil {
+			t.Fatalf("not a pprof profile: %v", err)
+		}
+		var got []string
+		for _, st := range p.SampleType {
+			got = append(got, st.Type+"/"+st.Unit)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("sample types %v, want %v", got, want)
+		}
 	}
 }
 
