@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # prepare.sh DIR [BASE] — packs into DIR what run.sh needs on a machine with
 # neither Go nor node (the lent 16-core machine, which carries only the
-# checkout: DIR must be inside it and git-ignored, e.g. .dev): static builds
-# of the working tree's tracestreamer and of benchrun, with BASE (a commit)
-# a build of that commit's tracestreamer too (DIR/base: run.sh then runs it
-# before each run of the new build), the peers' bundles, and the benchmark
-# snapshot htrace, all xz-compressed. The Chrome traces are generated there
-# from testdata by benchrun, so they need not travel.
+# checkout: DIR must be inside it and git-ignored, e.g. .cache/cores): static
+# builds of the working tree's tracestreamer and of benchrun, with BASE (a
+# commit) a build of that commit's tracestreamer too (DIR/base: run.sh then
+# pairs each run of the new build with its run), the peers' bundles, and the
+# benchmark snapshot htrace, all xz-compressed. The Chrome traces are
+# generated there from testdata by benchrun, so they need not travel.
 #
 # Environment: SNAPSHOT, the snapshot htrace (default .cache/bench/snapshot.htrace,
 # `make bench`'s); TOOLS, the peers' bundles (default ../shared/tools).
@@ -16,24 +16,29 @@ base=${2:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 snap=${SNAPSHOT:-$root/.cache/bench/snapshot.htrace}
 tools=${TOOLS:-$root/../shared/tools}
+[ -f "$snap" ] || { echo "prepare.sh: no snapshot $snap (make bench writes it)" >&2; exit 1; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+git -C "$root" check-ignore -q "$dir" ||
+	{ echo "prepare.sh: $dir must be a git-ignored folder inside the checkout" >&2; exit 1; }
 cd "$root"
 export CGO_ENABLED=0
 build() { go build -trimpath -ldflags='-s -w' -o "$1" "$2"; xz -T0 -f "$1"; }
 build "$dir/tracestreamer" ./cmd/tracestreamer
+git describe --always --dirty >"$dir/rev"
 build "$dir/benchrun" ./internal/cmd/benchrun
 rm -rf "$dir/base"
 if [ -n "$base" ]; then
 	src=$(mktemp -d)
+	trap 'rm -rf "$src"' EXIT
 	git archive "$base" | tar -x -C "$src"
 	mkdir -p "$dir/base"
 	(cd "$src" && build "$dir/base/tracestreamer" ./cmd/tracestreamer)
-	rm -rf "$src"
 	git rev-parse --short "$base" >"$dir/base/rev"
 fi
-cp "$tools/trace_processor_shell-v58.2.tar.xz" "$tools/trace_streamer-4.3.7.tar.xz" "$dir/"
+cp -f "$tools/trace_processor_shell-v58.2.tar.xz" "$tools/trace_streamer-4.3.7.tar.xz" "$dir/"
 if [ ! -f "$dir/snapshot.htrace.xz" ] || [ "$snap" -nt "$dir/snapshot.htrace.xz" ]; then
-	xz -T0 -9 -c "$snap" >"$dir/snapshot.htrace.xz"
+	xz -T0 -9 -c "$snap" >"$dir/snapshot.htrace.xz.tmp"
+	mv "$dir/snapshot.htrace.xz.tmp" "$dir/snapshot.htrace.xz"
 fi
-du -sh "$dir" "$dir"/*
+du -sh "$dir"/*

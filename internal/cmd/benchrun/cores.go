@@ -53,26 +53,30 @@ const (
 // peers: the same inputs in the same minutes, so that the figures compare.
 //
 // With base set (a directory holding another build's tracestreamer), each
-// tracestreamer run is preceded by the same run of that build, marked base:
-// before and after a change, measured in the same minutes.
+// tracestreamer run is paired with the same run of that build, marked base,
+// the two in turn first: before and after a change, measured in the same
+// minutes. The Chrome traces are generated where they are missing.
 func cores(bin, base, cache, peers, only string) (err error) {
 	procs := slices.Compact([]int{1, 2, runtime.NumCPU()})
 	if runtime.NumCPU() < 2 {
 		procs = []int{1}
 	}
-	small := filepath.Join(cache, "trace-real-29mb.json")
-	if _, err := os.Stat(small); err != nil {
-		fmt.Fprintf(os.Stderr, "generating %s…\n", small)
-		if err := genRealTrace(small, ".", 29e6); err != nil {
-			return err
-		}
+	inputs := []struct {
+		name, path string
+		size       int64 // of a Chrome trace generated where it is missing
+	}{
+		{"trace-real", filepath.Join(cache, "trace-real.json"), realTraceSize},
+		{"trace-29mb", filepath.Join(cache, "trace-real-29mb.json"), 29e6},
+		{"snapshot", filepath.Join(cache, "snapshot.htrace"), 0},
 	}
-	inputs := []struct{ name, path string }{
-		{"trace-real", filepath.Join(cache, "trace-real.json")},
-		{"trace-29mb", small},
-		{"snapshot", filepath.Join(cache, "snapshot.htrace")},
+	builds := []struct{ dir, name string }{{bin, "tracestreamer"}}
+	if base != "" {
+		builds = append(builds, struct{ dir, name string }{base, "base"})
 	}
 	fmt.Printf("\ncores and peers (%d cores here; CPU = user + system; the same inputs in the same run)\n", runtime.NumCPU())
+	if base != "" {
+		fmt.Printf("tracestreamer: %s, base: %s\n", bin, base)
+	}
 	if runtime.NumCPU() >= 2 {
 		// What two threads of independent work get here, before and
 		// after the runs: the bound of their GOMAXPROCS 2/1 ratios.
@@ -101,7 +105,12 @@ func cores(bin, base, cache, peers, only string) (err error) {
 		if err != nil {
 			return err
 		}
-		if _, err := os.Stat(abs); err != nil {
+		if _, err := os.Stat(abs); err != nil && in.size > 0 {
+			fmt.Fprintf(os.Stderr, "generating %s…\n", abs)
+			if err := genRealTrace(abs, ".", in.size); err != nil {
+				return err
+			}
+		} else if err != nil {
 			fmt.Printf("%-11s (no input: run make bench for %s first)\n", in.name, in.name)
 			continue
 		}
@@ -110,12 +119,9 @@ func cores(bin, base, cache, peers, only string) (err error) {
 		if htrace {
 			flags = append(flags, []string{"--no-analysis"})
 		}
-		builds := []struct{ dir, name string }{{bin, "tracestreamer"}}
-		if base != "" {
-			builds = []struct{ dir, name string }{{base, "base"}, {bin, "tracestreamer"}}
-		}
 		for _, fl := range flags {
 			for _, p := range procs {
+				slices.Reverse(builds) // each build first in turn
 				for _, b := range builds {
 					args := append(append([]string{"-q", "--threads", fmt.Sprint(p)}, fl...), abs, "-o", out)
 					cmd := exec.Command(filepath.Join(b.dir, "tracestreamer"), args...)
