@@ -17,6 +17,9 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/bin" "$w/bench" "$w/peers"
 echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo); $(free -g | awk '/Mem:/{print $2" GB"}')"
+# Threads per core: "siblings" above "cpu cores" means hyperthreads, which
+# share a core and inflate each other's CPU time.
+grep -m2 -E '^(siblings|cpu cores)' /proc/cpuinfo | tr -s '\t' ' '
 unxz() { xz -dc "$1" >"$2"; chmod +x "$2"; }
 unxz "$dir/tracestreamer.xz" "$w/bin/tracestreamer"
 unxz "$dir/benchrun.xz" "$w/bin/benchrun"
