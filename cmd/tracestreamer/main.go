@@ -341,10 +341,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer func() { stopProgress() }()
 	// The profiles of the run may not replace an input, the output database
 	// or anything but a regular file.
+	// The CPU profile and the execution trace record the run (start, stop);
+	// the heap profile is written at its end.
 	profiles := []struct {
-		flag string
-		path *string
-	}{{"--cpuprofile", &c.cpuProfile}, {"--memprofile", &c.memProfile}, {"--exectrace", &c.execTrace}}
+		flag  string
+		path  *string
+		start func(io.Writer) error
+		stop  func()
+	}{
+		{"--cpuprofile", &c.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{"--memprofile", &c.memProfile, nil, nil},
+		{"--exectrace", &c.execTrace, trace.Start, trace.Stop},
+	}
 	for _, pr := range profiles {
 		p := pr.path
 		if *p == "" {
@@ -369,17 +377,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	for _, r := range []struct {
-		flag, path string
-		start      func(io.Writer) error
-		stop       func()
-	}{{"--cpuprofile", c.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {"--exectrace", c.execTrace, trace.Start, trace.Stop}} {
-		if r.path == "" {
+	for _, r := range profiles {
+		if *r.path == "" || r.start == nil {
 			continue
 		}
-		stop, err := startRecording(r.path, r.start, r.stop)
+		stop, err := startRecording(*r.path, r.start, r.stop)
 		if err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %s %s: %v\n", r.flag, r.path, err)
+			fmt.Fprintf(stderr, "tracestreamer: %s %s: %v\n", r.flag, *r.path, err)
 			return 1
 		}
 		defer stop()
