@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,9 +21,10 @@ import (
 // readAhead's blocks), with problems far into them: a repeated id, a
 // negative self size, a value that is not an integer, an edge to no node,
 // values left over after the last edge, a string that is not UTF-8;
-// garbage, when given, replaces the target of edge garbage, and
-// badString, string badString with a number.
-func bigDoc(nodes, garbage, badString int) string {
+// garbage, when given, replaces the target of edge garbage (by "x", or by
+// two numbers without a comma with gap), and badString, string badString
+// with a number.
+func bigDoc(nodes, garbage, badString int, gap ...bool) string {
 	var nb, eb, sb strings.Builder
 	nb.WriteByte('[')
 	for i := range nodes {
@@ -52,6 +54,9 @@ func bigDoc(nodes, garbage, badString int) string {
 			to = "15" // not a multiple of the node's 7 values
 		case garbage:
 			to = "x"
+			if len(gap) > 0 {
+				to = "7 14"
+			}
 		}
 		fmt.Fprintf(&eb, "2,%d,%s", e%4, to)
 	}
@@ -76,7 +81,8 @@ func bigDoc(nodes, garbage, badString int) string {
 }
 
 // TestReadAheadSameAsSerial: with more than one core the arrays' numbers are
-// read on another goroutine; the rows, the warnings (the offsets they name
+// read on another goroutine, and with 8 or more by workers from the text
+// that goroutine takes; the rows, the warnings (the offsets they name
 // included) and the errors are those of reading them on the decoder's own.
 func TestReadAheadSameAsSerial(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
@@ -88,14 +94,17 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 	}{
 		{"whole", bigDoc(nodes, -1, -1), ""},
 		{"garbage in the edges", bigDoc(nodes, 40000, -1), "edges: offset"},
+		{"no comma in the edges", bigDoc(nodes, 40000, -1, true), "edges: offset"},
+		// The last value of a read (edge values 3e+2 = 10 × 12288 - 1).
+		{"no comma after a read", bigDoc(nodes, 40959, -1, true), "edges: offset"},
 		{"a number in the strings", bigDoc(nodes, -1, 9000), "strings: offset"},
 	} {
 		for _, analyse := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/analyse=%v", tt.name, analyse), func(t *testing.T) {
-				var got [2]*rows.Memory
-				var warns [2][]string
-				var errs [2]string
-				for i, procs := range []int{1, 4} {
+				var got [3]*rows.Memory
+				var warns [3][]string
+				var errs [3]string
+				for i, procs := range []int{1, 4, 8} {
 					runtime.GOMAXPROCS(procs)
 					got[i] = rows.NewMemory()
 					o := heapfile.NewOutput(got[i], schema.New(), heapfile.Options{Analyse: analyse})
@@ -107,17 +116,19 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 					}
 					o.Flush()
 				}
-				if errs[0] != errs[1] || !strings.Contains(errs[0], tt.wantErr) || (tt.wantErr == "") != (errs[0] == "") {
-					t.Fatalf("errors %q (1 core) and %q (4 cores), want one with %q", errs[0], errs[1], tt.wantErr)
-				}
-				if !reflect.DeepEqual(warns[0], warns[1]) {
-					t.Errorf("warnings differ:\n1 core:  %q\n4 cores: %q", warns[0], warns[1])
+				for i, procs := range []int{4, 8} {
+					if errs[0] != errs[i+1] || !strings.Contains(errs[0], tt.wantErr) || (tt.wantErr == "") != (errs[0] == "") {
+						t.Fatalf("errors %q (1 core) and %q (%d cores), want one with %q", errs[0], errs[i+1], procs, tt.wantErr)
+					}
+					if !reflect.DeepEqual(warns[0], warns[i+1]) {
+						t.Errorf("warnings differ:\n1 core:  %q\n%d cores: %q", warns[0], procs, warns[i+1])
+					}
+					if tt.wantErr == "" && !reflect.DeepEqual(got[0].Rows, got[i+1].Rows) {
+						t.Errorf("rows differ on %d cores", procs)
+					}
 				}
 				if tt.wantErr != "" {
 					return // the rows of a failed file are the caller's to roll back
-				}
-				if !reflect.DeepEqual(got[0].Rows, got[1].Rows) {
-					t.Errorf("rows differ")
 				}
 				if n := len(got[1].Rows["js_heap_edges"]); n != 2*nodes {
 					t.Errorf("%d edge rows, want %d", n, 2*nodes)
@@ -194,6 +205,53 @@ func TestReadAheadStopsOnPanic(t *testing.T) {
 		if i == 100 {
 			t.Fatalf("%d goroutines 1 s after the panic, %d before: the reader is still running",
 				runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestReadAheadParsePanic: with workers, the blocks reach take in the order
+// fill filled them, each once parsed; a panic of parse is raised when take
+// would have had its block, after the blocks before it, and neither the
+// reading goroutine nor the workers outlive readAhead.
+func TestReadAheadParsePanic(t *testing.T) {
+	type block struct{ i, parsed int }
+	before := runtime.NumGoroutine()
+	next := 0
+	var taken []int
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		readAhead(&decoder{}, true, 3, func() *block { return &block{} },
+			func(b *block) bool {
+				b.i, b.parsed = next, -1
+				next++
+				return next == 50
+			},
+			func(b *block) {
+				if b.i == 20 {
+					panic("parse bug")
+				}
+				time.Sleep(time.Duration(b.i%3) * time.Millisecond) // out of order
+				b.parsed = b.i
+			},
+			func(b *block) (bool, error) {
+				if b.parsed != b.i {
+					t.Errorf("block %d taken before it was parsed", b.i)
+				}
+				taken = append(taken, b.i)
+				return false, nil
+			})
+	}()
+	if got != "parse bug" {
+		t.Fatalf("recovered %v, want parse's panic", got)
+	}
+	if !slices.Equal(taken, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}) {
+		t.Errorf("took blocks %v, want 0 to 19 in order", taken)
+	}
+	for i := 0; runtime.NumGoroutine() > before; i++ {
+		if i == 100 {
+			t.Fatalf("%d goroutines 1 s after the panic, %d before", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -70,3 +70,24 @@ func BenchmarkReadString(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIntsText takes the text of the integers off the stream by their
+// commas, the reading goroutine's part when several read the values
+// (IntsText).
+func BenchmarkIntsText(b *testing.B) {
+	text := nodesText(200000)
+	var dst []byte
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		d := NewReader(bytes.NewReader(text), 256<<10)
+		d.Expect('[')
+		first := true
+		for {
+			var ok bool
+			if dst, ok = d.IntsText(dst[:0], 3*4096, first); !ok {
+				break
+			}
+			first = false
+		}
+	}
+}

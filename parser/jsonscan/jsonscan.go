@@ -570,6 +570,14 @@ type NonIntegers struct {
 	First int64 // input offset of the first
 }
 
+// Add counts the elements o counted, which come after those n counted.
+func (n *NonIntegers) Add(o NonIntegers) {
+	if n.N == 0 {
+		n.First = o.First
+	}
+	n.N += o.N
+}
+
 // ReadIntsLenient is ReadInts for arrays where one bad element must not cost
 // the rest: an element that is valid JSON but not an integer (1.5, null, a
 // string, an array) is read as 0 and counted in bad. Invalid JSON is still an
