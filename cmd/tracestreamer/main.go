@@ -342,16 +342,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// The profiles of the run may not replace an input, the output database
 	// or anything but a regular file.
 	// The CPU profile and the execution trace record the run (start, stop);
-	// the heap profile is written at its end.
+	// the heap profile is written at its end. Each file is made before the
+	// run, so that a path that cannot be written fails at once.
+	nop := func(io.Writer) error { return nil }
 	profiles := []struct {
-		flag  string
-		path  *string
-		start func(io.Writer) error
-		stop  func()
+		flag        string
+		path        *string
+		start, stop func(io.Writer) error
 	}{
-		{"--cpuprofile", &c.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile},
-		{"--memprofile", &c.memProfile, nil, nil},
-		{"--exectrace", &c.execTrace, trace.Start, trace.Stop},
+		{"--cpuprofile", &c.cpuProfile, pprof.StartCPUProfile, func(io.Writer) error { pprof.StopCPUProfile(); return nil }},
+		{"--memprofile", &c.memProfile, nop, pprof.WriteHeapProfile},
+		{"--exectrace", &c.execTrace, trace.Start, func(io.Writer) error { trace.Stop(); return nil }},
 	}
 	for _, pr := range profiles {
 		p := pr.path
@@ -377,24 +378,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	var stops []func() error
+	stopRecordings := func() error {
+		var errs []error
+		for _, stop := range stops {
+			errs = append(errs, stop())
+		}
+		stops = nil
+		return errors.Join(errs...)
+	}
+	defer stopRecordings()
 	for _, r := range profiles {
-		if *r.path == "" || r.start == nil {
+		if *r.path == "" {
 			continue
 		}
-		stop, err := startRecording(*r.path, r.start, r.stop)
+		stop, err := startRecording(r.flag, *r.path, r.start, r.stop)
 		if err != nil {
-			fmt.Fprintf(stderr, "tracestreamer: %s %s: %v\n", r.flag, *r.path, err)
+			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 			return 1
 		}
-		defer stop()
+		stops = append(stops, stop)
 	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
 	stopProgress()
 	stopProgress = func() {}
-	if c.memProfile != "" {
-		if f, err := os.Create(c.memProfile); err == nil {
-			pprof.WriteHeapProfile(f)
-			f.Close()
+	if perr := stopRecordings(); perr != nil {
+		// The database is written; the profile asked for is not.
+		fmt.Fprintf(stderr, "tracestreamer: %v\n", perr)
+		if err == nil {
+			return 1
 		}
 	}
 	if err != nil {
@@ -412,20 +424,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // startRecording creates path and starts a recording of the run into it
-// (a CPU profile, an execution trace); the function it returns stops the
-// recording and closes the file.
-func startRecording(path string, start func(io.Writer) error, stop func()) (func(), error) {
+// (start: a CPU profile, an execution trace); the function it returns ends
+// it (stop: the heap profile is written then) and closes the file. Its
+// errors name the flag and the path.
+func startRecording(flag, path string, start, stop func(io.Writer) error) (func() error, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	if err := start(f); err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	return func() {
-		stop()
-		f.Close()
+	return func() error {
+		err := stop(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
 	}, nil
 }
 

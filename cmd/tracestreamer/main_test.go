@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,6 +135,21 @@ func TestProfiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.check(t, b)
+		})
+		// A profile that cannot be written fails before the run: the heap
+		// profile too, written only at its end.
+		t.Run(tt.flag+" unwritable", func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.db")
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"-q", in, "-o", out, tt.flag, filepath.Join(dir, "no", "run.prof")},
+				&stdout, &stderr)
+			if want := "tracestreamer: " + tt.flag + ": open " + filepath.Join(dir, "no", "run.prof") + ": no such file or directory\n"; code != 1 || stderr.String() != want {
+				t.Errorf("exit %d, stderr %q; want 1, %q", code, stderr.String(), want)
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the database was written: %v", err)
+			}
 		})
 	}
 }
