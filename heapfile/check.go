@@ -30,6 +30,8 @@ type checks struct {
 	// names counts the string indices the nodes and named edges give, to
 	// compare with the number of strings once they are all read.
 	names nameCounts
+	// namedEdges is namedEdges of the meta's edge types (none before it).
+	namedEdges []bool
 }
 
 // note counts an item of t, describing it if it is the first.
@@ -71,15 +73,25 @@ func (w *Writer) checkNode(idx int64, nd Node) {
 // checkEdge checks the values of edge idx that the Writer keeps as given.
 func (w *Writer) checkEdge(idx int64, e Edge) {
 	c := &w.checks
-	types := w.edgeTypes()
-	if len(types) > 0 && (e.Type < 0 || e.Type >= int64(len(types))) {
-		w.note(&c.edgeType, "edge %d has type %d, outside the %d edge types", idx, e.Type, len(types))
+	named := c.namedEdges
+	if len(named) > 0 && (e.Type < 0 || e.Type >= int64(len(named))) {
+		w.note(&c.edgeType, "edge %d has type %d, outside the %d edge types", idx, e.Type, len(named))
 		return
 	}
-	// element and hidden edges give an index, the others a string.
-	if len(types) > 0 && types[e.Type] != "element" && types[e.Type] != "hidden" {
+	if len(named) > 0 && named[e.Type] {
 		c.names.add(e.NameOrIndex)
 	}
+}
+
+// namedEdges says, for each of the meta's edge types, whether its edges
+// are named by a string: not element and hidden edges, which give an
+// index.
+func namedEdges(types []string) []bool {
+	named := make([]bool, len(types))
+	for i, t := range types {
+		named[i] = t != "element" && t != "hidden"
+	}
+	return named
 }
 
 func (w *Writer) nodeTypes() []string {
@@ -87,13 +99,6 @@ func (w *Writer) nodeTypes() []string {
 		return nil
 	}
 	return w.meta.NodeTypes[0]
-}
-
-func (w *Writer) edgeTypes() []string {
-	if w.meta == nil || len(w.meta.EdgeTypes) == 0 {
-		return nil
-	}
-	return w.meta.EdgeTypes[0]
 }
 
 // finishChecks reports what the file's checks counted, and what only the

@@ -119,6 +119,9 @@ func (w *Writer) Warn(format string, args ...any) { w.warn(format, args...) }
 // Meta writes the js_heap_info rows: the type names, then the three counts.
 func (w *Writer) Meta(m Meta) {
 	w.meta = &m
+	if len(m.EdgeTypes) > 0 {
+		w.checks.namedEdges = namedEdges(m.EdgeTypes[0])
+	}
 	w.stride = int64(max(1, m.NodeStride))
 	w.nodeCap = m.NodeCount
 	for _, kt := range []struct {

@@ -143,6 +143,19 @@ func TestReferenceNodes(t *testing.T) {
 	}
 }
 
+// TestNamedEdges: element and hidden edges give an index, not a name, so
+// their values past the strings are not reported; those of the other
+// types (here a property and a weak edge) are.
+func TestNamedEdges(t *testing.T) {
+	text := doc{nodeCount: 3, edgeCount: 4, nodes: `[0,0,1,10,4,0,0, 0,1,3,20,0,0,0, 0,1,5,30,0,0,0]`,
+		edges: `[1,99,7, 4,77,14, 2,50,7, 6,60,14]`, strs: `["a","b"]`}.String()
+	_, _, warns := decodeAll(t, text, 0)
+	want := []string{"2 node and edge names are past the 2 strings (up to 60); kept as given"}
+	if !slices.Equal(warns, want) {
+		t.Errorf("warnings:\n got %q\nwant %q", warns, want)
+	}
+}
+
 // TestEdgeIDs re-expresses the reference's edge tests with the correct,
 // per-snapshot expectations (docs/format/heapsnapshot.md#from_node_id): node 1 owns 1 edge,
 // node 3 owns 3, node 9949 owns 1. to_node 1 is not a node offset (stride 7),
