@@ -276,9 +276,10 @@ type intRead struct {
 	end  int64
 	bad  jsonscan.NonIntegers // the values it read as 0
 	// A read of text (IntsText): where it starts in the document, where
-	// it lies in the block's text, and the first it was taken with. after is the error
-	// of reading on after its values when they are not well-formed (More
-	// fails where their comma was expected), at afterEnd.
+	// it lies in the block's text, and the first it was taken with; after
+	// is the error of reading on past its values where they are not
+	// well-formed (More fails where their last comma was expected), at
+	// afterEnd.
 	text     bool
 	first    bool
 	start    int64

@@ -21,9 +21,11 @@ import (
 // refills as needed. Otherwise it returns false and consumes nothing (the
 // buffer may have been refilled).
 //
-// Reading the text with ReadIntsLenient (the same first) gives what reading
-// the elements from the stream would: the same n values, or the same error
-// at the same offset, as the bytes it reads are the same. The text of n
+// Reading the text with ReadIntsLenient (the same first; NewBytesAt at the
+// offset the text starts at) gives what reading the elements from the
+// stream would: the same n values and non-integers, ending at the same
+// offset, or the same error at the same offset, as the bytes it reads are
+// the same. The text of n
 // well-formed elements is followed by the comma: when they are read without
 // an error and More(false) fails instead, it fails as it would have on the
 // stream.
