@@ -22,21 +22,37 @@ func nodesText(n int) []byte {
 
 // BenchmarkReadInts scans an integer array through a 256 KiB buffer.
 func BenchmarkReadInts(b *testing.B) {
-	text := nodesText(200000)
 	buf := make([]int64, 3*4096)
+	benchArray(b, func(d *Decoder, first bool) bool {
+		_, done, err := d.ReadInts(buf, &first)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return done
+	})
+}
+
+// BenchmarkIntsText takes the text of the same array's integers off the
+// stream by their commas, the reading goroutine's part when several read
+// the values (IntsText).
+func BenchmarkIntsText(b *testing.B) {
+	var dst []byte
+	benchArray(b, func(d *Decoder, first bool) bool {
+		var ok bool
+		dst, ok = d.IntsText(dst[:0], 3*4096, first)
+		return !ok
+	})
+}
+
+// benchArray reads a nodes array through a 256 KiB buffer with read, which
+// reads on in it and says whether it is done.
+func benchArray(b *testing.B, read func(d *Decoder, first bool) bool) {
+	text := nodesText(200000)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		d := NewReader(bytes.NewReader(text), 256<<10)
 		d.Expect('[')
-		first := true
-		for {
-			_, done, err := d.ReadInts(buf, &first)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if done {
-				break
-			}
+		for first := true; !read(d, first); first = false {
 		}
 	}
 }
@@ -68,26 +84,5 @@ func BenchmarkReadString(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// BenchmarkIntsText takes the text of the integers off the stream by their
-// commas, the reading goroutine's part when several read the values
-// (IntsText).
-func BenchmarkIntsText(b *testing.B) {
-	text := nodesText(200000)
-	var dst []byte
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		d := NewReader(bytes.NewReader(text), 256<<10)
-		d.Expect('[')
-		first := true
-		for {
-			var ok bool
-			if dst, ok = d.IntsText(dst[:0], 3*4096, first); !ok {
-				break
-			}
-			first = false
-		}
 	}
 }
