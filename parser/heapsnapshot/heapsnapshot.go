@@ -191,7 +191,7 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 		for i := range reads {
 			if workers > 0 {
 				start, lo := js.Offset(), len(b.text)
-				if text, ok := js.IntsText(b.text, per, first); ok {
+				if text, ok := js.IntsText(b.text, per, first, maxTextPerValue*per); ok {
 					b.text = text
 					b.reads = append(b.reads, intRead{text: true, first: first, start: start, lo: lo, hi: len(b.text)})
 					first = false
@@ -314,6 +314,14 @@ func (b *intBlock) parse(per int) {
 }
 
 const readsPerBlock = 8
+
+// maxTextPerValue bounds the text of a read that IntsText takes, per value
+// (snapshots have 2 to 10 bytes a value, separators included): the blocks
+// in flight hold at most 25 MB of it (8 blocks of 8 reads of 12 285
+// values, with 4 workers), however much white space the array has or
+// however far a long string made the JSON buffer grow. A read with more is
+// read from the stream.
+const maxTextPerValue = 32
 
 // warnNonIntegers reports the values of an array that were not integers: one
 // such value must not cost a snapshot of millions of nodes its every row.

@@ -91,13 +91,17 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 		name    string
 		text    string
 		wantErr string
+		spread  int // bytes a node value takes at most
 	}{
-		{"whole", bigDoc(nodes, -1, -1), ""},
-		{"garbage in the edges", bigDoc(nodes, 40000, -1), "edges: offset"},
-		{"no comma in the edges", bigDoc(nodes, 40000, -1, true), "edges: offset"},
+		{"whole", bigDoc(nodes, -1, -1), "", 8},
+		{"garbage in the edges", bigDoc(nodes, 40000, -1), "edges: offset", 8},
+		{"no comma in the edges", bigDoc(nodes, 40000, -1, true), "edges: offset", 8},
 		// The last value of a read (edge values 3e+2 = 10 × 12288 - 1).
-		{"no comma after a read", bigDoc(nodes, 40959, -1, true), "edges: offset"},
-		{"a number in the strings", bigDoc(nodes, -1, 9000), "strings: offset"},
+		{"no comma after a read", bigDoc(nodes, 40959, -1, true), "edges: offset", 8},
+		{"a number in the strings", bigDoc(nodes, -1, 9000), "strings: offset", 8},
+		// Nodes of over 32 bytes a value (maxTextPerValue): read from the
+		// stream on every core.
+		{"spaced out", strings.ReplaceAll(bigDoc(nodes, -1, -1), ",2,0,0,", ",2,0,0,"+strings.Repeat(" ", 300)), "", 50},
 	} {
 		for _, analyse := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/analyse=%v", tt.name, analyse), func(t *testing.T) {
@@ -156,7 +160,7 @@ func TestReadAheadSameAsSerial(t *testing.T) {
 					t.Fatalf("no offset for the repeated id in\n%s", all)
 				}
 				at := strings.LastIndex(tt.text[:strings.Index(tt.text, `"edges"`)], ",41,")
-				if off, _ := strconv.Atoi(m[1]); off < at || off > at+12288*8 {
+				if off, _ := strconv.Atoi(m[1]); off < at || off > at+12288*tt.spread {
 					t.Errorf("repeated id near offset %d, written at %d", off, at)
 				}
 			})

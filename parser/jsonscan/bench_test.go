@@ -39,7 +39,7 @@ func BenchmarkIntsText(b *testing.B) {
 	var dst []byte
 	benchArray(b, func(d *Decoder, first bool) bool {
 		var ok bool
-		dst, ok = d.IntsText(dst[:0], 3*4096, first)
+		dst, ok = d.IntsText(dst[:0], 3*4096, first, 1<<20)
 		return !ok
 	})
 }

@@ -119,8 +119,8 @@ func FuzzAppendString(f *testing.F) {
 
 // FuzzIntsText: reading an array n elements at a time from the text IntsText
 // takes gives the values, errors, offsets and non-integer counts of reading
-// them from the stream (checkIntsText), whatever the document and the
-// buffer.
+// them from the stream (checkIntsText), whatever the document, the buffer
+// and the limit of a text.
 func FuzzIntsText(f *testing.F) {
 	for _, s := range []string{"[1,2,3,4,5,6,7]", "[1,,2,3]", "[1 2,3,4]", "[1.5,null,-0,12345678901234567890,3]",
 		`[1,"a,b",2,3]`, "[1,2,3,4}", "[1,[2,3],4,5]", "[-,1,2]", "[1,2,3"} {
@@ -128,6 +128,6 @@ func FuzzIntsText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, per, size uint8) {
 		testutil.CountExec("FuzzIntsText")
-		checkIntsText(t, doc, 1+int(per%8), 64+int(size))
+		checkIntsText(t, doc, 1+int(per%8), 64+int(size), 8+int(size)%64)
 	})
 }

@@ -17,9 +17,9 @@ import (
 // being read (after its '['; first says that no element was read yet), up to
 // and with the comma that ends the n-th, and consumes it but for that comma,
 // when it holds no string, array or object (no '"', '[', ']', '{' or '}', so
-// that no comma in it is inside an element) and fits in the buffer, which it
-// refills as needed. Otherwise it returns false and consumes nothing (the
-// buffer may have been refilled).
+// that no comma in it is inside an element), is at most limit bytes long
+// and fits in the buffer, which it refills as needed. Otherwise it returns
+// false and consumes nothing (the buffer may have been refilled).
 //
 // Reading the text with ReadIntsLenient (the same first; NewBytesAt at the
 // offset the text starts at) gives what reading the elements from the
@@ -29,7 +29,7 @@ import (
 // well-formed elements is followed by the comma: when they are read without
 // an error and More(false) fails instead, it fails as it would have on the
 // stream.
-func (d *Decoder) IntsText(dst []byte, n int, first bool) ([]byte, bool) {
+func (d *Decoder) IntsText(dst []byte, n int, first bool, limit int) ([]byte, bool) {
 	commas := n // the comma after the n-th element is the n-th, or the n+1-th
 	if !first {
 		commas++
@@ -39,12 +39,15 @@ func (d *Decoder) IntsText(dst []byte, n int, first bool) ([]byte, bool) {
 		end, k, stop := nthComma(d.buf[at:d.end], commas-seen)
 		if end >= 0 {
 			end += at
+			if end+1-d.pos > limit {
+				return dst, false
+			}
 			dst = append(dst, d.buf[d.pos:end+1]...)
 			d.pos = end
 			return dst, true
 		}
-		if stop || d.end-d.pos == len(d.buf) {
-			return dst, false // an element that is not a scalar, or more than the buffer holds
+		if stop || d.end-d.pos >= min(limit, len(d.buf)) {
+			return dst, false // an element that is not a scalar, or too long a text
 		}
 		seen, at = seen+k, d.end
 		rel := at - d.pos

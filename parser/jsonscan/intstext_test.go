@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"reflect"
 	"strings"
@@ -19,11 +20,11 @@ type intRead struct {
 }
 
 // readArray reads the integer array doc holds, per elements at a time, with
-// ReadIntsLenient from d; withText takes each read's text with IntsText
-// where it can and reads it from a Decoder of its own (NewBytesAt), as
-// parser/heapsnapshot does, with the More(false) after it that takes the
-// text's last comma.
-func readArray(d *Decoder, per int, withText bool) ([]intRead, NonIntegers, error) {
+// ReadIntsLenient from d; with a limit, it takes each read's text with
+// IntsText where it can and reads it from a Decoder of its own
+// (NewBytesAt), as parser/heapsnapshot does, with the More(false) after it
+// that takes the text's last comma.
+func readArray(d *Decoder, per, limit int) ([]intRead, NonIntegers, error) {
 	var bad NonIntegers
 	if err := d.Expect('['); err != nil {
 		return []intRead{{Err: err.Error(), End: d.Offset()}}, bad, nil
@@ -32,9 +33,9 @@ func readArray(d *Decoder, per int, withText bool) ([]intRead, NonIntegers, erro
 	first := true
 	for len(out) < 1000 {
 		vals := make([]int64, per)
-		if withText {
+		if limit > 0 {
 			start := d.Offset()
-			if text, ok := d.IntsText(nil, per, first); ok {
+			if text, ok := d.IntsText(nil, per, first, limit); ok {
 				sub, f := NewBytesAt(text, start), first
 				n, done, err := sub.ReadIntsLenient(vals, &f, &bad)
 				r := intRead{Vals: vals[:n], End: sub.Offset()}
@@ -67,11 +68,12 @@ func readArray(d *Decoder, per int, withText bool) ([]intRead, NonIntegers, erro
 }
 
 // checkIntsText reads doc per elements at a time through a buffer of size
-// bytes, from the stream and through IntsText, and compares the two.
-func checkIntsText(t *testing.T, doc []byte, per, size int) {
+// bytes, from the stream and through IntsText's texts of up to limit bytes,
+// and compares the two.
+func checkIntsText(t *testing.T, doc []byte, per, size, limit int) {
 	t.Helper()
-	want, wantBad, _ := readArray(NewReader(bytes.NewReader(doc), size), per, false)
-	got, gotBad, err := readArray(NewReader(iotest.HalfReader(bytes.NewReader(doc)), size), per, true)
+	want, wantBad, _ := readArray(NewReader(bytes.NewReader(doc), size), per, 0)
+	got, gotBad, err := readArray(NewReader(iotest.HalfReader(bytes.NewReader(doc)), size), per, limit)
 	if err != nil {
 		t.Fatalf("%q, %d at a time: %v", doc, per, err)
 	}
@@ -89,30 +91,38 @@ func TestIntsText(t *testing.T) {
 	for _, tt := range []struct {
 		name, doc string
 		texts     int // reads that IntsText takes, with 3 elements a read
+		limit     int // of a text, if not 64 bytes
 	}{
-		{"plain", "[1,2,3,4,5,6,7]", 2},
-		{"spaced", "[ 1 , -2 ,\n3\n,4,5,6 ,7 ]", 2},
-		{"not integers", "[1.5,null,-0,12345678901234567890,3,1e2,true]", 2},
-		{"two commas", "[1,,2,3]", 1},
-		{"no comma", "[1 2,3,4,5]", 1},
-		{"no comma at the end of a read", "[1,2,3 4,5,6,7]", 1},
-		{"a string with commas", `[1,"a,b,c",2,3,4,5,6]`, 0},
-		{"a nested array", "[1,2,3,[4,5],6,7,8]", 1},
-		{"closed by a brace", "[1,2,3,4}", 1},
-		{"elements after the end", "[1,2],3,4,5,6,7]", 0},
-		{"a lone minus", "[-,1,2,3]", 1},
-		{"unterminated", "[1,2,3,4,5", 1},
-		{"long", long, 100},
+		{"plain", "[1,2,3,4,5,6,7]", 2, 0},
+		{"spaced", "[ 1 , -2 ,\n3\n,4,5,6 ,7 ]", 2, 0},
+		{"not integers", "[1.5,null,-0,12345678901234567890,3,1e2,true]", 2, 0},
+		{"two commas", "[1,,2,3]", 1, 0},
+		{"no comma", "[1 2,3,4,5]", 1, 0},
+		{"no comma at the end of a read", "[1,2,3 4,5,6,7]", 1, 0},
+		{"a string with commas", `[1,"a,b,c",2,3,4,5,6]`, 0, 0},
+		{"a nested array", "[1,2,3,[4,5],6,7,8]", 1, 0},
+		{"closed by a brace", "[1,2,3,4}", 1, 0},
+		{"elements after the end", "[1,2],3,4,5,6,7]", 0, 0},
+		{"a lone minus", "[-,1,2,3]", 1, 0},
+		{"unterminated", "[1,2,3,4,5", 1, 0},
+		{"long", long, 100, 0},
+		// The first text is 20 bytes long (3 elements of 5 digits, each
+		// with its comma, the first two with a \n too), the others 22 (they
+		// start with the comma and \n before them).
+		{"long texts", long, 0, 19},
+		{"longer texts", long, 1, 21},
+		{"texts as long as allowed", long, 100, 22},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			limit := cmp.Or(tt.limit, 64)
 			for _, size := range []int{64, 256 << 10} {
-				checkIntsText(t, []byte(tt.doc), 3, size)
+				checkIntsText(t, []byte(tt.doc), 3, size, limit)
 			}
 			d := NewBytes([]byte(tt.doc))
 			d.Expect('[')
 			texts := 0
 			for first := true; ; first = false {
-				if _, ok := d.IntsText(nil, 3, first); !ok {
+				if _, ok := d.IntsText(nil, 3, first, limit); !ok {
 					break
 				}
 				texts++
