@@ -25,10 +25,9 @@ import (
 // offset the text starts at) gives what reading the elements from the
 // stream would: the same n values and non-integers, ending at the same
 // offset, or the same error at the same offset, as the bytes it reads are
-// the same. The text of n
-// well-formed elements is followed by the comma: when they are read without
-// an error and More(false) fails instead, it fails as it would have on the
-// stream.
+// the same. The text of n well-formed elements is followed by the comma:
+// when they are read without an error and More(false) fails instead, it
+// fails as it would have on the stream.
 func (d *Decoder) IntsText(dst []byte, n int, first bool, limit int) ([]byte, bool) {
 	commas := n // the comma after the n-th element is the n-th, or the n+1-th
 	if !first {
@@ -63,7 +62,7 @@ func (d *Decoder) IntsText(dst []byte, n int, first bool, limit int) ([]byte, bo
 // begin or end a string, array or object before that comma (the index is
 // then -1).
 func nthComma(b []byte, k int) (at, commas int, stop bool) {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const lo = 0x0101010101010101
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
@@ -73,17 +72,18 @@ func nthComma(b []byte, k int) (at, commas int, stop bool) {
 			// Only what comes before the first such byte counts.
 			c &= s&-s - 1
 		}
-		if n := bits.OnesCount64(c); n >= k {
+		n := bits.OnesCount64(c)
+		if n >= k {
 			for range k - 1 {
 				c &= c - 1
 			}
 			return i + bits.TrailingZeros64(c)>>3, 0, false
-		} else if s != 0 {
-			return -1, 0, true
-		} else {
-			k -= n
-			commas += n
 		}
+		if s != 0 {
+			return -1, 0, true
+		}
+		k -= n
+		commas += n
 	}
 	for ; i < len(b); i++ {
 		switch b[i] {
