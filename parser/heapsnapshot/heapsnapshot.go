@@ -50,9 +50,14 @@ type decoder struct {
 //
 // A panic while decoding (a bug, whatever the input) is returned as an error
 // naming the offset, so that the caller drops this snapshot and goes on.
-func Decoder(r io.Reader) heapfile.Decoder {
+func Decoder(r io.Reader) heapfile.Decoder { return decoderOf(r, 256<<10, 3*4096) }
+
+// decoderOf is Decoder reading r through a JSON buffer of size bytes, and
+// an integer array perRead values at a time (tests make both small, so that
+// small documents take the paths of big ones).
+func decoderOf(r io.Reader, size, perRead int) heapfile.Decoder {
 	return func(w *heapfile.Writer) (err error) {
-		d := &decoder{js: jsonscan.NewReader(r, 256<<10), w: w, native: -1, ibuf: make([]int64, 3*4096)}
+		d := &decoder{js: jsonscan.NewReader(r, size), w: w, native: -1, ibuf: make([]int64, perRead)}
 		defer func() {
 			if p := recover(); p != nil {
 				err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
