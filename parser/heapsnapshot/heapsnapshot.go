@@ -235,7 +235,6 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 				return true, nil
 			}
 			if r.after != nil {
-				d.blockEnd = r.afterEnd
 				return true, r.after
 			}
 		}
@@ -283,14 +282,12 @@ type intRead struct {
 	// A read of text (IntsText): where it starts in the document, where
 	// it lies in the block's text, and the first it was taken with; after
 	// is the error of reading on past its values where they are not
-	// well-formed (More fails where their last comma was expected), at
-	// afterEnd.
-	text     bool
-	first    bool
-	start    int64
-	lo, hi   int
-	after    error
-	afterEnd int64
+	// well-formed (More fails where their last comma was expected).
+	text   bool
+	first  bool
+	start  int64
+	lo, hi int
+	after  error
 }
 
 // parse reads the values of the block's reads of text, as ReadIntsLenient
@@ -310,7 +307,7 @@ func (b *intBlock) parse(per int) {
 				panic(fmt.Sprintf("read %d values of a text of %d, done %v", n, per, done))
 			}
 			if more, err := js.More(false); err != nil {
-				r.after, r.afterEnd = err, js.Offset()
+				r.after = err
 			} else if !more || !js.AtEOF() {
 				panic("the values of a text are not followed by its last comma")
 			}
