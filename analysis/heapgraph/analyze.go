@@ -118,13 +118,18 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	// The arrays that wait on the shelf are written there on another
 	// goroutine, one after another, while the steps that read them run
 	// (a write only reads its array): the ids beside the page ownership
-	// and the essential edges, the self sizes beside the shallow sizes,
-	// the edges' types and names (not needed again but for the type and
-	// name of each node's retaining edge, once the search has found those
-	// edges) beside the classes and the search's plan. Each array is
-	// dropped once it is both written and used.
+	// and the essential edges, the self sizes (read again only where the
+	// labels are kept, for a leak comparison; else dropped once used)
+	// beside the shallow sizes, the edges' types and names (not needed
+	// again but for the type and name of each node's retaining edge, once
+	// the search has found those edges) beside the classes and the
+	// search's plan. Each array is dropped once it is both written and
+	// used.
 	idW := putAsync(s, g.ID)
-	selfW := putAsync(s, g.Self)
+	var selfW *pending[uint32]
+	if g.KeepLabels {
+		selfW = putAsync(s, g.Self)
+	}
 	var edgeTypeW *pending[uint8]
 	var edgeNameW *pending[uint32]
 	if !g.KeepLabels {
@@ -158,9 +163,11 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	g.ID = nil
 	s.release()
 	sh := g.shallowSizes(&t)
-	selfS, err := selfW.wait()
-	if err != nil {
-		return nil, err
+	var selfS shelved[uint32]
+	if selfW != nil {
+		if selfS, err = selfW.wait(); err != nil {
+			return nil, err
+		}
 	}
 	g.Self = nil
 	shallowW := putAsync(s, sh)

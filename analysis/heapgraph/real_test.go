@@ -198,11 +198,12 @@ func TestShelf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// ids (8 B), self sizes, shallow sizes, classes, distances, retainer
-	// edges and nodes (4 B each) a node; the edges' types (1 B) and names
-	// (4 B), which wait there during the search and the dominators.
+	// ids (8 B), shallow sizes, classes, distances, retainer edges and
+	// nodes (4 B each) a node; the edges' types (1 B) and names (4 B),
+	// which wait there during the search and the dominators. The self
+	// sizes are not read again: they are dropped, not shelved.
 	n, m := int64(g.NodeCount()), int64(g.FirstEdge[g.NodeCount()])
-	if want := n*(8+6*4) + m*(1+4); info.Size() != want {
+	if want := n*(8+5*4) + m*(1+4); info.Size() != want {
 		t.Errorf("the shelf holds %d bytes for %d nodes and %d edges, want %d", info.Size(), n, m, want)
 	}
 	var retainers int
@@ -294,25 +295,39 @@ func TestSelfGivenBack(t *testing.T) {
 		name             string
 		shelf, keep      bool
 		wantSelfReturned bool
+		// the shelf's bytes a node and an edge: the labels stay in memory
+		// where they are kept, and the self sizes are shelved only then.
+		wantNodeBytes, wantEdgeBytes int64
 	}{
-		{"shelf", true, false, false},
-		{"shelf, labels kept", true, true, true},
-		{"in memory", false, false, false},
-		{"in memory, labels kept", false, true, true},
+		{"shelf", true, false, false, 8 + 5*4, 1 + 4},
+		{"shelf, labels kept", true, true, true, 8 + 6*4, 0},
+		{"in memory", false, false, false, 0, 0},
+		{"in memory, labels kept", false, true, true, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := loadNodeSnapshot(t)
 			self := slices.Clone(g.Self)
+			n, m := int64(g.NodeCount()), int64(g.FirstEdge[g.NodeCount()])
 			g.KeepLabels = tc.keep
+			var f *os.File
 			if tc.shelf {
-				f, err := os.CreateTemp(t.TempDir(), "shelf")
-				if err != nil {
+				var err error
+				if f, err = os.CreateTemp(t.TempDir(), "shelf"); err != nil {
 					t.Fatal(err)
 				}
 				defer f.Close()
 				g.Shelf = f
 			}
 			analyze(t, g)
+			if f != nil {
+				info, err := f.Stat()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := n*tc.wantNodeBytes + m*tc.wantEdgeBytes; info.Size() != want {
+					t.Errorf("the shelf holds %d bytes for %d nodes and %d edges, want %d", info.Size(), n, m, want)
+				}
+			}
 			if tc.wantSelfReturned && !slices.Equal(g.Self, self) {
 				t.Errorf("self sizes: %d given back, want the %d given", len(g.Self), len(self))
 			}
