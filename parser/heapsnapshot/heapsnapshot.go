@@ -176,6 +176,11 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 	if l.stride <= 0 {
 		return errors.New("tuple layout has no fields")
 	}
+	// A read takes whole tuples: with none, the array would never end.
+	if l.stride > len(d.ibuf) {
+		return fmt.Errorf("offset %d: tuples of %d fields: more than the %d values read at a time",
+			d.js.Offset(), l.stride, len(d.ibuf))
+	}
 	js := d.js
 	if err := js.Expect('['); err != nil {
 		return err

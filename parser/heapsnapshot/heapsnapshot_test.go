@@ -340,6 +340,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"no meta", `{"nodes":[1,2,3]}`, "no snapshot.meta"},
 		{"empty node_fields", strings.Replace(good, `"node_fields":["type","name","id","self_size","edge_count","trace_node_id","detachedness"]`, `"node_fields":[]`, 1), "node_fields is empty"},
 		{"string not a string", strings.Replace(good, `"strings":[]`, `"strings":[1]`, 1), `strings: offset`},
+		{"more node fields than a read takes", strings.Replace(good, `"node_fields":["type",`, `"node_fields":[`+strings.Repeat(`"x",`, 3*4096)+`"type",`, 1),
+			"nodes: offset 49992: tuples of 12295 fields: more than the 12288 values read at a time"},
+		{"more sample fields than a read takes", strings.Replace(good, `"sample_fields":[`, `"sample_fields":[`+strings.Repeat(`"x",`, 3*4096), 1),
+			"samples: offset 50160: tuples of 12290 fields: more than the 12288 values read at a time"},
 		{"not JSON", "<html>", "expected '{'"},
 		{"empty", "", "unexpected end of JSON"},
 	}
