@@ -119,6 +119,7 @@ func (w *Writer) Warn(format string, args ...any) { w.warn(format, args...) }
 // Meta writes the js_heap_info rows: the type names, then the three counts.
 func (w *Writer) Meta(m Meta) {
 	w.meta = &m
+	w.checks.namedEdges = nil // a later meta without edge types has none
 	if len(m.EdgeTypes) > 0 {
 		w.checks.namedEdges = namedEdges(m.EdgeTypes[0])
 	}

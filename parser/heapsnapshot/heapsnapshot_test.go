@@ -145,14 +145,28 @@ func TestReferenceNodes(t *testing.T) {
 
 // TestNamedEdges: element and hidden edges give an index, not a name, so
 // their values past the strings are not reported; those of the other
-// types (here a property and a weak edge) are.
+// types (here a property and a weak edge) are. The types are the latest
+// meta's: one without edge types checks none.
 func TestNamedEdges(t *testing.T) {
-	text := doc{nodeCount: 3, edgeCount: 4, nodes: `[0,0,1,10,4,0,0, 0,1,3,20,0,0,0, 0,1,5,30,0,0,0]`,
-		edges: `[1,99,7, 4,77,14, 2,50,7, 6,60,14]`, strs: `["a","b"]`}.String()
-	_, _, warns := decodeAll(t, text, 0)
-	want := []string{"2 node and edge names are past the 2 strings (up to 60); kept as given"}
-	if !slices.Equal(warns, want) {
-		t.Errorf("warnings:\n got %q\nwant %q", warns, want)
+	noEdgeTypes := strings.Replace(refMeta, `"edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"],`, "", 1)
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"names past the strings", doc{nodeCount: 3, edgeCount: 4, nodes: `[0,0,1,10,4,0,0, 0,1,3,20,0,0,0, 0,1,5,30,0,0,0]`,
+			edges: `[1,99,7, 4,77,14, 2,50,7, 6,60,14]`, strs: `["a","b"]`}.String(),
+			[]string{"2 node and edge names are past the 2 strings (up to 60); kept as given"}},
+		{"a second meta without edge types", `{"snapshot":{` + refMeta + `,"node_count":1,"edge_count":1,"trace_function_count":0},` +
+			`"snapshot":{` + noEdgeTypes + `,"node_count":1,"edge_count":1,"trace_function_count":0},` +
+			`"nodes":[0,0,1,10,1,0,0],"edges":[9,0,0],"strings":["a"]}`,
+			nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, warns := decodeAll(t, tc.text, 0)
+			if !slices.Equal(warns, tc.want) {
+				t.Errorf("warnings:\n got %q\nwant %q", warns, tc.want)
+			}
+		})
 	}
 }
 
