@@ -60,12 +60,28 @@ func decoderOf(r io.Reader, size, perRead int) heapfile.Decoder {
 		d := &decoder{js: jsonscan.NewReader(r, size), w: w, native: -1, ibuf: make([]int64, perRead)}
 		defer func() {
 			if p := recover(); p != nil {
-				err = fmt.Errorf("internal error at offset %d (please report it): %v", d.js.Offset(), p)
+				err = internalError(p, d.js.Offset())
 			}
 		}()
 		w.SetOffset(d.offset)
 		return d.decode()
 	}
+}
+
+// internalError is the error of a panic p while decoding, at offset at
+// unless p is that of a read of text (textPanic), which has its own.
+func internalError(p any, at int64) error {
+	if tp, ok := p.(textPanic); ok {
+		p, at = tp.p, tp.at
+	}
+	return fmt.Errorf("internal error at offset %d (please report it): %v", at, p)
+}
+
+// textPanic is a panic while the values of a read of text were read (by a
+// worker, while the stream was read on past it), and where that text starts.
+type textPanic struct {
+	p  any
+	at int64
 }
 
 func (d *decoder) decode() error {
@@ -300,22 +316,32 @@ type intRead struct {
 // are the same).
 func (b *intBlock) parse(per int) {
 	for i := range b.reads {
-		r := &b.reads[i]
-		if !r.text {
-			continue
+		if b.reads[i].text {
+			b.parseText(i, per)
 		}
-		js, first := jsonscan.NewBytesAt(b.text[r.lo:r.hi], r.start), r.first
-		n, done, err := js.ReadIntsLenient(b.vals[i*per:(i+1)*per], &first, &r.bad)
-		r.n, r.err, r.end = n, err, js.Offset()
-		if err == nil {
-			if done || n != per {
-				panic(fmt.Sprintf("read %d values of a text of %d, done %v", n, per, done))
-			}
-			if more, err := js.More(false); err != nil {
-				r.after = err
-			} else if !more || !js.AtEOF() {
-				panic("the values of a text are not followed by its last comma")
-			}
+	}
+}
+
+// parseText reads the values of read i, a read of text. A panic there is
+// raised again as a textPanic, naming where the text starts.
+func (b *intBlock) parseText(i, per int) {
+	r := &b.reads[i]
+	defer func() {
+		if p := recover(); p != nil {
+			panic(textPanic{p: p, at: r.start})
+		}
+	}()
+	js, first := jsonscan.NewBytesAt(b.text[r.lo:r.hi], r.start), r.first
+	n, done, err := js.ReadIntsLenient(b.vals[i*per:(i+1)*per], &first, &r.bad)
+	r.n, r.err, r.end = n, err, js.Offset()
+	if err == nil {
+		if done || n != per {
+			panic(fmt.Sprintf("read %d values of a text of %d, done %v", n, per, done))
+		}
+		if more, err := js.More(false); err != nil {
+			r.after = err
+		} else if !more || !js.AtEOF() {
+			panic("the values of a text are not followed by its last comma")
 		}
 	}
 }

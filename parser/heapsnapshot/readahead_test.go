@@ -260,3 +260,23 @@ func TestReadAheadParsePanic(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestTextPanicOffset: a panic while a worker reads the values of a read
+// of text names where that text starts, not how far the stream was read
+// meanwhile (here forced by a read whose bounds lie past the block's text).
+func TestTextPanicOffset(t *testing.T) {
+	b := &intBlock{text: []byte("1,2,"), vals: make([]int64, 4),
+		reads: []intRead{{text: true, first: true, start: 1000, lo: 0, hi: 4}, {text: true, start: 2000, lo: 4, hi: 10}}}
+	var p any
+	func() {
+		defer func() { p = recover() }()
+		b.parse(2)
+	}()
+	const want = "internal error at offset 2000 (please report it): runtime error: slice bounds out of range [:10] with capacity 4"
+	if err := internalError(p, 5000); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if got := b.vals[:2]; got[0] != 1 || got[1] != 2 || b.reads[0].n != 2 {
+		t.Errorf("the first read: values %v, n %d; want [1 2], 2", got, b.reads[0].n)
+	}
+}
