@@ -342,17 +342,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// The profiles of the run may not replace an input, the output database
 	// or anything but a regular file.
 	// The CPU profile and the execution trace record the run (start, stop);
-	// the heap profile is written at its end. Each file is made before the
-	// run, so that a path that cannot be written fails at once.
-	nop := func(io.Writer) error { return nil }
+	// the heap profile is written at its end, only if the run was made.
+	// Each file is made before the run, so that a path that cannot be
+	// written fails at once.
 	profiles := []struct {
-		flag        string
-		path        *string
-		start, stop func(io.Writer) error
+		flag   string
+		path   *string
+		record recorder
 	}{
-		{"--cpuprofile", &c.cpuProfile, pprof.StartCPUProfile, func(io.Writer) error { pprof.StopCPUProfile(); return nil }},
-		{"--memprofile", &c.memProfile, nop, pprof.WriteHeapProfile},
-		{"--exectrace", &c.execTrace, trace.Start, func(io.Writer) error { trace.Stop(); return nil }},
+		{"--cpuprofile", &c.cpuProfile, recorder{start: pprof.StartCPUProfile, stop: pprof.StopCPUProfile}},
+		{"--memprofile", &c.memProfile, recorder{atEnd: pprof.WriteHeapProfile}},
+		{"--exectrace", &c.execTrace, recorder{start: trace.Start, stop: trace.Stop}},
 	}
 	for _, pr := range profiles {
 		p := pr.path
@@ -378,31 +378,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var stops []func() error
-	stopRecordings := func() error {
+	var ends []func(ran bool) error
+	endRecordings := func(ran bool) error {
 		var errs []error
-		for _, stop := range stops {
-			errs = append(errs, stop())
+		for _, end := range ends {
+			errs = append(errs, end(ran))
 		}
-		stops = nil
+		ends = nil
 		return errors.Join(errs...)
 	}
-	defer stopRecordings()
+	defer endRecordings(false) // the run was not made: a recording failed to start
 	for _, r := range profiles {
 		if *r.path == "" {
 			continue
 		}
-		stop, err := startRecording(r.flag, *r.path, r.start, r.stop)
+		end, err := r.record.begin(r.flag, *r.path)
 		if err != nil {
 			fmt.Fprintf(stderr, "tracestreamer: %v\n", err)
 			return 1
 		}
-		stops = append(stops, stop)
+		ends = append(ends, end)
 	}
 	sum, err := ingest.Run(ctx, c.inputs, c.opts)
 	stopProgress()
 	stopProgress = func() {}
-	if perr := stopRecordings(); perr != nil {
+	if perr := endRecordings(true); perr != nil {
 		// The database is written; the profile asked for is not.
 		fmt.Fprintf(stderr, "tracestreamer: %v\n", perr)
 		if err == nil {
@@ -423,21 +423,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// startRecording creates path and starts a recording of the run into it
-// (start: a CPU profile, an execution trace); the function it returns ends
-// it (stop: the heap profile is written then) and closes the file. Its
-// errors name the flag and the path.
-func startRecording(flag, path string, start, stop func(io.Writer) error) (func() error, error) {
+// recorder is how one profile of the run is recorded: start and stop a
+// recording into its file (a CPU profile, an execution trace), or write it
+// at the run's end (the heap profile); either may be nil.
+type recorder struct {
+	start func(io.Writer) error
+	stop  func()
+	atEnd func(io.Writer) error
+}
+
+// begin creates path and starts the recording; the function it returns
+// ends it and closes the file, writing what is written at the run's end
+// only if ran (a run that was not made has no heap profile). Its errors
+// name the flag and the path.
+func (r recorder) begin(flag, path string) (func(ran bool) error, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	if err := start(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+	if r.start != nil {
+		if err := r.start(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s %s: %w", flag, path, err)
+		}
 	}
-	return func() error {
-		err := stop(f)
+	return func(ran bool) error {
+		if r.stop != nil {
+			r.stop()
+		}
+		if ran && r.atEnd != nil {
+			err = r.atEnd(f)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -152,6 +152,21 @@ func TestProfiles(t *testing.T) {
 			}
 		})
 	}
+	// A run that a later profile stops before it starts has no heap
+	// profile: the file made for it stays empty.
+	t.Run("--memprofile, then a profile that cannot be made", func(t *testing.T) {
+		dir := t.TempDir()
+		mem := filepath.Join(dir, "mem.prof")
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"-q", in, "-o", filepath.Join(dir, "out.db"), "--memprofile", mem,
+			"--exectrace", filepath.Join(dir, "no", "run.trace")}, &stdout, &stderr)
+		if code != 1 || !strings.HasPrefix(stderr.String(), "tracestreamer: --exectrace: open ") {
+			t.Errorf("exit %d, stderr %q; want 1 and the trace's error", code, stderr.String())
+		}
+		if b, err := os.ReadFile(mem); err != nil || len(b) != 0 {
+			t.Errorf("heap profile of a run not made: %d bytes (%v), want an empty file", len(b), err)
+		}
+	})
 }
 
 // sampleTypes checks that a profile parses as pprof's and has the sample
