@@ -124,10 +124,12 @@ func FuzzAppendString(f *testing.F) {
 func FuzzIntsText(f *testing.F) {
 	for _, s := range []string{"[1,2,3,4,5,6,7]", "[1,,2,3]", "[1 2,3,4]", "[1.5,null,-0,12345678901234567890,3]",
 		`[1,"a,b",2,3]`, "[1,2,3,4}", "[1,[2,3],4,5]", "[-,1,2]", "[1,2,3"} {
-		f.Add([]byte(s), uint8(2), uint8(0))
+		f.Add([]byte(s), uint8(2), uint8(0), uint8(0))
 	}
-	f.Fuzz(func(t *testing.T, doc []byte, per, size uint8) {
+	f.Fuzz(func(t *testing.T, doc []byte, per, size, limit uint8) {
 		testutil.CountExec("FuzzIntsText")
-		checkIntsText(t, doc, 1+int(per%8), 64+int(size), 8+int(size)%64)
+		// Texts of up to 518 bytes through buffers of 64 to 319: a limit
+		// below the buffer's size and above it (as in parser/heapsnapshot).
+		checkIntsText(t, doc, 1+int(per%8), 64+int(size), 8+2*int(limit))
 	})
 }

@@ -23,7 +23,8 @@ type intRead struct {
 // ReadIntsLenient from d; with a limit, it takes each read's text with
 // IntsText where it can and reads it from a Decoder of its own
 // (NewBytesAt), as parser/heapsnapshot does, with the More(false) after it
-// that takes the text's last comma.
+// that takes the text's last comma. IntsText must not grow the buffer,
+// whatever the limit.
 func readArray(d *Decoder, per, limit int) ([]intRead, NonIntegers, error) {
 	var bad NonIntegers
 	if err := d.Expect('['); err != nil {
@@ -34,8 +35,12 @@ func readArray(d *Decoder, per, limit int) ([]intRead, NonIntegers, error) {
 	for len(out) < 1000 {
 		vals := make([]int64, per)
 		if limit > 0 {
-			start := d.Offset()
-			if text, ok := d.IntsText(nil, per, first, limit); ok {
+			start, size := d.Offset(), len(d.buf)
+			text, ok := d.IntsText(nil, per, first, limit)
+			if len(d.buf) != size {
+				return nil, bad, fmt.Errorf("IntsText grew the buffer from %d to %d bytes", size, len(d.buf))
+			}
+			if ok {
 				sub, f := NewBytesAt(text, start), first
 				n, done, err := sub.ReadIntsLenient(vals, &f, &bad)
 				r := intRead{Vals: vals[:n], End: sub.Offset()}
@@ -132,6 +137,9 @@ func TestIntsText(t *testing.T) {
 			}
 		})
 	}
+	// Texts of 140 bytes through a buffer of 64, under a limit of 1000:
+	// read from the stream, the buffer not grown for them.
+	checkIntsText(t, []byte(long), 20, 64, 1000)
 }
 
 func TestNthComma(t *testing.T) {
