@@ -451,6 +451,7 @@ func (r recorder) begin(flag, path string) (func(ran bool) error, error) {
 		if r.stop != nil {
 			r.stop()
 		}
+		var err error
 		if ran && r.atEnd != nil {
 			err = r.atEnd(f)
 		}
