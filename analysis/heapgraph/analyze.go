@@ -297,6 +297,9 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 // those (not Classes) while it runs: the caller writes the per-node rows
 // meanwhile.
 func (g *Graph) Summarize(r *Result) {
+	if len(r.Class) == 0 {
+		return // no nodes, no classes
+	}
 	g.classRetained(r)
 	g.classSizes(r)
 }

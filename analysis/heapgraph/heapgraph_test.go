@@ -156,6 +156,15 @@ func TestShallowSizes(t *testing.T) {
 	}
 }
 
+// TestAnalyzeNoNodes: a graph without nodes has an empty analysis, class
+// summary included.
+func TestAnalyzeNoNodes(t *testing.T) {
+	r := analyze(t, build(nil))
+	if len(r.Classes) != 0 || len(r.Dominator) != 0 || r.Unreachable != 0 {
+		t.Errorf("analysis of no nodes: %+v", r)
+	}
+}
+
 func TestClassSummary(t *testing.T) {
 	strs := []string{"", "Foo", `<div id="x">`, "Detached <span class=y>", "f"}
 	g := build(strs,

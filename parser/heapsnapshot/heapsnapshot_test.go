@@ -633,3 +633,19 @@ func TestScratchDir(t *testing.T) {
 		t.Error("the rows written without a usable folder differ")
 	}
 }
+
+// TestNoNodes: a snapshot without nodes is kept, analysed as empty: its
+// class summary has no rows (the summary once indexed the root of an
+// empty graph, and the snapshot was dropped as an internal error).
+func TestNoNodes(t *testing.T) {
+	for _, text := range []string{`{"snapshot":{"meta":{}}}`, doc{}.String()} {
+		m := rows.NewMemory()
+		out := heapfile.NewOutput(m, schema.New(), heapfile.Options{Analyse: true, ScratchDir: t.TempDir()})
+		res, err := out.Decode(0, Decoder(strings.NewReader(text)), func(string, ...any) {})
+		out.Flush()
+		if err != nil || res.Nodes != 0 || res.Edges != 0 || len(m.Rows["js_heap_node_stats"]) != 0 || len(m.Rows["js_heap_class"]) != 0 {
+			t.Errorf("%.30s: %d nodes, %d edges, %d node stats, %d classes, error %v; want none", text, res.Nodes, res.Edges,
+				len(m.Rows["js_heap_node_stats"]), len(m.Rows["js_heap_class"]), err)
+		}
+	}
+}
