@@ -90,16 +90,19 @@ func (d *decoder) decode() error {
 		switch string(key) {
 		case "snapshot":
 			return d.snapshot()
-		case "nodes", "edges":
-			// A second array of either would number its rows again from 0.
+		case "nodes", "edges", "strings", "trace_function_infos", "trace_tree", "samples", "locations":
+			// A second array of a kind would number its rows again from 0
+			// (nodes, edges) or add to the first's as if they were one.
 			if slices.Contains(d.seen, string(key)) {
 				d.w.Warn("a second %q array ignored", key)
 				return js.SkipValue()
 			}
 			d.seen = append(d.seen, string(key))
-			if key[0] == 'n' {
-				return d.nodesArray()
-			}
+		}
+		switch string(key) {
+		case "nodes":
+			return d.nodesArray()
+		case "edges":
 			return d.edgesArray()
 		case "strings":
 			return d.strings()
@@ -260,6 +263,17 @@ func (d *decoder) tuples(l layout, fn func(l layout, t []int64)) error {
 			}
 		}
 		return false, nil
+	}
+	if ahead {
+		// The first read at once, into d.ibuf: an array that ends within
+		// it (a snapshot's small arrays, every array of a small snapshot)
+		// starts no goroutine and makes no block.
+		var rb jsonscan.NonIntegers
+		n, done, err := js.ReadIntsLenient(d.ibuf[:per], &first, &rb)
+		b := &intBlock{vals: d.ibuf[:per], reads: []intRead{{n: n, done: done, err: err, end: js.Offset(), bad: rb}}}
+		if stop, err := take(b); stop {
+			return err
+		}
 	}
 	return readAhead(d, ahead, workers, func() *intBlock {
 		if !ahead {

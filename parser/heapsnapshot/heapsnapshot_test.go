@@ -649,3 +649,34 @@ func TestNoNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondArrays: of each array, the first is read and any later one
+// skipped with a warning (the rows of the first only), so that a document
+// repeating an array thousands of times costs its bytes, not a read each.
+func TestSecondArrays(t *testing.T) {
+	base := `{"snapshot":{` + refMeta + `,"node_count":1,"edge_count":0,"trace_function_count":1},` +
+		`"nodes":[9,0,1,0,0,0,0],"edges":[],"trace_function_infos":[0,0,0,0,0,0],"trace_tree":[],` +
+		`"samples":[10,1],"locations":[0,1,2,3],"strings":["a"]`
+	for _, tc := range []struct {
+		key, again, table string
+		rows              int
+	}{
+		{"nodes", `[9,0,3,0,0,0,0]`, "js_heap_nodes", 1},
+		{"strings", `["b","c"]`, "js_heap_string", 1},
+		{"trace_function_infos", `[1,0,0,0,0,0]`, "js_heap_trace_function_info", 1},
+		{"samples", `[20,2,30,3]`, "js_heap_sample", 1},
+		{"locations", `[0,4,5,6]`, "js_heap_location", 1},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			text := base + strings.Repeat(`,"`+tc.key+`":`+tc.again, 3) + "}"
+			m, _, warns := decodeAll(t, text, 0)
+			if got := len(m.Rows[tc.table]); got != tc.rows {
+				t.Errorf("%d %s rows, want %d", got, tc.table, tc.rows)
+			}
+			want := `a second "` + tc.key + `" array ignored`
+			if strings.Count(strings.Join(warns, "\n"), want) != 3 {
+				t.Errorf("warnings %q, want %q three times", warns, want)
+			}
+		})
+	}
+}
