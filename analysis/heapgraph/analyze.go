@@ -111,7 +111,7 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	if int(g.Root) >= n {
 		g.Root = 0
 	}
-	s := &shelf{f: g.Shelf}
+	s := &shelf{f: g.Shelf, collect: n >= collectFrom}
 	defer s.join()
 	var err error
 	t := g.types()
