@@ -68,8 +68,9 @@ func (l *leakState) isFinal(fileID int64) bool {
 }
 
 // analysed is told of each analysed file; it keeps the ids of the baseline
-// and the target, and compares the final file with them.
-func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Result) {
+// and the target, and compares the final file with them (warning, to warn,
+// of leaks the clustering could not compare).
+func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Result, warn Warner) {
 	switch fileID {
 	case l.files.Baseline:
 		// Kept as the graph has them until a target comes: most runs
@@ -82,7 +83,13 @@ func (l *leakState) analysed(fileID int64, g *heapgraph.Graph, r *heapgraph.Resu
 		l.baseIDs, l.targetIDs = sortedIDs(l.baseIDs), sortedIDs(g.ID)
 	case l.files.Final:
 		if l.isFinal(fileID) {
-			l.write(fileID, g, r, leaks.Find(g, r, l.baseIDs, l.targetIDs))
+			rep := leaks.Find(g, r, l.baseIDs, l.targetIDs)
+			if rep.Unclustered > 0 {
+				warn("leak clustering stopped comparing traces after %d comparisons: %d of %d leaks "+
+					"each start a cluster (shared only with leaks of the same trace)",
+					leaks.MaxComparisons, rep.Unclustered, len(rep.Leaks))
+			}
+			l.write(fileID, g, r, rep)
 		}
 	}
 }

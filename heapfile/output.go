@@ -234,7 +234,7 @@ func (w *Writer) analyse() error {
 			ShallowSize: c.Shallow, RetainedSize: int64(c.Retained), MinDistance: int64(c.MinDistance)})
 	}
 	if lk != nil {
-		lk.analysed(w.fileID, g, r)
+		lk.analysed(w.fileID, g, r, w.warn)
 	}
 	// Only ids, shallow sizes and classes are kept from here on, for a
 	// comparison with a later file (made only if one comes).

@@ -168,9 +168,11 @@ func similarity(t1, t2 []element) float64 {
 //
 // Traces with the same key (traceKey) compare alike with every trace, so each
 // key is compared with the clusters once: many leaks of one cause share it.
-func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, rep *Report) []Cluster {
+// The other comparisons are made by a clusterer, which skips the clusters
+// that cannot be similar and makes at most MaxComparisons; the leaks it then
+// could not compare are counted in the second result.
+func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, rep *Report) ([]Cluster, int) {
 	leaks := rep.Leaks
-	var reps [][]element
 	var out []Cluster
 	// A trace key's hash → the first leak with that key and its cluster. Keys
 	// are not kept (a million distinct shapes of a few hundred bytes each
@@ -178,9 +180,10 @@ func cluster(g *heapgraph.Graph, lb *labels, r *heapgraph.Result, rep *Report) [
 	type shape struct{ leak, cluster int }
 	joined := map[uint64]shape{}
 	seed := maphash.MakeSeed()
+	cl := newClusterer(seed)
+	unclustered := 0
 	var key, other strings.Builder
 	var buf, obuf []Step
-next:
 	for i := range leaks {
 		buf = rep.Path(i, buf)
 		t := trace(g, lb, buf)
@@ -193,20 +196,17 @@ next:
 				continue
 			}
 		}
-		for c, rt := range reps {
-			if similarity(rt, t) >= SimilarTraceThreshold {
-				out[c].Leaks = append(out[c].Leaks, i)
-				if _, ok := joined[h]; !ok {
-					joined[h] = shape{i, c}
-				}
-				continue next
-			}
+		c, ok := cl.add(t)
+		if !ok {
+			unclustered++
 		}
+		if c == len(out) {
+			out = append(out, Cluster{})
+		}
+		out[c].Leaks = append(out[c].Leaks, i)
 		if _, ok := joined[h]; !ok {
-			joined[h] = shape{i, len(out)}
+			joined[h] = shape{i, c}
 		}
-		reps = append(reps, t)
-		out = append(out, Cluster{Leaks: []int{i}})
 	}
 	for c := range out {
 		out[c].Retained = clusterRetained(r, leaks, out[c].Leaks)
@@ -220,7 +220,7 @@ next:
 		}
 		return 0
 	})
-	return out
+	return out, unclustered
 }
 
 // traceKey writes what same looks at in each element of t: the kind and type,
@@ -228,6 +228,13 @@ next:
 // rest of a "Window / " node name or of a "__reactFiber$" edge name). Two
 // traces with the same key have the same similarity to any trace.
 func traceKey(b *strings.Builder, t []element) string {
+	k, _ := traceKeyEnds(b, t, nil)
+	return k
+}
+
+// traceKeyEnds is traceKey that also appends to ends where each element's
+// part of the key ends: the key of t[:i] is the key's first ends[i-1] bytes.
+func traceKeyEnds(b *strings.Builder, t []element, ends []int) (string, []int) {
 	b.Reset()
 	for _, e := range t {
 		name := e.name
@@ -248,8 +255,11 @@ func traceKey(b *strings.Builder, t []element) string {
 		b.WriteString(strconv.Itoa(len(name)))
 		b.WriteByte(':')
 		b.WriteString(name)
+		if ends != nil {
+			ends = append(ends, b.Len())
+		}
 	}
-	return b.String()
+	return b.String(), ends
 }
 
 // clusterRetained is memlab's aggregateDominatorMetrics: the retained sizes of

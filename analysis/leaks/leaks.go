@@ -21,7 +21,9 @@
 // edge and node rules; the drop of traces longer than 100 nodes; and
 // TraceSimilarityStrategy with the public build's (empty) heuristics. What is
 // not: its user tags, Hermes rules, React fiber names and DOM trace filters,
-// and its random sampling above 5 000 traces (every trace is clustered here).
+// and its random sampling above 5 000 traces (every trace is clustered here,
+// in at most as many comparisons as memlab's 5 000 traces take at worst:
+// see MaxComparisons).
 // Retained sizes are DevTools' (heapgraph), which memlab computes slightly
 // differently (it does not leave out a WeakMap table's edges to its values).
 package leaks
@@ -49,6 +51,11 @@ type Report struct {
 	Leaks []Leak
 	// Clusters are ordered by retained size, largest first (stable).
 	Clusters []Cluster
+	// Unclustered counts the leaks that started a cluster of their own (with
+	// the later leaks of the same trace key) because the clustering's
+	// comparisons ran out (MaxComparisons) before they were compared with
+	// every cluster that could have taken them.
+	Unclustered int
 
 	g   *heapgraph.Graph
 	via []uint32 // the trace search's edge into each node
@@ -113,7 +120,7 @@ func Find(g *heapgraph.Graph, r *heapgraph.Result, baseline, target []int64) *Re
 			rep.Leaks = append(rep.Leaks, Leak{Node: order[i]})
 		}
 	}
-	rep.Clusters = cluster(g, lb, r, rep)
+	rep.Clusters, rep.Unclustered = cluster(g, lb, r, rep)
 	for c, cl := range rep.Clusters {
 		for _, i := range cl.Leaks {
 			rep.Leaks[i].Cluster = c
