@@ -65,17 +65,30 @@ func bound(l1, l2 int) pairBound {
 	return b
 }
 
-// similar is similarity(t1, t2) >= SimilarTraceThreshold, given the total of
-// their weights (bound's): it stops once the weight of the mismatched
-// positions leaves no later result at the threshold (the argument of
-// pairBound.prefix, for any set of mismatched positions).
-func similar(t1, t2 []element, total float64) bool {
+// numberEdge marks the code of an edge whose name is a number (same compares
+// the referrers of two such edges).
+const numberEdge = 1 << 31
+
+// sameCode is same for coded traces (clusterer.code): elements are same when
+// their traceKey parts are, and number edges when their referrers are too.
+func sameCode(t1, t2 []uint32, i int) bool {
+	if i >= len(t1) || i >= len(t2) || t1[i] != t2[i] {
+		return false
+	}
+	return t1[i]&numberEdge == 0 || (i > 0 && t1[i-1] == t2[i-1])
+}
+
+// similar is similarity(t1, t2) >= SimilarTraceThreshold for coded traces,
+// given the total of their weights (bound's): it stops once the weight of
+// the mismatched positions leaves no later result at the threshold (the
+// argument of pairBound.prefix, for any set of mismatched positions).
+func similar(t1, t2 []uint32, total float64) bool {
 	l1, l2 := len(t1), len(t2)
 	d1, d2 := 0.9/float64(l1), 0.9/float64(l2)
 	w1, w2 := 1.0, 1.0
 	matched, sum, missed := 0.0, 0.0, 0.0
 	for i := 0; i < max(l1, l2); {
-		if same(t1, t2, i) {
+		if sameCode(t1, t2, i) {
 			matched += w1 + w2
 		} else {
 			missed += w1 + w2
@@ -104,12 +117,19 @@ func similar(t1, t2 []element, total float64) bool {
 // clusterer finds the first cluster whose representative (first trace) is
 // similar to a trace, as memlab's loop over all of them does, comparing the
 // trace only with the representatives that can be similar: those of each
-// length whose first bound(l1, l2).prefix elements have its key (same
-// elements have the same traceKey part: an edge's number flag follows from
-// its type and name, so two same edges are both numbers or both not).
+// length whose first bound(l1, l2).prefix elements are the same.
+//
+// Traces are coded: each element as the number of its traceKey part. Two
+// elements are same (same) exactly when these parts are equal and, for
+// edges whose names are numbers, their referrers' parts too: a node's part
+// is its type and name, "Window / " names made one; an edge's its type and
+// name, numbers made one and "__reactFiber$" names made one. An edge's
+// number flag follows from its type (element, hidden) and name, so two edges
+// of one type and name are both numbers or both not.
 type clusterer struct {
 	seed   maphash.Seed
-	reps   [][]element
+	codes  map[string]uint32 // traceKey part → code
+	reps   [][]uint32
 	byLen  map[int][]int32       // representatives of each length, in order
 	lens   []int                 // the lengths of byLen
 	kmax   map[int]int           // length → the longest prefix it is indexed by
@@ -130,7 +150,7 @@ type prefixKey struct {
 }
 
 func newClusterer(seed maphash.Seed) *clusterer {
-	c := &clusterer{seed: seed, byLen: map[int][]int32{}, kmax: map[int]int{},
+	c := &clusterer{seed: seed, codes: map[string]uint32{}, byLen: map[int][]int32{}, kmax: map[int]int{},
 		index: map[prefixKey][]int32{}, bounds: map[[2]int]pairBound{}, ends: make([]int, 0, 64),
 		limit: MaxComparisons}
 	c.h.SetSeed(seed)
@@ -147,17 +167,37 @@ func (c *clusterer) bound(l1, l2 int) pairBound {
 	return b
 }
 
-// prefixHashes sets c.hashes[i] to the hash of the key of t[:i+1], for i < n.
-func (c *clusterer) prefixHashes(t []element, n int) {
-	key, ends := traceKeyEnds(&c.key, t[:n], c.ends[:0])
+// code returns t's elements' codes.
+func (c *clusterer) code(t []element) []uint32 {
+	key, ends := traceKeyEnds(&c.key, t, c.ends[:0])
 	c.ends = ends
+	out := make([]uint32, len(t))
+	from := 0
+	for i, e := range ends {
+		part := key[from:e]
+		from = e
+		id, ok := c.codes[part]
+		if !ok {
+			id = uint32(len(c.codes)) // fewer than 2³¹: one per distinct name at most
+			c.codes[strings.Clone(part)] = id
+		}
+		if t[i].edge && t[i].number {
+			id |= numberEdge
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// prefixHashes sets c.hashes[i] to the hash of the codes t[:i+1], for i < n.
+func (c *clusterer) prefixHashes(t []uint32, n int) {
 	c.hashes = c.hashes[:0]
 	c.h.Reset()
-	from := 0
-	for _, e := range ends {
-		c.h.WriteString(key[from:e])
+	var b [4]byte
+	for _, id := range t[:n] {
+		b[0], b[1], b[2], b[3] = byte(id), byte(id>>8), byte(id>>16), byte(id>>24)
+		c.h.Write(b[:])
 		c.hashes = append(c.hashes, c.h.Sum64())
-		from = e
 	}
 }
 
@@ -165,7 +205,8 @@ func (c *clusterer) prefixHashes(t []element, n int) {
 // a new one (len of the representatives before it) with t as representative.
 // ok is false when the comparisons ran out before t was compared with every
 // representative that could be similar (t then starts a new cluster).
-func (c *clusterer) add(t []element) (cluster int, ok bool) {
+func (c *clusterer) add(e []element) (cluster int, ok bool) {
+	t := c.code(e)
 	l1 := len(t)
 	best := -1
 	ok = true
@@ -209,7 +250,7 @@ search:
 }
 
 // newRep makes t the representative of a new cluster and indexes it.
-func (c *clusterer) newRep(t []element) int {
+func (c *clusterer) newRep(t []uint32) int {
 	r := int32(len(c.reps))
 	c.reps = append(c.reps, t)
 	l := len(t)

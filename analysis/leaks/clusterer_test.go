@@ -176,11 +176,18 @@ func TestSimilarIsSimilarity(t *testing.T) {
 	var agree, similarPairs int
 	for _, maxNodes := range []int{3, 8, 30, MaxTraceNodes} {
 		traces := randomTraces(rng, 300, maxNodes)
+		c := newClusterer(maphash.MakeSeed())
 		for range 20000 {
 			t1, t2 := traces[rng.IntN(len(traces))], traces[rng.IntN(len(traces))]
+			c1, c2 := c.code(t1), c.code(t2)
+			for i := range max(len(t1), len(t2)) + 1 {
+				if sameCode(c1, c2, i) != same(t1, t2, i) {
+					t.Fatalf("at %d, sameCode %v, same %v:\n%v\n%v", i, sameCode(c1, c2, i), same(t1, t2, i), t1, t2)
+				}
+			}
 			bd := bound(len(t1), len(t2))
 			want := similarity(t1, t2) >= SimilarTraceThreshold
-			if got := similar(t1, t2, bd.total); got != want {
+			if got := similar(c1, c2, bd.total); got != want {
 				t.Fatalf("similar = %v, similarity %.6f:\n%v\n%v", got, similarity(t1, t2), t1, t2)
 			}
 			agree++
