@@ -69,7 +69,8 @@ func bound(l1, l2 int) pairBound {
 // the referrers of two such edges).
 const numberEdge = 1 << 31
 
-// sameCode is same for coded traces (clusterer.code): elements are same when
+// sameCode is same (memlab's isSameOrSimilarElement, in memlab_test.go as
+// memlab writes it) for coded traces (clusterer.code): elements are same when
 // their traceKey parts are, and number edges when their referrers are too.
 func sameCode(t1, t2 []uint32, i int) bool {
 	if i >= len(t1) || i >= len(t2) || t1[i] != t2[i] {
@@ -78,7 +79,8 @@ func sameCode(t1, t2 []uint32, i int) bool {
 	return t1[i]&numberEdge == 0 || (i > 0 && t1[i-1] == t2[i-1])
 }
 
-// similar is similarity(t1, t2) >= SimilarTraceThreshold for coded traces,
+// similar is similarity(t1, t2) >= SimilarTraceThreshold (similarity: memlab's
+// getSimilarityByTraceElementList, in memlab_test.go) for coded traces,
 // given the total of their weights (bound's): it stops once the weight of
 // the mismatched positions leaves no later result at the threshold (the
 // argument of pairBound.prefix, for any set of mismatched positions).
