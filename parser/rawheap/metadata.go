@@ -117,7 +117,11 @@ func ParseMetadata(b []byte) (*Metadata, error) {
 	for _, raw := range list {
 		m.typeListItem(raw)
 	}
-	m.generate()
+	// Each field is 2 bytes of JSON at least: a type list holds at most
+	// len(b) fields of its own.
+	if err := m.generate(len(b)); err != nil {
+		return nil, err
+	}
 	u32 := func(v any) uint32 {
 		f, ok := v.(float64)
 		if !ok || f < 0 || f > 1<<32-1 {
@@ -236,9 +240,19 @@ func (m *Metadata) typeListItem(raw json.RawMessage) {
 }
 
 // generate gives each type its ancestors' fields, before its own, at
-// offsets shifted by the ancestors' end offsets.
-func (m *Metadata) generate() {
-	for _, t := range m.byName {
+// offsets shifted by the ancestors' end offsets. A type whose ancestry ends
+// within 256 levels builds on its parent's list, and shares it when it adds
+// no fields of its own; together the lists may hold at most limit fields,
+// so that metadata cannot ask for work out of proportion to its size (N
+// types of one field each under a parent of F fields would hold N×F).
+func (m *Metadata) generate(limit int) error {
+	total := 0
+	var gen func(t *TypeMeta) error
+	gen = func(t *TypeMeta) error {
+		if t.generated {
+			return nil
+		}
+		t.generated = true
 		t.Fields, t.EndOffset, t.VisitType = nil, 0, t.ownVisit
 		var chain []*TypeMeta
 		for p := t; p != nil && len(chain) < 256; p = m.byName[p.parent] {
@@ -247,8 +261,35 @@ func (m *Metadata) generate() {
 				break
 			}
 		}
+		if last := chain[len(chain)-1]; len(chain) > 1 && last.parent == "" {
+			// The ancestry ends: the parent's lists are its own ancestry's.
+			p := chain[1]
+			if err := gen(p); err != nil {
+				return err
+			}
+			t.EndOffset = p.EndOffset + t.ownEnd
+			if p.VisitType == "Array" {
+				t.VisitType = p.VisitType
+			}
+			if len(t.own) == 0 {
+				t.Fields = p.Fields
+				return nil
+			}
+			if total += len(p.Fields) + len(t.own); total > limit {
+				return errTooManyFields(limit)
+			}
+			t.Fields = make([]Field, len(p.Fields), len(p.Fields)+len(t.own))
+			copy(t.Fields, p.Fields)
+			for _, f := range t.own {
+				t.Fields = append(t.Fields, Field{f.Name, f.Offset + p.EndOffset, f.Size})
+			}
+			return nil
+		}
 		for i := len(chain) - 1; i >= 0; i-- {
 			p := chain[i]
+			if total += len(p.own); total > limit {
+				return errTooManyFields(limit)
+			}
 			for _, f := range p.own {
 				t.Fields = append(t.Fields, Field{f.Name, f.Offset + t.EndOffset, f.Size})
 			}
@@ -257,7 +298,21 @@ func (m *Metadata) generate() {
 				t.VisitType = p.ownVisit
 			}
 		}
+		return nil
 	}
+	for _, t := range m.byName {
+		t.generated = false
+	}
+	for _, t := range m.byName {
+		if err := gen(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func errTooManyFields(limit int) error {
+	return fmt.Errorf("type_list: the types' fields with those they inherit number more than %d, more than its size allows", limit)
 }
 
 func (m *Metadata) field(typ, name string) Field {
