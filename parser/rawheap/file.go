@@ -117,6 +117,10 @@ func (f *File) readTrailer() error {
 		return errAt(dump, "metadata: %v", err)
 	}
 	f.DumpSize, f.Meta = dump, m
+	if m.dupFields > 0 {
+		f.Problems = append(f.Problems, Problem{Kind: ProblemBadRecord, Offset: dump, Msg: fmt.Sprintf(
+			"metadata: %d fields of the types' lists have the offset of an earlier field of their type; each offset gives one edge, the first field's", m.dupFields)})
+	}
 	return nil
 }
 

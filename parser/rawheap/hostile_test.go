@@ -121,3 +121,183 @@ func TestMetadataInheritedFields(t *testing.T) {
 		})
 	}
 }
+
+// TestV2FieldWalk: an object's fields are walked in offset order up to its
+// size, once an offset: a type of F fields at one offset gives each object
+// one edge for them, not F, and the metadata's duplicates are a problem.
+func TestV2FieldWalk(t *testing.T) {
+	le := binary.LittleEndian
+	build := func(n, f int, offset func(k int) int) []byte {
+		var fields []string
+		for k := range f {
+			fields = append(fields, fmt.Sprintf(`{"name":"F%d","offset":%d,"size":8}`, k, offset(k)))
+		}
+		meta := hostileMeta([]string{"B"}, map[string]string{"B": `"parents":[],"offsets":[` + strings.Join(fields, ",") + `],"end_offset":8`}, "")
+		var table, mem []byte
+		addr := func(i int) uint32 { return 0x10000 + 32*uint32(i) }
+		for i := range n {
+			table = le.AppendUint32(table, addr(i))
+			table = le.AppendUint32(table, 28) // 3 slots after the hclass
+			table = le.AppendUint64(table, uint64(i+1))
+			table = le.AppendUint32(table, 0)
+			table = le.AppendUint32(table, 1) // B
+			// hclass: object 0; slots: a value, object 0, a value.
+			mem = le.AppendUint32(mem, addr(0))
+			mem = append(mem, 0x02)
+			mem = le.AppendUint32(mem, addr(0))
+			mem = append(mem, 0x02)
+		}
+		return hostileDump("2.0.0", n, table, mem, meta)
+	}
+	const n, f = 50, 40
+	for _, c := range []struct {
+		name   string
+		offset func(k int) int
+		edges  int64 // of the objects: an hclass edge each but object 0's, and the fields'
+		msg    string
+	}{
+		{name: "one field per slot", offset: func(k int) int { return 8 + 8*k }, edges: n - 1 + n},
+		{name: "fields out of order", offset: func(k int) int { return 8 + 8*(f-1-k) }, edges: n - 1 + n},
+		{name: "all fields at one offset", offset: func(int) int { return 16 }, edges: n - 1 + n,
+			msg: fmt.Sprintf("metadata: %d fields of the types' lists have the offset of an earlier field of their type", f-1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, probs, err := dynDecode(t, build(n, f, c.offset))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const rootEdges = 4 // SyntheticRoot's to the four handle-root groups
+			if g.edges != rootEdges+c.edges {
+				t.Errorf("%d edges, want %d", g.edges, rootEdges+c.edges)
+			}
+			var msgs []string
+			for _, p := range probs {
+				msgs = append(msgs, p.Msg)
+			}
+			if got := strings.Join(msgs, "\n"); c.msg == "" && got != "" || !strings.Contains(got, c.msg) {
+				t.Errorf("problems %q, want %q", got, c.msg)
+			}
+		})
+	}
+}
+
+// v1Heap builds a V1 dump's object section: table entries and their memory.
+type v1Heap struct {
+	table []v1Entry
+	mem   []byte
+}
+
+type v1Entry struct {
+	addr      uint64
+	size, off uint32 // off: of the object's memory in the section's
+}
+
+// put appends words to the memory and returns their offset.
+func (h *v1Heap) put(words ...uint64) uint32 {
+	off := uint32(len(h.mem))
+	for _, w := range words {
+		h.mem = binary.LittleEndian.AppendUint64(h.mem, w)
+	}
+	return off
+}
+
+// object adds a table entry for an object of the given words at a new
+// place in memory; at adds one for memory already there.
+func (h *v1Heap) object(addr uint64, words ...uint64) {
+	h.at(addr, uint32(8*len(words)), h.put(words...))
+}
+func (h *v1Heap) at(addr uint64, size, off uint32) {
+	h.table = append(h.table, v1Entry{addr, size, off})
+}
+
+func (h *v1Heap) dump(meta string) []byte {
+	le := binary.LittleEndian
+	var table []byte
+	for i, e := range h.table {
+		table = le.AppendUint64(table, e.addr)
+		table = le.AppendUint64(table, uint64(i+1)) // id
+		table = le.AppendUint32(table, e.size)
+		table = le.AppendUint32(table, uint32(24*len(h.table))+e.off)
+	}
+	return hostileDump("1.0.0", len(h.table), table, h.mem, meta)
+}
+
+// v1Meta: hidden classes (the type in BitField), GLOBAL_ENV, JS_OBJECT with
+// its Properties, TAGGED_DICTIONARY and TAGGED_ARRAY's Length and Data.
+var v1Meta = v1MetaWith("")
+
+// v1MetaWith is v1Meta with a sixth type, WIDE, of the given fields.
+func v1MetaWith(wide string) string {
+	return hostileMeta([]string{"HCLASS", "GLOBAL_ENV", "JS_OBJECT", "TAGGED_DICTIONARY", "TAGGED_ARRAY", "WIDE"}, map[string]string{
+		"HCLASS":            `"parents":[],"offsets":[{"name":"BitField","offset":8,"size":4}],"end_offset":16`,
+		"GLOBAL_ENV":        `"parents":[],"offsets":[],"end_offset":8`,
+		"JS_OBJECT":         `"parents":[],"offsets":[{"name":"Properties","offset":8,"size":8}],"end_offset":16`,
+		"TAGGED_DICTIONARY": `"parents":[],"offsets":[],"end_offset":8`,
+		"TAGGED_ARRAY":      `"parents":[],"offsets":[{"name":"Length","offset":8,"size":4},{"name":"Data","offset":16,"size":8}],"end_offset":16`,
+		"WIDE":              `"parents":[],"offsets":[` + wide + `],"end_offset":8`,
+	}, `"Dictionary_layout":{"key_index":0,"value_index":1,"detail_index":2,"entry_size":3,"header_size":4},`+
+		`"Type_range":{"js_object_first":"JS_OBJECT","js_object_last":"JS_OBJECT"}`)
+}
+
+// v1Classes adds the hidden classes: of hidden classes (its own), of
+// GLOBAL_ENV, JS_OBJECT and TAGGED_DICTIONARY, at 0x1000, 0x1010, … They
+// have 3 edges: to the first, from the others. v1ClassesN adds n of them,
+// the fifth WIDE's.
+func (h *v1Heap) v1Classes() { h.v1ClassesN(4) }
+func (h *v1Heap) v1ClassesN(n int) {
+	for i := range uint64(n) {
+		t := i + 1 // HCLASS, GLOBAL_ENV, JS_OBJECT, TAGGED_DICTIONARY
+		if i == 4 {
+			t = 6 // WIDE
+		}
+		h.object(0x1000+16*i, 0x1000, t)
+	}
+}
+
+// TestV1FieldWalk: an object's fields are walked in offset order up to its
+// size, once an offset: fields past it, or F at one offset, give no more
+// edges than its size holds.
+func TestV1FieldWalk(t *testing.T) {
+	const n, f = 30, 40
+	fields := func(offset func(k int) int) string {
+		var l []string
+		for k := range f {
+			l = append(l, fmt.Sprintf(`{"name":"F%d","offset":%d,"size":8}`, k, offset(k)))
+		}
+		return strings.Join(l, ",")
+	}
+	for _, c := range []struct {
+		name   string
+		fields string
+		msg    string
+	}{
+		{name: "one field", fields: `{"name":"F","offset":8,"size":8}`},
+		{name: "fields past the size", fields: fields(func(k int) int { return 8 + 8*k })},
+		{name: "fields at one offset", fields: fields(func(int) int { return 8 }),
+			msg: fmt.Sprintf("metadata: %d fields of the types' lists have the offset of an earlier field of their type; each offset gives one edge, the first field's", f-1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var h v1Heap
+			h.v1ClassesN(5)
+			for i := range n {
+				h.object(0x4000+16*uint64(i), 0x1040, 0x1000)
+			}
+			b := h.dump(v1MetaWith(c.fields))
+			g, probs, err := dynDecode(t, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The classes' 4, an hclass edge and a field's a WIDE object.
+			if want := int64(4 + 4 + 2*n); g.edges != want {
+				t.Errorf("%d edges, want %d", g.edges, want)
+			}
+			var msgs []string
+			for _, p := range probs {
+				msgs = append(msgs, p.Msg)
+			}
+			if got := strings.Join(msgs, "\n"); got != c.msg {
+				t.Errorf("problems %q, want %q", got, c.msg)
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package rawheap
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +25,9 @@ type Metadata struct {
 	objectType, bitField1, hclassLayout, jsObjectProperties, nativeBindingSize, arrayLength, arrayData Field
 	// JSTypes of the types the decoders single out (0 when absent).
 	nativePointer, dictionary, wrappedNapiObject, globalEnv uint8
+	// dupFields counts the fields left out of the types' edge fields for
+	// an offset an earlier field of the type has (edgeFields).
+	dupFields int
 }
 
 // TypeMeta describes one JSType, with the fields of its ancestors first and
@@ -39,6 +44,9 @@ type TypeMeta struct {
 	ownEnd    uint32
 	ownVisit  string
 	generated bool
+	// edgeFields are Fields sorted by offset, one a offset: what the
+	// decoders walk (generate).
+	edgeFields []Field
 }
 
 // Field is a field of a type: its name, offset and size in bytes.
@@ -245,6 +253,9 @@ func (m *Metadata) typeListItem(raw json.RawMessage) {
 // no fields of its own; together the lists may hold at most limit fields,
 // so that metadata cannot ask for work out of proportion to its size (N
 // types of one field each under a parent of F fields would hold N×F).
+// Each type's edge fields are its fields sorted by offset, the first of each
+// offset kept: what the decoders walk an object's fields in (the runtime's
+// are sorted and distinct, so that the two are the same).
 func (m *Metadata) generate(limit int) error {
 	total := 0
 	var gen func(t *TypeMeta) error
@@ -272,7 +283,7 @@ func (m *Metadata) generate(limit int) error {
 				t.VisitType = p.VisitType
 			}
 			if len(t.own) == 0 {
-				t.Fields = p.Fields
+				t.Fields, t.edgeFields = p.Fields, p.edgeFields
 				return nil
 			}
 			if total += len(p.Fields) + len(t.own); total > limit {
@@ -283,6 +294,7 @@ func (m *Metadata) generate(limit int) error {
 			for _, f := range t.own {
 				t.Fields = append(t.Fields, Field{f.Name, f.Offset + p.EndOffset, f.Size})
 			}
+			m.edgeFields(t)
 			return nil
 		}
 		for i := len(chain) - 1; i >= 0; i-- {
@@ -298,6 +310,7 @@ func (m *Metadata) generate(limit int) error {
 				t.VisitType = p.ownVisit
 			}
 		}
+		m.edgeFields(t)
 		return nil
 	}
 	for _, t := range m.byName {
@@ -315,6 +328,27 @@ func errTooManyFields(limit int) error {
 	return fmt.Errorf("type_list: the types' fields with those they inherit number more than %d, more than its size allows", limit)
 }
 
+// edgeFields sets t's edge fields: its fields sorted by offset, the first
+// of each offset kept (t.Fields itself when they are so already). The
+// fields left out are counted in m.dupFields.
+func (m *Metadata) edgeFields(t *TypeMeta) {
+	t.edgeFields = t.Fields
+	if slices.IsSortedFunc(t.Fields, func(a, b Field) int { return cmp.Compare(a.Offset, b.Offset) }) {
+		ok := true
+		for i := 1; i < len(t.Fields) && ok; i++ {
+			ok = t.Fields[i].Offset != t.Fields[i-1].Offset
+		}
+		if ok {
+			return
+		}
+	}
+	s := slices.Clone(t.Fields)
+	slices.SortStableFunc(s, func(a, b Field) int { return cmp.Compare(a.Offset, b.Offset) })
+	s = slices.CompactFunc(s, func(a, b Field) bool { return a.Offset == b.Offset })
+	m.dupFields += len(t.Fields) - len(s)
+	t.edgeFields = slices.Clip(s)
+}
+
 func (m *Metadata) field(typ, name string) Field {
 	if t, ok := m.byName[typ]; ok {
 		for _, f := range t.Fields {
@@ -324,6 +358,18 @@ func (m *Metadata) field(typ, name string) Field {
 		}
 	}
 	return Field{}
+}
+
+// fieldNamed returns t's first field of a name; false if it has none.
+func fieldNamed(t *TypeMeta, name string) (Field, bool) {
+	if t != nil {
+		for _, f := range t.Fields {
+			if f.Name == name {
+				return f, true
+			}
+		}
+	}
+	return Field{}, false
 }
 
 // TypeOf returns the JSType of a type name (0 if there is none).

@@ -105,7 +105,12 @@ type v1 struct {
 	layouts            map[int64][]layoutEntry
 	dangling           int64
 	firstDng           int64
-	emit               func(typ uint8, name uint32, to int64)
+	// napiPointers and externalPointer are the NativePointers field of
+	// JS_WRAPPED_NAPI_OBJECT and the ExternalPointer of JS_NATIVE_POINTER
+	// (napiEdges), looked up once: ok false when absent.
+	napiPointers, externalPointer  Field
+	napiOK, externalOK, napiLooked bool
+	emit                           func(typ uint8, name uint32, to int64)
 	// elog, when set, is the first pass's log of the object nodes' edges,
 	// which the second pass hands over instead of reading the objects again.
 	elog *refLog
@@ -618,7 +623,10 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 	case m.isArray(jt):
 		v.arrayEdges(o, jt, out)
 	case jt == m.nativePointer && m.nativePointer != 0:
-		for _, fd := range m.meta(jt).Fields {
+		for _, fd := range m.meta(jt).edgeFields {
+			if uint64(fd.Offset)+8 > uint64(o.size) {
+				break // the edge fields are sorted by offset
+			}
 			if fd.Size != 8 {
 				continue
 			}
@@ -637,7 +645,10 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 		}
 	default:
 		if tm := m.meta(jt); tm != nil {
-			for _, fd := range tm.Fields {
+			for _, fd := range tm.edgeFields {
+				if uint64(fd.Offset)+8 > uint64(o.size) {
+					break // the edge fields are sorted by offset
+				}
 				if fd.Size != 8 {
 					continue
 				}
@@ -821,17 +832,18 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 
 func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	m, n := v.m, &v.n
-	var npOff uint32
-	found := false
-	for _, fd := range m.meta(jt).Fields {
-		if fd.Name == "NativePointers" {
-			npOff, found = fd.Offset, true
-			break
+	if !v.napiLooked {
+		// Once a decoding, not once an object: jt is m.wrappedNapiObject.
+		v.napiPointers, v.napiOK = fieldNamed(m.meta(jt), "NativePointers")
+		if np := m.meta(m.nativePointer); np != nil && m.nativePointer != 0 {
+			v.externalPointer, v.externalOK = fieldNamed(np, "ExternalPointer")
 		}
+		v.napiLooked = true
 	}
-	if !found {
+	if !v.napiOK {
 		return
 	}
+	npOff := v.napiPointers.Offset
 	ai, ok := v.find(o.u64(npOff))
 	if !ok || n.off[ai] == noData {
 		return
@@ -845,19 +857,10 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	if uint64(arr.size) < uint64(data)+uint64(length)*8 {
 		return
 	}
-	var ext uint32
-	found = false
-	if np := m.meta(m.nativePointer); np != nil && m.nativePointer != 0 {
-		for _, fd := range np.Fields {
-			if fd.Name == "ExternalPointer" {
-				ext, found = fd.Offset, true
-				break
-			}
-		}
-	}
-	if !found {
+	if !v.externalOK {
 		return
 	}
+	ext := v.externalPointer.Offset
 	for k := uint32(0); k < length; k++ {
 		p, ok := v.find(arr.u64(data + 8*k))
 		if !ok || n.off[p] == noData {

@@ -606,9 +606,14 @@ func (o *v2Objects) edges(e v2Entry, token func() (int64, bool)) {
 	if tm == nil {
 		return
 	}
-	for _, f := range tm.Fields {
+	// The edge fields are sorted by offset: those past the object's slots
+	// are not looked at.
+	for _, f := range tm.edgeFields {
 		k := int(f.Offset/8) - 1
-		if k < 0 || k >= len(refs) || refs[k] < 0 {
+		if k >= len(refs) {
+			break
+		}
+		if k < 0 || refs[k] < 0 {
 			continue
 		}
 		o.emit(edgeProperty, d.str.id(f.Name), refs[k])
