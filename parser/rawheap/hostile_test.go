@@ -3,6 +3,7 @@ package rawheap
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -251,6 +252,83 @@ func (h *v1Heap) v1ClassesN(n int) {
 			t = 6 // WIDE
 		}
 		h.object(0x1000+16*i, 0x1000, t)
+	}
+}
+
+// TestV1SharedMemory: objects whose sizes run into the next object's
+// memory (N GLOBAL_ENVs on one region of R words) lose their data but the
+// last, with a problem at the first's memory: R edges, not N×R. An object
+// whose memory lies before the previous one's loses its data, with a
+// problem at its table entry.
+func TestV1SharedMemory(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		n       int
+		shared  bool  // one region for all
+		reverse bool  // the regions in the reverse of the table's order
+		edges   int64 // of the objects: the classes' 3, and 1 + R-1 a GLOBAL_ENV that keeps its data
+		msg     string
+		off     int // of the problem, in the object section after its header
+	}{
+		{name: "one region each", n: 3, edges: 3 + 3*8},
+		{name: "one region for all", n: 60, shared: true, edges: 3 + 8, off: 24*64 + 64,
+			msg: "59 objects' sizes run into the memory of the object after them (the first's memory here); their data is lost"},
+		{name: "regions in reverse", n: 2, reverse: true, edges: 3 + 8, off: 24 * 5,
+			msg: "object 5 (id 6): memory offset 208 lies before the previous object's (272); its data is lost"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var h v1Heap
+			h.v1Classes()
+			// GLOBAL_ENV's edges are named by their index as if it were a
+			// string's (the translator's): fewer than the strings.
+			const r = 8
+			words := make([]uint64, r)
+			words[0] = 0x1010
+			for k := 1; k < r; k++ {
+				words[k] = 0x1000
+			}
+			regions := []uint32{h.put(words...)}
+			for i := range c.n {
+				if !c.shared && i > 0 {
+					regions = append(regions, h.put(words...))
+				}
+			}
+			if c.reverse {
+				slices.Reverse(regions)
+			}
+			for i := range c.n {
+				h.at(0x2000+8*uint64(i), 8*r, regions[min(i, len(regions)-1)])
+			}
+			b := h.dump(v1Meta)
+			g, probs, err := dynDecode(t, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.edges != 4+c.edges {
+				t.Errorf("%d edges, want %d", g.edges, 4+c.edges)
+			}
+			checkProblem(t, b, probs, c.msg, c.off)
+		})
+	}
+}
+
+// checkProblem checks that the problems are one with msg at the object
+// section's memory offset off, or none for msg "".
+func checkProblem(t *testing.T, b []byte, probs []Problem, msg string, off int) {
+	t.Helper()
+	if msg == "" {
+		if len(probs) > 0 {
+			t.Errorf("problems %+v, want none", probs)
+		}
+		return
+	}
+	f, err := Open(strings.NewReader(string(b)), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(f.Sections[4]) + 8 + int64(off)
+	if len(probs) != 1 || probs[0].Msg != msg || probs[0].Offset != want {
+		t.Errorf("problems %+v, want %q at %d", probs, msg, want)
 	}
 }
 

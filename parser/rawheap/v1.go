@@ -48,6 +48,9 @@ const (
 	fHclassEdge             // has an hclass edge
 	fHash                   // has a hash edge
 	fSkip                   // a handle node: no edges
+	// fOverlap: the object's size runs into the memory of the object after
+	// it in its table (as a string's length does: its memory is its hclass).
+	fOverlap
 )
 
 // at returns the file offset of node i's memory, -1 without.
@@ -288,6 +291,11 @@ func (v *v1) run() error {
 		var b [24]byte
 		tableSize := uint32(s.n * s.item)
 		memSize := s.memEnd - s.memStart
+		// Each object's memory follows the one before it in the table: an
+		// object whose offset lies before the last one's is refused, and one
+		// whose size runs into the next one's memory marked (fOverlap), so
+		// that the objects' walks read each byte of the memory once.
+		prev, prevOff := int64(-1), uint32(0)
 		for k := int64(0); k < s.n; k++ {
 			r.read(b[:])
 			if s.item > 24 {
@@ -302,6 +310,16 @@ func (v *v1) run() error {
 				n.off[i] = noData
 				continue
 			}
+			if prev >= 0 && memOff < prevOff {
+				d.problem(ProblemBadRecord, s.tableStart+k*s.item, "object %d (id %d): memory offset %d lies before the previous object's (%d); its data is lost",
+					k, n.id[i], le32(b[20:]), prevOff+tableSize)
+				n.off[i] = noData
+				continue
+			}
+			if prev >= 0 && n.size[prev] > memOff-prevOff {
+				n.flags[prev] |= fOverlap
+			}
+			prev, prevOff = i, memOff
 			n.off[i] = uint32(s.memStart + int64(memOff))
 		}
 	}
@@ -326,6 +344,7 @@ func (v *v1) run() error {
 		}
 	}
 	// FillNodes: types, default names.
+	var overlaps, firstOverlap int64
 	for i := range N {
 		if n.off[i] == noData {
 			continue
@@ -335,6 +354,16 @@ func (v *v1) run() error {
 			jt = typeField[h]
 		}
 		n.jsType[i] = jt
+		if n.flags[i]&fOverlap != 0 {
+			n.flags[i] &^= fOverlap
+			if !m.isString(jt) {
+				if overlaps == 0 || int64(n.off[i]) < firstOverlap {
+					firstOverlap = int64(n.off[i])
+				}
+				overlaps++
+				n.off[i] = noData
+			}
+		}
 		if jt != 0 {
 			n.typ[i] = m.nodeType(jt)
 		}
@@ -346,6 +375,9 @@ func (v *v1) run() error {
 		}
 	}
 	typeField = nil
+	if overlaps > 0 {
+		d.problem(ProblemBadRecord, firstOverlap, "%d objects' sizes run into the memory of the object after them (the first's memory here); their data is lost", overlaps)
+	}
 	v.objStr = d.str.id("JSObject")
 
 	// Pass 1: nodes. The nodes made after the objects' are known but for
