@@ -332,6 +332,47 @@ func checkProblem(t *testing.T, b []byte, probs []Problem, msg string, off int) 
 	}
 }
 
+// TestV1SharedDictionary: N JS objects with the same properties dictionary
+// of D entries: its entries are the first's edges only (D, not N×D), with a
+// problem at the second's memory.
+func TestV1SharedDictionary(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		n, d  int
+		edges int64 // of the objects: the classes' 3, the dictionary's hclass edge, 2 a JS object, D
+		msg   string
+	}{
+		{name: "one referrer", n: 1, d: 30, edges: 3 + 1 + 2 + 30},
+		{name: "an empty dictionary shared", n: 40, d: 0, edges: 3 + 1 + 2*40},
+		{name: "a dictionary shared", n: 40, d: 30, edges: 3 + 1 + 2*40 + 30,
+			msg: "39 objects have the properties dictionary of an object before them (the first's memory here); its entries are that object's edges only"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var h v1Heap
+			h.v1Classes()
+			const dict = 0x3000
+			words := []uint64{0x1030, 0, 0, 0, uint64(c.d), 0}
+			for range c.d {
+				words = append(words, 0x1000, 0x1000, 0) // key, value, details
+			}
+			h.object(dict, words...)
+			for i := range c.n {
+				h.object(0x4000+16*uint64(i), 0x1020, dict)
+			}
+			b := h.dump(v1Meta)
+			g, probs, err := dynDecode(t, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.edges != 4+c.edges {
+				t.Errorf("%d edges, want %d", g.edges, 4+c.edges)
+			}
+			// The second object's memory: after the classes' and the dictionary's.
+			checkProblem(t, b, probs, c.msg, 24*(5+c.n)+4*16+len(words)*8+16)
+		})
+	}
+}
+
 // TestV1FieldWalk: an object's fields are walked in offset order up to its
 // size, once an offset: fields past it, or F at one offset, give no more
 // edges than its size holds.

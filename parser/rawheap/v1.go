@@ -51,6 +51,10 @@ const (
 	// fOverlap: the object's size runs into the memory of the object after
 	// it in its table (as a string's length does: its memory is its hclass).
 	fOverlap
+	// fDict1 and fDict2: the object is a properties dictionary whose entries
+	// an object took in the first pass, the second.
+	fDict1
+	fDict2
 )
 
 // at returns the file offset of node i's memory, -1 without.
@@ -108,6 +112,9 @@ type v1 struct {
 	layouts            map[int64][]layoutEntry
 	dangling           int64
 	firstDng           int64
+	// shared counts the objects whose properties dictionary an object before
+	// them took (the first's memory at firstShared).
+	shared, firstShared int64
 	// napiPointers and externalPointer are the NativePointers field of
 	// JS_WRAPPED_NAPI_OBJECT and the ExternalPointer of JS_NATIVE_POINTER
 	// (napiEdges), looked up once: ok false when absent.
@@ -438,6 +445,9 @@ func (v *v1) run() error {
 	}
 	for _, name := range v.hashName {
 		d.node(typeNumber, name, 0, 0, 0, 0)
+	}
+	if v.shared > 0 {
+		d.problem(ProblemBadRecord, v.firstShared, "%d objects have the properties dictionary of an object before them (the first's memory here); its entries are that object's edges only", v.shared)
 	}
 	if v.dangling > 0 {
 		d.problem(ProblemDangling, v.firstDng, "%d references to addresses that are not in the object tables (the first here) were dropped", v.dangling)
@@ -800,6 +810,22 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 		}
 		data := m.arrayData.Offset
 		size := props.u32(data + 16)
+		// A dictionary is one object's: the entries of one that an object
+		// before took (each pass has its flag) are not taken again.
+		taken := uint8(fDict1)
+		if v.str.frozen {
+			taken = fDict2
+		}
+		if size > 0 && n.flags[p]&taken != 0 {
+			if !v.str.frozen {
+				if v.shared == 0 {
+					v.firstShared = o.off
+				}
+				v.shared++
+			}
+			return
+		}
+		n.flags[p] |= taken
 		start := data + m.Dict.HeaderSize*8
 		esize := m.Dict.EntrySize * 8
 		for e := uint32(0); e < size; e++ {
