@@ -511,7 +511,18 @@ func (d *decoder) strings() error {
 		clear(b.s) // the Writer keeps what it needs
 		return b.err != nil || len(b.s) < stringsPerBlock, b.err
 	}
-	return readAhead(d, runtime.GOMAXPROCS(0) > 1, 0, func() *stringBlock { return &stringBlock{s: make([]string, 0, stringsPerBlock)} }, fill, nil, take)
+	ahead := runtime.GOMAXPROCS(0) > 1
+	if ahead {
+		// The first block at once, grown as it is read: a small array
+		// (every small snapshot's) starts no goroutine and makes no block
+		// of stringsPerBlock.
+		var b stringBlock
+		last := fill(&b)
+		if done, err := take(&b); done || last {
+			return err
+		}
+	}
+	return readAhead(d, ahead, 0, func() *stringBlock { return &stringBlock{s: make([]string, 0, stringsPerBlock)} }, fill, nil, take)
 }
 
 // stringBlock is a block of the strings array: up to stringsPerBlock
