@@ -61,6 +61,17 @@ func NewReader(r io.Reader, size int) *Decoder {
 	return &Decoder{r: r, buf: make([]byte, max(size, 64))}
 }
 
+// Reset makes d decode r from its start, as NewReader(r, size) would,
+// reusing d's buffer where it has that size (one a long token grew is
+// let go).
+func (d *Decoder) Reset(r io.Reader, size int) {
+	buf := d.buf
+	if size = max(size, 64); len(buf) != size || d.r == nil && d.rerr == io.EOF {
+		buf = make([]byte, size) // a grown buffer, or NewBytes's document
+	}
+	*d = Decoder{r: r, buf: buf}
+}
+
 // NewBytes returns a Decoder of an in-memory document.
 func NewBytes(b []byte) *Decoder {
 	d := new(Decoder)

@@ -359,3 +359,49 @@ func TestSpecial8(t *testing.T) {
 		check(w)
 	}
 }
+
+// TestReset: a Decoder Reset to another reader reads it from its start as a
+// new one would, reusing its buffer only where it is its own and of the
+// size asked for (not the document of NewBytes, not one a long token grew).
+func TestReset(t *testing.T) {
+	long := strings.Repeat("1", 300) // a number is read whole: the buffer grows to 512
+	for _, tc := range []struct {
+		name   string
+		before *Decoder
+		size   int
+		reused bool
+	}{
+		{"same size", NewReader(strings.NewReader(`7`), 128), 128, true},
+		{"another size", NewReader(strings.NewReader(`7`), 128), 256, false},
+		{"grown by a long number", NewReader(strings.NewReader(long), 128), 128, false},
+		{"an in-memory document", NewBytes([]byte(`7` + strings.Repeat(" ", 63))), 64, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.before
+			d.ReadInt() // the long number is too long: read all the same
+			doc := d.buf
+			snapshot := string(doc)
+			old := &d.buf[:1][0]
+			d.Reset(strings.NewReader(` "second", 42`), tc.size)
+			if got := &d.buf[:1][0] == old; got != tc.reused {
+				t.Errorf("buffer reused %v, want %v", got, tc.reused)
+			}
+			if len(d.buf) != max(tc.size, 64) || d.Offset() != 0 {
+				t.Errorf("buffer of %d bytes at offset %d, want %d at 0", len(d.buf), d.Offset(), max(tc.size, 64))
+			}
+			s, err := d.ReadString(nil)
+			if err != nil || string(s) != "second" {
+				t.Fatalf("read %q, %v", s, err)
+			}
+			if more, err := d.More(false); !more || err != nil {
+				t.Fatalf("More: %v, %v", more, err)
+			}
+			if v, err := d.ReadInt(); v != 42 || err != nil || d.Offset() != 13 || !d.AtEOF() {
+				t.Errorf("read %d, %v, at %d; want 42 at 13, the end", v, err, d.Offset())
+			}
+			if !tc.reused && string(doc) != snapshot {
+				t.Errorf("the first buffer changed: %q", doc)
+			}
+		})
+	}
+}
