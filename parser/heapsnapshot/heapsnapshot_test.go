@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -678,5 +679,60 @@ func TestSecondArrays(t *testing.T) {
 				t.Errorf("warnings %q, want %q three times", warns, want)
 			}
 		})
+	}
+}
+
+// TestBuffers: decoders made from one Buffers, one after another or side by
+// side, reuse the buffers of those done and write the rows and warnings of
+// decoders of their own, whatever the document before (a big one, a small
+// one, one that failed).
+func TestBuffers(t *testing.T) {
+	docs := []string{
+		string(testutil.Fixture(t, "node/snapshot.heapsnapshot.gz")),
+		doc{nodeCount: 3, edgeCount: 5, nodes: nodesA, edges: edges5, strs: `["a","b"]`}.String(),
+		`{"snapshot":{` + refMeta + `},"nodes":[1,2,`, // ends early
+		doc{nodes: `[9,0,1,0,0,0,0]`, strs: `["x"]`}.String(),
+	}
+	decode := func(dec heapfile.Decoder) (map[string][][]rows.Value, []string, error) {
+		m := rows.NewMemory()
+		out := heapfile.NewOutput(m, schema.New(), heapfile.Options{Analyse: true})
+		var warns []string
+		_, err := out.Decode(0, dec, func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+		out.Flush()
+		return m.Rows, warns, err
+	}
+	type result struct {
+		rows  map[string][][]rows.Value
+		warns []string
+		err   error
+	}
+	want := make([]result, len(docs))
+	for i, text := range docs {
+		want[i].rows, want[i].warns, want[i].err = decode(Decoder(strings.NewReader(text)))
+	}
+	check := func(i int, got result) {
+		if !reflect.DeepEqual(got.rows, want[i].rows) || !slices.Equal(got.warns, want[i].warns) || fmt.Sprint(got.err) != fmt.Sprint(want[i].err) {
+			t.Errorf("document %d: rows, warnings or error differ from a decoder of its own (%v, %v)", i, got.err, want[i].err)
+		}
+	}
+	var b Buffers
+	for range 2 { // the second round reuses what the first left
+		for i, text := range docs {
+			var got result
+			got.rows, got.warns, got.err = decode(b.Decoder(strings.NewReader(text)))
+			check(i, got)
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([]result, len(docs))
+	for i, text := range docs {
+		wg.Go(func() { got[i].rows, got[i].warns, got[i].err = decode(b.Decoder(strings.NewReader(text))) })
+	}
+	wg.Wait()
+	for i := range docs {
+		check(i, got[i])
+	}
+	if want[0].err != nil || want[2].err == nil || len(want[0].rows["js_heap_nodes"]) != 47953 {
+		t.Errorf("the documents: errors %v, %v; %d nodes", want[0].err, want[2].err, len(want[0].rows["js_heap_nodes"]))
 	}
 }
