@@ -25,6 +25,11 @@ type Metadata struct {
 	objectType, bitField1, hclassLayout, jsObjectProperties, nativeBindingSize, arrayLength, arrayData Field
 	// JSTypes of the types the decoders single out (0 when absent).
 	nativePointer, dictionary, wrappedNapiObject, globalEnv uint8
+	// The NativePointers field of JS_WRAPPED_NAPI_OBJECT and the
+	// ExternalPointer of JS_NATIVE_POINTER (a V1 NAPI object's edges), and
+	// whether the types have them.
+	napiPointers, externalPointer       Field
+	hasNapiPointers, hasExternalPointer bool
 	// dupFields counts the fields left out of the types' edge fields for
 	// an offset an earlier field of the type has (edgeFields).
 	dupFields int
@@ -151,6 +156,12 @@ func ParseMetadata(b []byte) (*Metadata, error) {
 	m.arrayData = m.field("TAGGED_ARRAY", "Data")
 	m.nativePointer, m.dictionary = m.TypeOf("JS_NATIVE_POINTER"), m.TypeOf("TAGGED_DICTIONARY")
 	m.wrappedNapiObject, m.globalEnv = m.TypeOf("JS_WRAPPED_NAPI_OBJECT"), m.TypeOf("GLOBAL_ENV")
+	if m.wrappedNapiObject != 0 {
+		m.napiPointers, m.hasNapiPointers = fieldNamed(m.meta(m.wrappedNapiObject), "NativePointers")
+	}
+	if m.nativePointer != 0 {
+		m.externalPointer, m.hasExternalPointer = fieldNamed(m.meta(m.nativePointer), "ExternalPointer")
+	}
 	return m, nil
 }
 
@@ -350,14 +361,8 @@ func (m *Metadata) edgeFields(t *TypeMeta) {
 }
 
 func (m *Metadata) field(typ, name string) Field {
-	if t, ok := m.byName[typ]; ok {
-		for _, f := range t.Fields {
-			if f.Name == name {
-				return f
-			}
-		}
-	}
-	return Field{}
+	f, _ := fieldNamed(m.byName[typ], name)
+	return f
 }
 
 // fieldNamed returns t's first field of a name; false if it has none.

@@ -115,12 +115,7 @@ type v1 struct {
 	// shared counts the objects whose properties dictionary an object before
 	// them took (the first's memory at firstShared).
 	shared, firstShared int64
-	// napiPointers and externalPointer are the NativePointers field of
-	// JS_WRAPPED_NAPI_OBJECT and the ExternalPointer of JS_NATIVE_POINTER
-	// (napiEdges), looked up once: ok false when absent.
-	napiPointers, externalPointer  Field
-	napiOK, externalOK, napiLooked bool
-	emit                           func(typ uint8, name uint32, to int64)
+	emit                func(typ uint8, name uint32, to int64)
 	// elog, when set, is the first pass's log of the object nodes' edges,
 	// which the second pass hands over instead of reading the objects again.
 	elog *refLog
@@ -704,7 +699,7 @@ func (v *v1) translate(i int64, emit bool) uint32 {
 			v.objectEdges(o, h, jt, out)
 		}
 		if jt == m.wrappedNapiObject && m.wrappedNapiObject != 0 {
-			v.napiEdges(o, jt, out)
+			v.napiEdges(o, out)
 		}
 	}
 	return ec
@@ -888,20 +883,12 @@ func (v *v1) objectEdges(o obj, h int64, jt uint8, out func(uint8, uint32, int64
 	}
 }
 
-func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
+func (v *v1) napiEdges(o obj, out func(uint8, uint32, int64)) {
 	m, n := v.m, &v.n
-	if !v.napiLooked {
-		// Once a decoding, not once an object: jt is m.wrappedNapiObject.
-		v.napiPointers, v.napiOK = fieldNamed(m.meta(jt), "NativePointers")
-		if np := m.meta(m.nativePointer); np != nil && m.nativePointer != 0 {
-			v.externalPointer, v.externalOK = fieldNamed(np, "ExternalPointer")
-		}
-		v.napiLooked = true
-	}
-	if !v.napiOK {
+	if !m.hasNapiPointers {
 		return
 	}
-	npOff := v.napiPointers.Offset
+	npOff := m.napiPointers.Offset
 	ai, ok := v.find(o.u64(npOff))
 	if !ok || n.off[ai] == noData {
 		return
@@ -915,10 +902,10 @@ func (v *v1) napiEdges(o obj, jt uint8, out func(uint8, uint32, int64)) {
 	if uint64(arr.size) < uint64(data)+uint64(length)*8 {
 		return
 	}
-	if !v.externalOK {
+	if !m.hasExternalPointer {
 		return
 	}
-	ext := v.externalPointer.Offset
+	ext := m.externalPointer.Offset
 	for k := uint32(0); k < length; k++ {
 		p, ok := v.find(arr.u64(data + 8*k))
 		if !ok || n.off[p] == noData {
