@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -22,9 +23,17 @@ type figures struct {
 }
 
 // measure runs cmd and reads its figures; out is the database it writes.
+//
+// What earlier runs wrote reaches the disk first: a run must not pay for
+// the writeback of the database before it (0.9–3.8 GB for the snapshots).
+// The database of the run before is removed first: on the 2-core VM a run
+// that started with it still cached was 1.5–2.5 s slower, in the kernel
+// (copies into new cache pages, zeroing of new heap pages), for the old
+// binary as for the new.
 func measure(cmd *exec.Cmd, out string) (figures, error) {
-	os.Remove(out) // as convert does
+	os.Remove(out)
 	syscall.Sync()
+	resetPeak()
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return figures{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
@@ -38,6 +47,17 @@ func measure(cmd *exec.Cmd, out string) (figures, error) {
 		f.db = info.Size()
 	}
 	return f, nil
+}
+
+// resetPeak lowers this process's peak RSS to what it holds now, where
+// Linux allows it (/proc/self/clear_refs). A child's peak RSS starts at its
+// parent's: os/exec starts it sharing the parent's memory (vfork), and exec
+// keeps that memory's high-water mark as the child's. Without the reset every
+// run measured after benchrun generated an input in its own memory (a
+// 519 MB trace: 226 MB) read at least that much, whatever it used.
+func resetPeak() {
+	debug.FreeOSMemory()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }
 
 // Peers' bundles as ../shared/tools/README.md unpacks them under peers.

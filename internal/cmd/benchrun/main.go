@@ -177,24 +177,8 @@ func run(bin, base, cache, peers, only string) error {
 func convert(bin string, args []string, in, out string) (time.Duration, int64, error) {
 	cmd := exec.Command(filepath.Join(bin, "tracestreamer"), append(append([]string{"-q"}, args...), in, "-o", out)...)
 	cmd.Stderr = os.Stderr
-	// What earlier runs wrote reaches the disk first: a run must not pay for
-	// the writeback of the database before it (0.9–3.8 GB for the snapshots).
-	// The database of the run before (the --no-analysis one) is removed
-	// first: on this VM a run that starts with it still cached was 1.5–2.5 s
-	// slower, in the kernel (copies into new cache pages, zeroing of new
-	// heap pages), for the old binary as for the new.
-	os.Remove(out)
-	syscall.Sync()
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return 0, 0, err
-	}
-	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
-	return wall, rss, nil
+	f, err := measure(cmd, out)
+	return f.wall, f.rss, err
 }
 
 // scaling converts snapshots of 1×, 2× and 4× the benchmark snapshot's

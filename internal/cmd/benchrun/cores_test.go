@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestMeasurePeakNotInherited holds 300 MB in this process, then measures a
+// run of a program that uses a few MB: its peak must be its own, not this
+// process's (see resetPeak).
+func TestMeasurePeakNotInherited(t *testing.T) {
+	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
+		t.Skip("no /proc/self/clear_refs here:", err)
+	}
+	prog, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip(err)
+	}
+	held := make([]byte, 300<<20)
+	for i := range held {
+		held[i] = byte(i)
+	}
+	held = nil
+	out := filepath.Join(t.TempDir(), "none.db")
+	f, err := measure(exec.Command(prog), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.rss <= 0 || f.rss > 100<<20 {
+		t.Errorf("peak RSS of true = %d MB, want (0, 100]", f.rss>>20)
+	}
+	if f.db != 0 {
+		t.Errorf("db = %d, want 0: true writes no database", f.db)
+	}
+}
