@@ -156,10 +156,12 @@ func (o *Output) decode(fileID int64, dec Decoder, warn Warner, report Reporter)
 }
 
 // analyse runs the graph analysis and writes js_heap_node_stats and
-// js_heap_class once the graph's rows are written (the row writer is faster
-// than the decoder, so it is done or nearly when the file ends). The rows
-// go to the sink like any others: its writer encodes them on the other core
-// while the analysis goes on.
+// js_heap_class. Its first steps run while the row writer still writes the
+// graph's rows; it waits for the writer before it drops any of the graph's
+// arrays (heapgraph.Graph.ReadersDone), and returns only once the writer is
+// done.
+// The rows go to the sink like any others: its lanes pack them on other
+// cores while the analysis goes on.
 func (w *Writer) analyse() error {
 	g := w.graph
 	if m := w.meta; m != nil {
@@ -172,15 +174,10 @@ func (w *Writer) analyse() error {
 		g.Root = uint32(m.Root)
 		g.HasDetachedness = m.Detachedness
 	}
-	// Once the row writer lets the graph's arrays go, the labels Analyze
-	// drops are freed before its dominator arrays are made.
-	if err := w.rows.wait(); err != nil {
-		return err
-	}
 	if err := g.Check(); err != nil {
 		w.warn("heap analysis skipped: %v", err)
 		w.graph = nil
-		return nil
+		return w.rows.wait()
 	}
 	stats := w.out.stats
 	lk := w.out.leaks
@@ -202,9 +199,15 @@ func (w *Writer) analyse() error {
 	}
 	w.ids = nil // g.ID, which AnalyzeNodes takes off to the shelf
 	g.Stop = w.out.stop
+	// Once the row writer lets the graph's arrays go, the arrays Analyze
+	// drops are freed before it makes its own.
+	g.ReadersDone = w.rows.wait
 	r, err := g.AnalyzeNodes()
 	if errors.Is(err, heapgraph.ErrStopped) {
 		return err
+	}
+	if err := w.rows.wait(); err != nil {
+		return err // the writer's panic, whether or not Analyze got that far
 	}
 	if err != nil {
 		w.warn("heap analysis skipped: %v", err)

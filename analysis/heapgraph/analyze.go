@@ -156,6 +156,11 @@ func (g *Graph) AnalyzeNodes() (*Result, error) {
 	}
 	planned := task.Go(func() { plan = g.searchPlan(&t, wm) })
 	defer planned.Join()
+	if g.ReadersDone != nil {
+		if err := g.ReadersDone(); err != nil {
+			return nil, err
+		}
+	}
 	id, err := idW.wait()
 	if err != nil {
 		return nil, err

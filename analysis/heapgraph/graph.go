@@ -56,6 +56,15 @@ type Graph struct {
 	// Stop, when closed, makes Analyze give up between its steps with
 	// ErrStopped (the run is being interrupted).
 	Stop <-chan struct{}
+	// ReadersDone, when set, returns once the caller's other readers of
+	// the graph's arrays (which Analyze never writes) are done with them,
+	// or with their error, which Analyze returns. Analyze calls it before
+	// it drops the first array (the ids, which go to the shelf), so that
+	// what it drops is freed and the peak stays where it was without other
+	// readers; its first steps (the DOM state, the page ownership and
+	// essential edges, the inferred interfaces) only read the arrays and
+	// run beside those readers.
+	ReadersDone func() error
 
 	// tooManyEdges is set when the nodes' edge counts add up past what the
 	// uint32 edge positions can address (FirstEdge then stops growing).

@@ -389,3 +389,40 @@ func TestStop(t *testing.T) {
 		t.Errorf("error %v, want ErrStopped", err)
 	}
 }
+
+// TestReadersDone: Analyze waits for the other readers once, while the
+// graph still holds all its arrays, and fails with their error.
+func TestReadersDone(t *testing.T) {
+	graph := func() *Graph {
+		return build(names,
+			node{tSynthetic, 0, 0, []edge{{eShortcut, 2, 1}}},
+			node{tObject, 2, 10, []edge{{eProperty, 3, 2}}},
+			node{tObject, 3, 20, nil})
+	}
+	want := analyze(t, graph())
+	readerErr := errors.New("the row writer failed")
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{{"done", nil}, {"failed", readerErr}} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := graph()
+			calls, held := 0, false
+			g.ReadersDone = func() error {
+				calls++
+				held = g.ID != nil && g.Self != nil && g.Name != nil && g.EdgeName != nil
+				return tc.err
+			}
+			r, err := g.Analyze()
+			if calls != 1 || !held {
+				t.Errorf("ReadersDone called %d times, arrays all held then: %v; want once, true", calls, held)
+			}
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if tc.err == nil && !reflect.DeepEqual(r, want) {
+				t.Errorf("result %+v, want %+v as without ReadersDone", r, want)
+			}
+		})
+	}
+}
