@@ -86,56 +86,72 @@ func TestAsyncAbort(t *testing.T) {
 	assertUntouched(t, dest)
 }
 
+// forLaneKinds runs test with lanes that encode and pack on one goroutine
+// and on two (Async.splitLanes): the test sets it on its Async before the
+// first batch.
+func forLaneKinds(t *testing.T, test func(t *testing.T, split bool)) {
+	for _, split := range []bool{false, true} {
+		name := "one goroutine"
+		if split {
+			name = "two goroutines"
+		}
+		t.Run(name, func(t *testing.T) { test(t, split) })
+	}
+}
+
 // TestLaneWriteFails: lanes that cannot write their trees' pages make the
 // Async fail with the table and the page file named. The lanes and the
 // Async's goroutine still take every batch, so that the producer, which goes
 // on putting rows, never waits for ever; Close returns the error, and the
 // database aborted leaves the destination as it was.
 func TestLaneWriteFails(t *testing.T) {
-	db, a, ts, dest := createOverPrecious(t)
-	// A page file the trees cannot write to, in place before the first
-	// batch: every tree is packed on a lane.
-	path := filepath.Join(t.TempDir(), "pages")
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ro, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.pages = sqlitefile.NewPages(ro, db.pageSize, 16)
-	nodes, edges := rows.NewAppender(a, ts.JSHeapNodes), rows.NewAppender(a, ts.JSHeapEdges)
-	closed := make(chan error, 1)
-	go func() {
-		for i := range int64(50000) {
-			nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
-			edges.Ints(1, i, 2, 11, 7*i, 2*i+1, 2*i+3)
+	forLaneKinds(t, func(t *testing.T, split bool) {
+		db, a, ts, dest := createOverPrecious(t)
+		a.splitLanes = split
+		// A page file the trees cannot write to, in place before the first
+		// batch: every tree is packed on a lane.
+		path := filepath.Join(t.TempDir(), "pages")
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		nodes.Flush()
-		edges.Flush()
-		closed <- a.Close()
-	}()
-	select {
-	case err = <-closed:
-	case <-time.After(time.Minute):
-		t.Fatal("the producer or Close still waits after a minute")
-	}
-	if err == nil || !strings.Contains(err.Error(), ": page file: write "+path) ||
-		!strings.HasPrefix(err.Error(), "insert into js_heap_nodes: ") && !strings.HasPrefix(err.Error(), "insert into js_heap_edges: ") {
-		t.Fatalf("Close: %v, want the failed write into %s of a table's pages", err, path)
-	}
-	// The first failure may come before the other table's first batch,
-	// which is then dropped.
-	if a.lanesStarted == 0 {
-		t.Error("no lane started")
-	}
-	select {
-	case <-a.Failed():
-	default:
-		t.Error("Failed is not closed")
-	}
-	db.Abort()
-	assertUntouched(t, dest)
+		ro, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.pages = sqlitefile.NewPages(ro, db.pageSize, 16)
+		nodes, edges := rows.NewAppender(a, ts.JSHeapNodes), rows.NewAppender(a, ts.JSHeapEdges)
+		closed := make(chan error, 1)
+		go func() {
+			for i := range int64(50000) {
+				nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
+				edges.Ints(1, i, 2, 11, 7*i, 2*i+1, 2*i+3)
+			}
+			nodes.Flush()
+			edges.Flush()
+			closed <- a.Close()
+		}()
+		select {
+		case err = <-closed:
+		case <-time.After(time.Minute):
+			t.Fatal("the producer or Close still waits after a minute")
+		}
+		if err == nil || !strings.Contains(err.Error(), ": page file: write "+path) ||
+			!strings.HasPrefix(err.Error(), "insert into js_heap_nodes: ") && !strings.HasPrefix(err.Error(), "insert into js_heap_edges: ") {
+			t.Fatalf("Close: %v, want the failed write into %s of a table's pages", err, path)
+		}
+		// The first failure may come before the other table's first batch,
+		// which is then dropped.
+		if a.lanesStarted == 0 {
+			t.Error("no lane started")
+		}
+		select {
+		case <-a.Failed():
+		default:
+			t.Error("Failed is not closed")
+		}
+		db.Abort()
+		assertUntouched(t, dest)
+	})
 }
 
 // TestLanePanics: a batch that makes its lane panic (here one row without
@@ -144,41 +160,44 @@ func TestLaneWriteFails(t *testing.T) {
 // wait for ever. (Close would raise the panic again on the Async's
 // goroutine, as a panic there always did: the test does not close it.)
 func TestLanePanics(t *testing.T) {
-	_, a, ts, _ := createDB(t)
-	nodes := rows.NewAppender(a, ts.JSHeapNodes)
-	for i := range int64(20000) { // the page file is made: lanes from here on
-		nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
-	}
-	nodes.Flush()
-	// Not from NewBatch: a recycled batch has room for the values.
-	bad := &rows.Batch{}
-	bad.Reset(ts.JSHeapNodes)
-	bad.N = 1
-	a.Put(bad)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		edges := rows.NewAppender(a, ts.JSHeapEdges)
-		for i := range int64(50000) {
+	forLaneKinds(t, func(t *testing.T, split bool) {
+		_, a, ts, _ := createDB(t)
+		a.splitLanes = split
+		nodes := rows.NewAppender(a, ts.JSHeapNodes)
+		for i := range int64(20000) { // the page file is made: lanes from here on
 			nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
-			edges.Ints(1, i, 2, 11, 7*i, 2*i+1, 2*i+3)
 		}
 		nodes.Flush()
-		edges.Flush()
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatal("the producer still waits after a minute")
-	}
-	select {
-	case <-a.Failed():
-	case <-time.After(time.Minute):
-		t.Fatal("Failed is not closed after a minute")
-	}
-	if err := a.Err(); err == nil || !strings.HasPrefix(err.Error(), "insert into js_heap_nodes: runtime error: slice bounds out of range") {
-		t.Errorf("Err: %v, want the lane's panic", err)
-	}
+		// Not from NewBatch: a recycled batch has room for the values.
+		bad := &rows.Batch{}
+		bad.Reset(ts.JSHeapNodes)
+		bad.N = 1
+		a.Put(bad)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			edges := rows.NewAppender(a, ts.JSHeapEdges)
+			for i := range int64(50000) {
+				nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
+				edges.Ints(1, i, 2, 11, 7*i, 2*i+1, 2*i+3)
+			}
+			nodes.Flush()
+			edges.Flush()
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatal("the producer still waits after a minute")
+		}
+		select {
+		case <-a.Failed():
+		case <-time.After(time.Minute):
+			t.Fatal("Failed is not closed after a minute")
+		}
+		if err := a.Err(); err == nil || !strings.HasPrefix(err.Error(), "insert into js_heap_nodes: runtime error: slice bounds out of range") {
+			t.Errorf("Err: %v, want the lane's panic", err)
+		}
+	})
 }
 
 // TestLanesWithProducers: producers on goroutines of their own, a table
@@ -189,66 +208,69 @@ func TestLanePanics(t *testing.T) {
 // for 8a8c48c's Async.insert, which read the batch's row count after the
 // send.
 func TestLanesWithProducers(t *testing.T) {
-	db, a, ts, dest := createDB(t)
-	const perTable = 30000
-	tables := []*schema.Table{ts.JSHeapLocation, ts.JSCPUProfilerSample, ts.JSHeapNodes, ts.JSHeapEdges}
-	// put hands over a batch every 500 rows and waits a little after each:
-	// the Async's goroutine then often waits for the next operation while
-	// a lane packs and recycles the batch it was just handed.
-	put := func(tb *schema.Table, from, n int) {
-		app := rows.NewAppender(a, tb)
-		vals := make([]int64, len(tb.Columns))
-		for i := from; i < from+n; i++ {
-			for c := range vals {
-				vals[c] = int64(i*len(vals) + c)
+	forLaneKinds(t, func(t *testing.T, split bool) {
+		db, a, ts, dest := createDB(t)
+		a.splitLanes = split
+		const perTable = 30000
+		tables := []*schema.Table{ts.JSHeapLocation, ts.JSCPUProfilerSample, ts.JSHeapNodes, ts.JSHeapEdges}
+		// put hands over a batch every 500 rows and waits a little after each:
+		// the Async's goroutine then often waits for the next operation while
+		// a lane packs and recycles the batch it was just handed.
+		put := func(tb *schema.Table, from, n int) {
+			app := rows.NewAppender(a, tb)
+			vals := make([]int64, len(tb.Columns))
+			for i := from; i < from+n; i++ {
+				for c := range vals {
+					vals[c] = int64(i*len(vals) + c)
+				}
+				app.Ints(vals...)
+				if i%500 == 499 {
+					app.Flush()
+					time.Sleep(200 * time.Microsecond)
+				}
 			}
-			app.Ints(vals...)
-			if i%500 == 499 {
-				app.Flush()
-				time.Sleep(200 * time.Microsecond)
-			}
+			app.Flush()
 		}
-		app.Flush()
-	}
-	put(tables[0], 0, 10000) // the page file is made: lanes from here on
-	var wg sync.WaitGroup
-	for k, tb := range tables {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			from := 0
-			if k == 0 {
-				from = 10000
-			}
-			put(tb, from, perTable-from)
-		}()
-	}
-	wg.Wait()
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if a.lanesStarted < len(tables) {
-		t.Errorf("%d lanes started, want %d", a.lanesStarted, len(tables))
-	}
-	for _, tb := range tables {
-		if n := db.Count(tb); n != perTable {
-			t.Errorf("%s: counted %d rows, want %d", tb.Name, n, perTable)
+		put(tables[0], 0, 10000) // the page file is made: lanes from here on
+		var wg sync.WaitGroup
+		for k, tb := range tables {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				from := 0
+				if k == 0 {
+					from = 10000
+				}
+				put(tb, from, perTable-from)
+			}()
 		}
-	}
-	if err := db.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	r := openChecked(t, dest)
-	for _, tb := range tables {
-		var n, sum int64
-		c := schema.Quote(tb.Columns[1].Name)
-		if err := r.QueryRow("SELECT count(*), sum("+c+") FROM "+schema.Quote(tb.Name)).Scan(&n, &sum); err != nil {
+		wg.Wait()
+		if err := a.Close(); err != nil {
 			t.Fatal(err)
 		}
-		// Column 1 holds i*cols+1 for i in 0..perTable-1.
-		cols := int64(len(tb.Columns))
-		if want := cols*perTable*(perTable-1)/2 + perTable; n != perTable || sum != want {
-			t.Errorf("%s: %d rows, sum of %s %d; want %d, %d", tb.Name, n, c, sum, perTable, want)
+		if a.lanesStarted < len(tables) {
+			t.Errorf("%d lanes started, want %d", a.lanesStarted, len(tables))
 		}
-	}
+		for _, tb := range tables {
+			if n := db.Count(tb); n != perTable {
+				t.Errorf("%s: counted %d rows, want %d", tb.Name, n, perTable)
+			}
+		}
+		if err := db.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		r := openChecked(t, dest)
+		for _, tb := range tables {
+			var n, sum int64
+			c := schema.Quote(tb.Columns[1].Name)
+			if err := r.QueryRow("SELECT count(*), sum("+c+") FROM "+schema.Quote(tb.Name)).Scan(&n, &sum); err != nil {
+				t.Fatal(err)
+			}
+			// Column 1 holds i*cols+1 for i in 0..perTable-1.
+			cols := int64(len(tb.Columns))
+			if want := cols*perTable*(perTable-1)/2 + perTable; n != perTable || sum != want {
+				t.Errorf("%s: %d rows, sum of %s %d; want %d, %d", tb.Name, n, c, sum, perTable, want)
+			}
+		}
+	})
 }

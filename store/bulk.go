@@ -210,10 +210,7 @@ func (d *DB) appendable(b *rows.Batch) (*sqlitefile.Tree, int64, bool) {
 func appendRows(tr *sqlitefile.Tree, rec *sqlitefile.Record, b *rows.Batch, maxRow int64, late func(id int64, rec []byte) error) (int64, error) {
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	for k := range b.N {
-		id := maxRow + 1
-		if len(b.RowIDs) > 0 {
-			id = b.RowIDs[k]
-		}
+		id := rowID(b, k, maxRow)
 		r := encodeRow(rec, b, k, &nulls, &reals, &tnulls)
 		if id <= maxRow && late != nil {
 			if err := late(id, r); err != nil {
@@ -227,6 +224,14 @@ func appendRows(tr *sqlitefile.Tree, rec *sqlitefile.Record, b *rows.Batch, maxR
 		maxRow = id
 	}
 	return maxRow, nil
+}
+
+// rowID returns the rowid of row k of b, which follows rowid maxRow.
+func rowID(b *rows.Batch, k int, maxRow int64) int64 {
+	if len(b.RowIDs) > 0 {
+		return b.RowIDs[k]
+	}
+	return maxRow + 1
 }
 
 // inOrder reports whether the rows of b all come after rowid maxRow, in
