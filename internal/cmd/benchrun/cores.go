@@ -49,6 +49,16 @@ func measure(cmd *exec.Cmd, out string) (figures, error) {
 	return f, nil
 }
 
+// coresInput reports whether -only selects the cores table's input name:
+// every input for "", "cores" (or a part of it); for "cores/NAME" those
+// whose name contains NAME; else those whose name contains only.
+func coresInput(name, only string) bool {
+	if want, ok := strings.CutPrefix(only, "cores/"); ok {
+		return strings.Contains(name, want)
+	}
+	return strings.Contains("cores", only) || strings.Contains(name, only)
+}
+
 // resetPeak lowers this process's peak RSS to what it holds now, where
 // Linux allows it (/proc/self/clear_refs). A child's peak RSS starts at its
 // parent's: os/exec starts it sharing the parent's memory (vfork), and exec
@@ -118,7 +128,7 @@ func cores(bin, base, cache, peers, only string) (err error) {
 	}
 	defer os.Remove(out)
 	for _, in := range inputs {
-		if only != "" && !strings.Contains(in.name, only) && !strings.Contains("cores", only) {
+		if !coresInput(in.name, only) {
 			continue
 		}
 		abs, err := filepath.Abs(in.path)

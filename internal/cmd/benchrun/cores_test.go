@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -33,5 +34,31 @@ func TestMeasurePeakNotInherited(t *testing.T) {
 	}
 	if f.db != 0 {
 		t.Errorf("db = %d, want 0: true writes no database", f.db)
+	}
+}
+
+func TestCoresInput(t *testing.T) {
+	inputs := []string{"trace-real", "trace-29mb", "snapshot"}
+	for _, tc := range []struct {
+		only string
+		want []string
+	}{
+		{"", inputs},
+		{"cores", inputs},
+		{"snapshot", []string{"snapshot"}},
+		{"trace", []string{"trace-real", "trace-29mb"}},
+		{"cores/snapshot", []string{"snapshot"}},
+		{"cores/29mb", []string{"trace-29mb"}},
+		{"timeline", nil},
+	} {
+		var got []string
+		for _, in := range inputs {
+			if coresInput(in, tc.only) {
+				got = append(got, in)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("-only %q: %q, want %q", tc.only, got, tc.want)
+		}
 	}
 }

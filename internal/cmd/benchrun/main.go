@@ -68,7 +68,7 @@ func main() {
 	bin := flag.String("bin", "bin", "directory with tracestreamer and mkhtrace")
 	base := flag.String("base", "", "directory with another build's tracestreamer, run before each run of the cores table")
 	cache := flag.String("cache", ".cache/bench", "directory for generated inputs")
-	only := flag.String("only", "", "run only the cases whose name contains this")
+	only := flag.String("only", "", "run only the cases whose name contains this (cores: the cores table alone; cores/NAME: its inputs whose name contains NAME)")
 	peers := flag.String("peers", ".cache/peers", "directory where the peers' bundles are unpacked (shared/tools/README.md)")
 	genOnly := flag.String("gentrace", "", "only write the generated Chrome trace to this file (size: -trace-mb)")
 	traceMB := flag.Int("trace-mb", 500, "size of the generated Chrome trace in MB")
