@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -87,15 +88,11 @@ func TestAsyncAbort(t *testing.T) {
 }
 
 // forLaneKinds runs test with lanes that encode and pack on one goroutine
-// and on two (Async.splitLanes): the test sets it on its Async before the
-// first batch.
-func forLaneKinds(t *testing.T, test func(t *testing.T, split bool)) {
-	for _, split := range []bool{false, true} {
-		name := "one goroutine"
-		if split {
-			name = "two goroutines"
-		}
-		t.Run(name, func(t *testing.T) { test(t, split) })
+// and with 1 and 2 encoders beside a packer (Async.laneEncoders): the test
+// sets it on its Async before the first batch.
+func forLaneKinds(t *testing.T, test func(t *testing.T, encoders int)) {
+	for _, encoders := range []int{0, 1, 2} {
+		t.Run(fmt.Sprintf("%d encoders", encoders), func(t *testing.T) { test(t, encoders) })
 	}
 }
 
@@ -105,9 +102,9 @@ func forLaneKinds(t *testing.T, test func(t *testing.T, split bool)) {
 // on putting rows, never waits for ever; Close returns the error, and the
 // database aborted leaves the destination as it was.
 func TestLaneWriteFails(t *testing.T) {
-	forLaneKinds(t, func(t *testing.T, split bool) {
+	forLaneKinds(t, func(t *testing.T, encoders int) {
 		db, a, ts, dest := createOverPrecious(t)
-		a.splitLanes = split
+		a.laneEncoders = encoders
 		// A page file the trees cannot write to, in place before the first
 		// batch: every tree is packed on a lane.
 		path := filepath.Join(t.TempDir(), "pages")
@@ -160,9 +157,9 @@ func TestLaneWriteFails(t *testing.T) {
 // wait for ever. (Close would raise the panic again on the Async's
 // goroutine, as a panic there always did: the test does not close it.)
 func TestLanePanics(t *testing.T) {
-	forLaneKinds(t, func(t *testing.T, split bool) {
+	forLaneKinds(t, func(t *testing.T, encoders int) {
 		_, a, ts, _ := createDB(t)
-		a.splitLanes = split
+		a.laneEncoders = encoders
 		nodes := rows.NewAppender(a, ts.JSHeapNodes)
 		for i := range int64(20000) { // the page file is made: lanes from here on
 			nodes.Ints(1, i, 3, 7, 2*i+1, 40, 4, 0, 0)
@@ -208,9 +205,9 @@ func TestLanePanics(t *testing.T) {
 // for 8a8c48c's Async.insert, which read the batch's row count after the
 // send.
 func TestLanesWithProducers(t *testing.T) {
-	forLaneKinds(t, func(t *testing.T, split bool) {
+	forLaneKinds(t, func(t *testing.T, encoders int) {
 		db, a, ts, dest := createDB(t)
-		a.splitLanes = split
+		a.laneEncoders = encoders
 		const perTable = 30000
 		tables := []*schema.Table{ts.JSHeapLocation, ts.JSCPUProfilerSample, ts.JSHeapNodes, ts.JSHeapEdges}
 		// put hands over a batch every 500 rows and waits a little after each:
@@ -273,4 +270,12 @@ func TestLanesWithProducers(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestLaneEncoders(t *testing.T) {
+	for procs, want := range map[int]int{1: 0, 2: 0, 3: 0, 4: 1, 7: 1, 8: 2, 16: 2, 64: 2} {
+		if got := laneEncoders(procs); got != want {
+			t.Errorf("laneEncoders(%d) = %d, want %d", procs, got, want)
+		}
+	}
 }

@@ -33,9 +33,9 @@ type Async struct {
 	// lanesStarted counts the lanes started so far (tests).
 	lanes        map[*schema.Table]*lane
 	lanesStarted int
-	// splitLanes: each lane encodes and packs on two goroutines (packLane),
-	// from splitFrom threads on.
-	splitLanes bool
+	// laneEncoders is how many goroutines encode each lane's rows beside
+	// the one that packs them (packLane); 0: the lane's goroutine does both.
+	laneEncoders int
 
 	mu     sync.Mutex
 	err    error
@@ -73,7 +73,7 @@ func NewAsync(db *DB, queue int) *Async { return newAsync(db, queue, nil) }
 // error is the Async's, as a write's would be.
 func newAsync(db *DB, queue int, first func() error) *Async {
 	a := &Async{db: db, ops: make(chan op, queue), free: make(chan *rows.Batch, queue+8),
-		done: make(chan struct{}), failed: make(chan struct{}), splitLanes: runtime.GOMAXPROCS(0) >= splitFrom}
+		done: make(chan struct{}), failed: make(chan struct{}), laneEncoders: laneEncoders(runtime.GOMAXPROCS(0))}
 	a.room = sync.NewCond(&a.mu)
 	go a.run(first)
 	return a
@@ -171,11 +171,11 @@ const laneQueue = 4
 // Async at once (producers stop) and is raised again by stopLane's Wait,
 // once the lane has taken every batch handed to it.
 //
-// With splitLanes, the lane encodes the rows on its goroutine and
-// packs them into the tree on another (packLane).
+// With laneEncoders set, the lane's rows are encoded and packed on
+// goroutines of their own (packLane).
 func (a *Async) startLane(t *schema.Table, tr *sqlitefile.Tree) *lane {
 	l := &lane{jobs: make(chan laneJob, laneQueue)}
-	split := a.splitLanes
+	encoders := a.laneEncoders
 	l.run = task.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -186,8 +186,8 @@ func (a *Async) startLane(t *schema.Table, tr *sqlitefile.Tree) *lane {
 				panic(r)
 			}
 		}()
-		if split {
-			a.packLane(t, tr, l.jobs)
+		if encoders > 0 {
+			a.packLane(t, tr, l.jobs, encoders)
 			return
 		}
 		var rec sqlitefile.Record
@@ -203,26 +203,37 @@ func (a *Async) startLane(t *schema.Table, tr *sqlitefile.Tree) *lane {
 	return l
 }
 
-// splitFrom is the number of threads (GOMAXPROCS) from which a lane's
-// encoding and packing run on two goroutines. On the lent 16-core machine
-// js_heap_edges' lane, encoding and packing 16.8 M rows in 1.1 s, was what
-// the snapshot's row writer, and the analysis after it, waited for (9d7876e);
-// on 2 cores the split only added hand-overs (a first try: 5 % slower at
-// --threads 2).
-const splitFrom = 4
+// laneEncoders returns how many goroutines encode each lane's rows with
+// procs threads (GOMAXPROCS), beside one that packs them: none below 4
+// threads (the lane's own goroutine does both), one from 4, two from 8.
+// On the lent 16-core machine js_heap_edges' lane, encoding and packing
+// 16.8 M rows in 1.1 s on one goroutine, was what the snapshot's row
+// writer, and the analysis after it, waited for (9d7876e); with one encoder
+// beside the packer the encoder was (c51d645). On 2 cores the split only
+// adds hand-overs (GOMAXPROCS=8 there: CPU 13.1-13.9 s against 11.0-12.4).
+func laneEncoders(procs int) int {
+	switch {
+	case procs >= 8:
+		return 2
+	case procs >= 4:
+		return 1
+	}
+	return 0
+}
 
 // encoded is a lane job's rows encoded as records, for packLane's packer.
 type encoded struct {
-	job  laneJob
-	ids  []int64
-	recs []byte
-	ends []int // end of each record in recs
+	job   laneJob
+	ids   []int64
+	recs  []byte
+	ends  []int         // end of each record in recs
+	ready chan struct{} // an encoder is done with it (capacity 1)
 }
 
-// encode encodes the rows of j's batch as appendRows adds them.
-func (e *encoded) encode(rec *sqlitefile.Record, j laneJob) {
-	e.job, e.ids, e.recs, e.ends = j, e.ids[:0], e.recs[:0], e.ends[:0]
-	b, id := j.batch, j.maxRow
+// encode encodes the rows of e.job's batch as appendRows adds them.
+func (e *encoded) encode(rec *sqlitefile.Record) {
+	e.ids, e.recs, e.ends = e.ids[:0], e.recs[:0], e.ends[:0]
+	b, id := e.job.batch, e.job.maxRow
 	nulls, reals, tnulls := b.Nulls, b.Reals, b.TextNulls
 	for k := range b.N {
 		id = rowID(b, k, id)
@@ -240,54 +251,90 @@ func (e *encoded) rec(i int) []byte {
 	return e.recs[start:e.ends[i]]
 }
 
-// packLane is a lane's loop with splitLanes: it encodes each batch's rows
-// into records while another goroutine adds the records of the batch
-// before to the tree and then recycles that batch, so that the batches in
-// flight are bounded as without the split (the records of at most three
-// are held besides). The packer takes the lane's errors as appendRows
-// would; a panic of either is raised by the lane's task.
-func (a *Async) packLane(t *schema.Table, tr *sqlitefile.Tree, jobs <-chan laneJob) {
-	const buffers = 3 // one encoded, one packed, one handed over
-	free, full := make(chan *encoded, buffers), make(chan *encoded, buffers)
+// caught runs f and returns its panic, if it had one.
+func caught(f func()) (p any) {
+	defer func() { p = recover() }()
+	f()
+	return nil
+}
+
+// packLane is a lane's loop with laneEncoders: it hands each batch to
+// one of encoders goroutines, which encode its rows into records, and, in
+// the order the batches came, to a goroutine that adds the records to the
+// tree and then recycles the batch, so that the batches in flight are
+// bounded as without them (the records of at most encoders+2 batches are
+// held besides). The packer takes the lane's errors as appendRows would.
+// A goroutine that panics fails the Async and goes on taking its buffers
+// without using them, so that none waits in vain; its panic is raised
+// again once all have ended.
+func (a *Async) packLane(t *schema.Table, tr *sqlitefile.Tree, jobs <-chan laneJob, encoders int) {
+	buffers := encoders + 2 // one being packed, one handed over, one per encoder
+	free, toEncode, full := make(chan *encoded, buffers), make(chan *encoded, buffers), make(chan *encoded, buffers)
 	for range buffers {
-		free <- &encoded{}
+		free <- &encoded{ready: make(chan struct{}, 1)}
 	}
-	packer := task.Go(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				a.setErr(fmt.Errorf("insert into %s: %v", t.Name, r))
-				for e := range full { // the encoder must not wait for a buffer in vain
-					a.recycle(e.job.batch, e.job.text)
-					free <- e
+	failed := func(p any) {
+		if p != nil {
+			a.setErr(fmt.Errorf("insert into %s: %v", t.Name, p))
+		}
+	}
+	workers := make([]*task.Task, 0, encoders+1)
+	for range encoders {
+		workers = append(workers, task.Go(func() {
+			var rec sqlitefile.Record
+			var p any
+			for e := range toEncode {
+				if p == nil && a.Err() == nil {
+					p = caught(func() { e.encode(&rec) })
+					failed(p)
 				}
-				panic(r)
+				e.ready <- struct{}{}
 			}
-		}()
+			if p != nil {
+				panic(p)
+			}
+		}))
+	}
+	workers = append(workers, task.Go(func() {
+		var p any
 		for e := range full {
-			if a.Err() == nil {
-				for i, id := range e.ids {
-					if err := tr.Add(id, e.rec(i)); err != nil {
-						a.setErr(fmt.Errorf("insert into %s: %w", t.Name, err))
-						break
+			<-e.ready
+			if p == nil && a.Err() == nil {
+				p = caught(func() {
+					for i, id := range e.ids {
+						if err := tr.Add(id, e.rec(i)); err != nil {
+							a.setErr(fmt.Errorf("insert into %s: %w", t.Name, err))
+							return
+						}
 					}
-				}
+				})
+				failed(p)
 			}
 			a.recycle(e.job.batch, e.job.text)
 			free <- e
 		}
-	})
+		if p != nil {
+			panic(p)
+		}
+	}))
 	defer func() {
+		close(toEncode)
 		close(full)
-		packer.Wait()
+		for _, w := range workers {
+			w.Join()
+		}
+		for _, w := range workers {
+			w.Wait()
+		}
 	}()
-	var rec sqlitefile.Record
 	for j := range jobs {
 		if a.Err() != nil {
 			a.recycle(j.batch, j.text)
 			continue
 		}
 		e := <-free
-		e.encode(&rec, j)
+		e.job = j
+		toEncode <- e
 		full <- e
 	}
 }
