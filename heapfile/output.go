@@ -159,9 +159,8 @@ func (o *Output) decode(fileID int64, dec Decoder, warn Warner, report Reporter)
 // js_heap_class. Its first steps run while the row writer still writes the
 // graph's rows; it waits for the writer before it drops any of the graph's
 // arrays (heapgraph.Graph.ReadersDone), and returns only once the writer is
-// done.
-// The rows go to the sink like any others: its lanes pack them on other
-// cores while the analysis goes on.
+// done. The rows go to the sink like any others: its lanes pack them on
+// other cores while the analysis goes on.
 func (w *Writer) analyse() error {
 	g := w.graph
 	if m := w.meta; m != nil {
