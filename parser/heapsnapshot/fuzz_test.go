@@ -10,7 +10,9 @@ import (
 	"slices"
 	"testing"
 
+	"tracestreamer/heapfile"
 	"tracestreamer/rows"
+	"tracestreamer/schema"
 )
 
 // FuzzDecode decodes arbitrary snapshot text: never a panic, and a successful
@@ -42,9 +44,11 @@ func FuzzDecode(f *testing.F) {
 // FuzzDecodeThreads decodes arbitrary snapshot text with small reads (24
 // values, through a 256-byte buffer, so that a small document spans many
 // blocks) on 1 thread and on 8, where workers read the numbers from the
-// text the reading goroutine takes (parseWorkers): the rows, the warnings
-// (and the offsets they name) and the error are the same. The third seed
-// has its comma missing right after the first read of edges.
+// text the reading goroutine takes (parseWorkers), with the heap analysis,
+// whose first steps run beside the row writer: the rows (the analysis's
+// too), the warnings (and the offsets they name) and the error are the
+// same. The third seed has its comma missing right after the first read of
+// edges.
 func FuzzDecodeThreads(f *testing.F) {
 	f.Add([]byte(doc{nodes: nodesB, edges: edges5, strs: `["a","b\u00e9"]`}.String()))
 	f.Add([]byte(doc{nodes: nodesA, tree: `[1,0,1,2,[2,1,3,4,[]]]`, samples: `[0,1,5,2]`, infos: `[0,1,2,3,4,5]`}.String()))
@@ -59,7 +63,7 @@ func FuzzDecodeThreads(f *testing.F) {
 		for i, procs := range []int{1, 8} {
 			runtime.GOMAXPROCS(procs)
 			got[i] = rows.NewMemory()
-			out := newOutput(got[i])
+			out := heapfile.NewOutput(got[i], schema.New(), heapfile.Options{Analyse: true})
 			_, err := out.Decode(0, (*Buffers)(nil).decoderOf(bytes.NewReader(text), 256, 24), func(f string, a ...any) {
 				warns[i] = append(warns[i], fmt.Sprintf(f, a...))
 			})
