@@ -3,7 +3,7 @@
 // metadata.json (scripts/rawheap/metadata.sh makes it): test data for the
 // .rawheap decoder (docs/format/rawheap.md).
 //
-//	mkrawheap -meta metadata.json -version 2.0.0 [-header] [-roots] [-hash] [-max N -focus A,B] IN.heapsnapshot[.gz] OUT.rawheap
+//	mkrawheap -meta metadata.json -version 2.0.0 [-header] [-roots] [-hash] [-napi] [-max N -focus A,B] IN.heapsnapshot[.gz] OUT.rawheap
 package main
 
 import (
@@ -28,6 +28,7 @@ func main() {
 	maxObjects := flag.Int("max", 0, "keep this many of the V8 heap's objects (0: all), those a breadth-first walk from the root reaches first")
 	copies := flag.Int("copies", 1, "write the heap this many times, at addresses and ids of their own (a big dump)")
 	focus := flag.String("focus", "", "comma-separated names of objects kept first, with their path from the root")
+	napi := flag.Bool("napi", false, "add wrapped NAPI objects (JS_WRAPPED_NAPI_OBJECT) with their native pointers (rawheaptest.NapiObjects)")
 	flag.Parse()
 	if flag.NArg() != 2 || *meta == "" {
 		fmt.Fprintln(os.Stderr, "usage: mkrawheap -meta metadata.json [-version V] [flags] IN.heapsnapshot[.gz] OUT.rawheap")
@@ -38,14 +39,14 @@ func main() {
 	if *focus != "" {
 		sub.Focus = strings.Split(*focus, ",")
 	}
-	if err := run(*meta, flag.Arg(0), flag.Arg(1), sub, rawheaptest.Options{Version: *version, Timestamp: *ts,
+	if err := run(*meta, flag.Arg(0), flag.Arg(1), sub, *napi, rawheaptest.Options{Version: *version, Timestamp: *ts,
 		HeaderFields: *header, RootGroups: *roots, Hash: *hash, Sections: *sections, Copies: *copies}); err != nil {
 		fmt.Fprintln(os.Stderr, "mkrawheap:", err)
 		os.Exit(1)
 	}
 }
 
-func run(metaPath, in, out string, sub rawheaptest.Subset, opt rawheaptest.Options) error {
+func run(metaPath, in, out string, sub rawheaptest.Subset, napi bool, opt rawheaptest.Options) error {
 	meta, err := os.ReadFile(metaPath)
 	if err != nil {
 		return err
@@ -66,6 +67,9 @@ func run(metaPath, in, out string, sub rawheaptest.Subset, opt rawheaptest.Optio
 	h, err := rawheaptest.FromV8(r, meta, sub)
 	if err != nil {
 		return err
+	}
+	if napi {
+		h.AddNapi(rawheaptest.NapiObjects)
 	}
 	if opt.Version == "2024" {
 		opt.Version, opt.Timestamp = "", 0

@@ -5,7 +5,9 @@
 #  - the runtime's metadata.json (scripts/rawheap/metadata.sh CHECKOUT .cache/metadata.json),
 #  - the translator bundle unpacked under .cache/peers:
 #      mkdir -p .cache/peers && tar -C .cache/peers -xJf rawheap_translator-2.0.0.tar.xz
+# With arguments, makes only the fixtures they name (fixtures.sh v1-napi).
 set -eu
+only="$*"
 cd "$(dirname "$0")/../.."
 T=${TRANSLATOR:-.cache/peers/rawheap_translator-2.0.0/run.sh}
 M=${METADATA:-.cache/metadata.json}
@@ -18,6 +20,7 @@ go build -o "$W/mkrawheap" ./cmd/mkrawheap
 one() {
 	name=$1 heap=$2
 	shift 2
+	case " ${only:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	"$W/mkrawheap" -meta "$M" "$@" "$heap" "$W/$name.rawheap"
 	rm -f "$W/$name.heapsnapshot"
 	"$T" "$W/$name.rawheap" "$W/$name.heapsnapshot" >/dev/null
@@ -32,6 +35,10 @@ one v1-2024 $N -max 4000 -version 2024
 # 2025: version and timestamp.
 one v1 $N -max 4000 -version 1.0.0
 one v2 $N -max 4000 -version 2.0.0
+# V1 with wrapped NAPI objects (JS_WRAPPED_NAPI_OBJECT) and the native
+# pointers of their NativePointers arrays: the NativeAddressN edges. Of the
+# V8 heap only its root (no object): a small file, mostly the metadata.
+one v1-napi $N -max 1 -version 1.0.0 -napi
 # 2026: space/heap/VM header fields, handle-root groups, global-ref group
 # (tracking off), JsLeakWatcher's hashes in the ids.
 one v2-2026 $N -max 4000 -version 2.0.0 -header -roots -hash
