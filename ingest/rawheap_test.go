@@ -29,6 +29,7 @@ func TestRawheapTranslatorEquality(t *testing.T) {
 	}{
 		{"V1 2024, no version, two object sections", []string{"v1-2024"}, false},
 		{"V1", []string{"v1"}, true},
+		{"V1, wrapped NAPI objects", []string{"v1-napi"}, false},
 		{"V2", []string{"v2"}, false},
 		{"V2 2026, header fields, root groups, hashes", []string{"v2-2026"}, true},
 		{"V1 2026, three dumps of one process", []string{"v1-2026-leak-baseline", "v1-2026-leak-target", "v1-2026-leak-final"}, false},
