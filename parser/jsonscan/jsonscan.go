@@ -737,7 +737,7 @@ func (d *Decoder) SkipValue() error {
 				continue
 			}
 			if top == '{' {
-				if scratch, err = d.ReadString(scratch[:0]); err != nil {
+				if scratch, err = d.skipString(scratch); err != nil {
 					return err
 				}
 				if err := d.Expect(':'); err != nil {
@@ -757,7 +757,7 @@ func (d *Decoder) SkipValue() error {
 			first = true
 			continue
 		case c == '"':
-			scratch, err = d.ReadString(scratch[:0])
+			scratch, err = d.skipString(scratch)
 		case c == 't' || c == 'f' || c == 'n':
 			err = d.literal()
 		case c == '-' || (c >= '0' && c <= '9'):
@@ -772,6 +772,16 @@ func (d *Decoder) SkipValue() error {
 			return nil
 		}
 	}
+}
+
+// skipChunk is how much of a skipped string SkipValue holds at a time.
+const skipChunk = 4 << 10
+
+// skipString reads a string that SkipValue skips, checking it as ReadString
+// does but holding no more than about skipChunk bytes of it in scratch, so
+// that a skipped string of any length costs bounded memory.
+func (d *Decoder) skipString(scratch []byte) ([]byte, error) {
+	return d.readString(scratch[:0], skipChunk, func([]byte) error { return nil })
 }
 
 func (d *Decoder) literal() error {

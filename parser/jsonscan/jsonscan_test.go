@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -404,4 +405,45 @@ func TestReset(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSkipLongStringBounded: SkipValue on a stream holds a long string a
+// chunk at a time, whether it is a value or a member name, and still finds
+// what is wrong in it.
+func TestSkipLongStringBounded(t *testing.T) {
+	const n = 32 << 20
+	for _, tc := range []struct {
+		name, head, tail string
+		wantErr          string
+	}{
+		{"value", `["`, `",1]`, ""},
+		{"member name", `{"`, `":1}`, ""},
+		{"control character", `["`, "\x01\"]", fmt.Sprintf("offset %d: control character 0x1 in string", n+2)},
+		{"cut", `["`, ``, fmt.Sprintf("offset %d: unterminated string: unexpected end of JSON", n+2)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := io.MultiReader(strings.NewReader(tc.head), io.LimitReader(repeatByte('x'), n), strings.NewReader(tc.tail))
+			d := NewReader(r, 64<<10)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := d.SkipValue()
+			runtime.ReadMemStats(&after)
+			if got := fmt.Sprint(err); tc.wantErr == "" && err != nil || tc.wantErr != "" && got != tc.wantErr {
+				t.Fatalf("SkipValue: %v, want %q", err, tc.wantErr)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+				t.Errorf("skipping a %d-byte string allocated %d bytes", n, alloc)
+			}
+		})
+	}
+}
+
+// repeatByte is an endless reader of one byte.
+type repeatByte byte
+
+func (b repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
 }
