@@ -5,9 +5,16 @@
 //
 // # Decoder
 //
-// A profile is one JSON object held in memory (a standalone file is read
-// whole, an ArkTS profile arrives as one message). Parse decodes it with
-// jsonscan. github.com/bytedance/sonic's typed decoder, doing the same job
+// A profile is one JSON object. An ArkTS profile arrives as one message,
+// held in memory, which Parse and ParseRepairing decode. A standalone file
+// can be any size, and a small compressed one can hold gigabytes of text
+// (white space, a member nobody reads): ParseRepairingReader decodes it as it
+// reads, through a fixed buffer. Its contract: it must not hold the text, nor
+// any one value it skips, whole; what it keeps is what the profile holds
+// (nodes, their names, samples, deltas), plus a buffer, or, for a pipe it
+// must repair, a deflated copy of the text. The repair needs the text twice
+// (streamed again through repairReader); the caller reopens it. Both decode
+// with jsonscan. github.com/bytedance/sonic's typed decoder, doing the same job
 // (sonic_bench_test.go: the same finished Profile), is faster on large
 // profiles, but it does not check every string of the members it skips, so
 // it accepts text Parse refuses (TestSonicSkipsUnchecked); a fast path with
@@ -30,6 +37,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -93,8 +102,23 @@ const checkEvery = 1 << 14
 // failedAt is the offset where the text failed to decode (len(b) when the
 // text decoded but did not make a profile).
 func parse(ctx context.Context, b []byte) (_ *Profile, failedAt int64, err error) {
-	js := jsonscan.NewBytes(b)
-	failedAt = int64(len(b))
+	return decodeFrom(ctx, jsonscan.NewBytes(b), int64(len(b)))
+}
+
+// readBuffer is the size of the buffer a profile is read through.
+const readBuffer = 64 << 10
+
+// parseReader is parse of the text read from r, in memory proportional to
+// what the profile holds (its nodes, samples and deltas), not to its text;
+// failedAt is math.MaxInt64 where parse's is len(b).
+func parseReader(ctx context.Context, r io.Reader) (_ *Profile, failedAt int64, err error) {
+	return decodeFrom(ctx, jsonscan.NewReader(r, readBuffer), math.MaxInt64)
+}
+
+// decodeFrom decodes a profile from js; textEnd is failedAt when the text
+// decoded but did not make a profile.
+func decodeFrom(ctx context.Context, js *jsonscan.Decoder, textEnd int64) (_ *Profile, failedAt int64, err error) {
+	failedAt = textEnd
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error at offset %d (please report it): %v", js.Offset(), r)

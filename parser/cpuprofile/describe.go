@@ -2,6 +2,7 @@ package cpuprofile
 
 import (
 	"context"
+	"errors"
 	"io"
 )
 
@@ -9,11 +10,11 @@ import (
 // as a conversion does without writing it: its form, duration, nodes and
 // samples, and what was repaired.
 func Describe(ctx context.Context, r io.Reader, add func(what string, count int64, format string, args ...any)) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
+	p, repaired, err := ParseRepairingReader(ctx, r, nil)
+	var re *ReadError
+	if errors.As(err, &re) {
+		return re.Err
 	}
-	p, repaired, err := ParseRepairing(ctx, b)
 	if err != nil {
 		return err
 	}
