@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,12 +60,27 @@ func (r *run) heapFile(ctx context.Context, in io.Reader, path string) error {
 // a standalone heap file it is placed on the wall clock, shifted so that it
 // ends at the file's modification time (its own clock when the file has none),
 // so that the heap files and profiles of a run share one timeline.
+//
+// It is decoded as it is read, in memory proportional to what it holds, not
+// to its text (a small .gz can hold gigabytes of white space). A repair needs
+// the text again: a regular file is opened again for it, as recognition does
+// (neither hashed nor counted again); the text of a pipe is kept deflated.
 func (r *run) cpuFile(ctx context.Context, in io.Reader, path string, source int64) error {
-	b, err := io.ReadAll(in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	var reopen func() (io.ReadCloser, error)
+	if reopenable(path) {
+		reopen = func() (io.ReadCloser, error) {
+			o, err := open(ctx, path, nil, func(f io.Reader) io.Reader { return ctxReader{ctx, f} })
+			if err != nil {
+				return nil, err
+			}
+			return readCloser{o.r, o.close}, nil
+		}
 	}
-	p, repaired, err := cpuprofile.ParseRepairing(ctx, b)
+	p, repaired, err := cpuprofile.ParseRepairingReader(ctx, in, reopen)
+	var re *cpuprofile.ReadError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%s: %w", path, re.Err)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -86,6 +102,17 @@ func (r *run) cpuFile(ctx context.Context, in io.Reader, path string, source int
 	}
 	r.cpu.Write(p, source, r.opts.CompatTiming, func(t int64) int64 { return t + shift })
 	r.standalone.profiles++
+	return nil
+}
+
+// readCloser is a reader and the function that closes what it reads.
+type readCloser struct {
+	io.Reader
+	close func()
+}
+
+func (c readCloser) Close() error {
+	c.close()
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -328,5 +329,75 @@ func TestUTF8ByteOrderMark(t *testing.T) {
 	_, sum, warn := convertAll(t, prof)
 	if sum.Rows["js_cpu_profiler_node"] != 24 || warn != "" {
 		t.Errorf("rows %v, warnings %q", sum.Rows, warn)
+	}
+}
+
+// TestCPUProfileBombBounded: a .cpuprofile.gz of a few hundred KB whose text
+// is 300 MB (white space around a small profile, one of whose names needs
+// the ArkTS repair) is converted allocating far less than its text, from a
+// file (read again for the repair) and from standard input (kept deflated).
+// Read with io.ReadAll, it cost over 300 MB.
+func TestCPUProfileBombBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 300 MB texts")
+	}
+	const size = 300 << 20
+	node := `{"id":%d,"callFrame":{"functionName":"%s","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":2},"hitCount":1,"children":[%s]}`
+	tests := []struct {
+		name, fn  string
+		stdin     bool
+		wantWarn  string
+		wantNames []string
+	}{
+		{"white space", "f", false, "", []string{"(root)", "f"}},
+		{"repaired", `say "hi"`, false, "CPU profile repaired: 1 function or module names", []string{"(root)", `say "hi"`}},
+		{"repaired from stdin", `say "hi"`, true, "CPU profile repaired: 1 function or module names", []string{"(root)", `say "hi"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bomb.cpuprofile.gz")
+			f, err := os.Create(path)
+			must(t, err)
+			zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+			fmt.Fprintf(zw, `{"nodes":[`+node+`,`+node+`],`, 1, "(root)", "2", 2, tt.fn, "")
+			spaces := bytes.Repeat([]byte{' '}, 1<<20)
+			for i := 0; i < size>>20; i++ {
+				zw.Write(spaces)
+			}
+			zw.Write([]byte(`"startTime":0,"endTime":9,"samples":[2,2,1],"timeDeltas":[1,2,3]}`))
+			must(t, zw.Close())
+			must(t, f.Close())
+			inputs, opts := []string{path}, Options{}
+			if tt.stdin {
+				in, err := os.Open(path)
+				must(t, err)
+				defer in.Close()
+				inputs, opts.Stdin = []string{"-"}, in
+			}
+			var warn strings.Builder
+			opts.Output, opts.Warnings = filepath.Join(t.TempDir(), "out.db"), &warn
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = Run(context.Background(), inputs, opts)
+			runtime.ReadMemStats(&after)
+			must(t, err)
+			// What was allocated bounds how much the heap grew at its peak.
+			alloc := after.TotalAlloc - before.TotalAlloc
+			t.Logf("%d MB of text: %.1f MB allocated", size>>20, float64(alloc)/(1<<20))
+			if alloc > 64<<20 {
+				t.Errorf("allocated %d bytes for a %d-byte text", alloc, size)
+			}
+			if tt.wantWarn == "" && warn.Len() > 0 || !strings.Contains(warn.String(), tt.wantWarn) {
+				t.Errorf("warnings %q, want %q", warn.String(), tt.wantWarn)
+			}
+			db := testutil.OpenDB(t, opts.Output)
+			if got := testutil.Query(t, db, "SELECT f.data FROM js_cpu_profiler_node n JOIN data_dict f ON f.id = n.function_index ORDER BY n.function_id"); !reflect.DeepEqual(got, tt.wantNames) {
+				t.Errorf("names %q, want %q", got, tt.wantNames)
+			}
+			if got := testutil.Query(t, db, "SELECT count(*) FROM js_cpu_profiler_sample"); !reflect.DeepEqual(got, []string{"2"}) {
+				t.Errorf("sample runs %v", got)
+			}
+		})
 	}
 }
