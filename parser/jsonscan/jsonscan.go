@@ -761,7 +761,7 @@ func (d *Decoder) SkipValue() error {
 		case c == 't' || c == 'f' || c == 'n':
 			err = d.literal()
 		case c == '-' || (c >= '0' && c <= '9'):
-			_, err = d.number()
+			d.skipNumber()
 		default:
 			err = d.Errorf("unexpected %q", c)
 		}
@@ -770,6 +770,24 @@ func (d *Decoder) SkipValue() error {
 		}
 		if len(stack) == 0 {
 			return nil
+		}
+	}
+}
+
+// skipNumber consumes what number would, for SkipValue, which has seen its
+// first byte: a number longer than the buffer is let go as it is read
+// instead of growing the buffer to hold it whole.
+func (d *Decoder) skipNumber() {
+	for {
+		for d.pos < d.end {
+			if c := d.buf[d.pos]; (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+				d.pos++
+				continue
+			}
+			return
+		}
+		if !d.fill() {
+			return
 		}
 	}
 }

@@ -409,7 +409,7 @@ func TestReset(t *testing.T) {
 
 // TestSkipLongStringBounded: SkipValue on a stream holds a long string a
 // chunk at a time, whether it is a value or a member name, and still finds
-// what is wrong in it.
+// what is wrong in it; a long number it does not hold at all.
 func TestSkipLongStringBounded(t *testing.T) {
 	const n = 32 << 20
 	for _, tc := range []struct {
@@ -420,9 +420,15 @@ func TestSkipLongStringBounded(t *testing.T) {
 		{"member name", `{"`, `":1}`, ""},
 		{"control character", `["`, "\x01\"]", fmt.Sprintf("offset %d: control character 0x1 in string", n+2)},
 		{"cut", `["`, ``, fmt.Sprintf("offset %d: unterminated string: unexpected end of JSON", n+2)},
+		{"number", `[1`, `,2]`, ""},
+		{"number, then junk", `[1`, `x]`, fmt.Sprintf("offset %d: expected ',' or closing bracket, found 'x'", n+2)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := io.MultiReader(strings.NewReader(tc.head), io.LimitReader(repeatByte('x'), n), strings.NewReader(tc.tail))
+			c := byte('x')
+			if strings.HasPrefix(tc.name, "number") {
+				c = '0'
+			}
+			r := io.MultiReader(strings.NewReader(tc.head), io.LimitReader(repeatByte(c), n), strings.NewReader(tc.tail))
 			d := NewReader(r, 64<<10)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -432,7 +438,7 @@ func TestSkipLongStringBounded(t *testing.T) {
 				t.Fatalf("SkipValue: %v, want %q", err, tc.wantErr)
 			}
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
-				t.Errorf("skipping a %d-byte string allocated %d bytes", n, alloc)
+				t.Errorf("skipping a %d-byte value allocated %d bytes", n, alloc)
 			}
 		})
 	}
