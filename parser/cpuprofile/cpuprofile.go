@@ -9,10 +9,10 @@
 // held in memory, which Parse and ParseRepairing decode. A standalone file
 // can be any size, and a small compressed one can hold gigabytes of text
 // (white space, a member nobody reads): ParseRepairingReader decodes it as it
-// reads, through a fixed buffer. Its contract: it must not hold the text, nor
-// any one value it skips, whole; what it keeps is what the profile holds
-// (nodes, their names, samples, deltas), plus a buffer, or, for a pipe it
-// must repair, a deflated copy of the text. The repair needs the text twice
+// reads, through a fixed buffer. Its contract: it must not hold the text,
+// nor any one value it skips or member name, whole; what it keeps is what
+// the profile holds (nodes, their names, samples, deltas), plus a buffer,
+// or, for a pipe it must repair, a deflated copy of the text. The repair needs the text twice
 // (streamed again through repairReader); the caller reopens it. Both decode
 // with jsonscan. github.com/bytedance/sonic's typed decoder, doing the same job
 // (sonic_bench_test.go: the same finished Profile), is faster on large
@@ -93,6 +93,10 @@ func Parse(b []byte) (*Profile, error) {
 	p, _, err := parse(context.Background(), b)
 	return p, err
 }
+
+// maxKey is more than the length of any member name the decoder reads:
+// longer names are not held whole (jsonscan.Decoder.ObjectKnown).
+const maxKey = 4 << 10
 
 // checkEvery is how many array elements or nodes the decoder reads between
 // two looks at its context.
@@ -183,7 +187,7 @@ func (p *Profile) readIntArray(js *jsonscan.Decoder, conv func([]byte) (int64, e
 
 func (p *Profile) decode(js *jsonscan.Decoder) error {
 	var have struct{ nodes, start, samples, deltas bool }
-	err := js.Object(func(key []byte) (err error) {
+	err := js.ObjectKnown(maxKey, func(key []byte) (err error) {
 		switch string(key) {
 		case "nodes":
 			have.nodes = true
@@ -288,14 +292,14 @@ func (p *Profile) decodeLegacyNode(js *jsonscan.Decoder, depth int) (int64, erro
 	idx := len(p.Nodes)
 	p.Nodes = append(p.Nodes, Node{HitCount: -1, ID: -1})
 	var kids []int64
-	err := js.Object(func(key []byte) (err error) {
+	err := js.ObjectKnown(maxKey, func(key []byte) (err error) {
 		switch string(key) {
 		case "id":
 			p.Nodes[idx].ID, err = js.ReadInt()
 		case "hitCount":
 			p.Nodes[idx].HitCount, err = js.ReadInt()
 		case "callFrame":
-			err = js.Object(func(k []byte) error { return decodeCallFrame(js, k, &p.Nodes[idx]) })
+			err = js.ObjectKnown(maxKey, func(k []byte) error { return decodeCallFrame(js, k, &p.Nodes[idx]) })
 		case "children":
 			err = js.Array(func(int) error {
 				id, err := p.decodeLegacyNode(js, depth+1)
@@ -321,13 +325,13 @@ func (p *Profile) decodeLegacyNode(js *jsonscan.Decoder, depth int) (int64, erro
 func (p *Profile) decodeNode(js *jsonscan.Decoder) (Node, error) {
 	n := Node{HitCount: -1}
 	haveID := false
-	err := js.Object(func(key []byte) (err error) {
+	err := js.ObjectKnown(maxKey, func(key []byte) (err error) {
 		switch string(key) {
 		case "id":
 			haveID = true
 			n.ID, err = js.ReadInt()
 		case "callFrame":
-			err = js.Object(func(key []byte) error { return decodeCallFrame(js, key, &n) })
+			err = js.ObjectKnown(maxKey, func(key []byte) error { return decodeCallFrame(js, key, &n) })
 		case "hitCount":
 			n.HitCount, err = js.ReadInt()
 		case "children":

@@ -19,7 +19,8 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // same results and errors, in memory proportional to what the profile holds
 // (its nodes, names, samples and deltas), never to the length of its text:
 // it holds neither the text nor any one value it skips (white space, members
-// it does not read) whole.
+// it does not read) nor a member name whole. (Names, urls and numbers it
+// reads it holds, as the profile does.)
 //
 // The repair needs the text a second time. reopen, called only when the
 // first parse failed, must return the text from its start again (the same

@@ -39,6 +39,8 @@ func streamCases() [][]byte {
 		`{"nodes":[],"startTime":0,"x":"` + strings.Repeat("y", 200000) + `"}`,
 		`{"nodes":[],"startTime":0,"x":"` + strings.Repeat("y", 200000),
 		`{"startTime":1,"samples":[],"timeDeltas":[]}`,
+		`{"nodes":[],"startTime":0,"` + strings.Repeat("k", 100000) + `":{"a":1}}`,
+		`{"nodes":[],"startTime":0,"` + strings.Repeat("k", 100000) + `":x}`,
 		`{"nodes":[{"id":1},{"id":1}],"startTime":0}`,
 		`"callFrame":{"functionName":"`,
 		``,
@@ -202,7 +204,8 @@ func openGzip(path string) (io.ReadCloser, error) {
 }
 
 // TestParseReaderBounded: a gzip file of a few hundred KB whose text is
-// 300 MB of white space or of one skipped string is parsed (or repaired, or
+// 300 MB of white space, of one skipped string or number, or of one member
+// name is parsed (or repaired, or
 // refused at the right offset) allocating far less than its text; read with
 // io.ReadAll it cost over 300 MB.
 func TestParseReaderBounded(t *testing.T) {
@@ -224,6 +227,8 @@ func TestParseReaderBounded(t *testing.T) {
 	}{
 		{"white space", `{"nodes":[` + node + `],`, ' ', `"startTime":0,"endTime":9,"samples":[1,1],"timeDeltas":[1,2]}`, true, 1, 0, "", []int64{1, 1}},
 		{"skipped string", `{"nodes":[` + node + `],"meta":"`, 'y', `","startTime":0,"samples":[1],"timeDeltas":[1]}`, true, 1, 0, "", []int64{1}},
+		{"long member name", `{"nodes":[` + node + `],"`, 'k', `":{"x":[1,2]},"startTime":0,"samples":[1],"timeDeltas":[1]}`, true, 1, 0, "", []int64{1}},
+		{"skipped number", `{"nodes":[` + node + `],"n":1`, '0', `,"startTime":0,"samples":[1],"timeDeltas":[1]}`, true, 1, 0, "", []int64{1}},
 		{"repaired, read again", `{"nodes":[` + arkNode + `],`, '\n', `"startTime":0,"samples":[1],"timeDeltas":[1]}`, true, 1, 1, "", []int64{1}},
 		{"repaired, kept deflated", `{"nodes":[` + arkNode + `],`, '\n', `"startTime":0,"samples":[1],"timeDeltas":[1]}`, false, 1, 1, "", []int64{1}},
 		{"missing comma", `{"nodes":[` + node + `]`, '\t', `"startTime":0}`, true, 0, 0,

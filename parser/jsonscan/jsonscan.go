@@ -236,6 +236,49 @@ func (d *Decoder) Object(fn func(key []byte) error) error {
 	}
 }
 
+// ObjectKnown is Object for a caller that reads only members whose names
+// are shorter than maxKey bytes: a longer name is checked as Object checks
+// it, but only its first maxKey bytes are kept, and fn gets those (which
+// match none of its names), so that a name of any length costs bounded
+// memory. An error in such a member names it by those bytes and "…".
+func (d *Decoder) ObjectKnown(maxKey int, fn func(key []byte) error) error {
+	if err := d.Expect('{'); err != nil {
+		return err
+	}
+	var key, scratch []byte
+	for first := true; ; first = false {
+		ok, err := d.More(first)
+		if err != nil || !ok {
+			return err
+		}
+		key = key[:0]
+		n := 0 // the name's length
+		keep := func(part []byte) {
+			n += len(part)
+			key = append(key, part[:min(len(part), max(maxKey-len(key), 0))]...)
+		}
+		scratch, err = d.readString(scratch[:0], maxKey, func(part []byte) error {
+			keep(part)
+			return nil
+		})
+		keep(scratch)
+		long := n > maxKey
+		if err != nil {
+			return err
+		}
+		if err := d.Expect(':'); err != nil {
+			return err
+		}
+		if err := fn(key); err != nil {
+			name := string(key)
+			if long {
+				name += "…"
+			}
+			return InMember(name, err)
+		}
+	}
+}
+
 // MemberError is an error inside nested objects, with the names of the
 // members that lead to it. Each level adds its name to Path instead of
 // formatting the message again, so that an error 65 536 objects deep costs

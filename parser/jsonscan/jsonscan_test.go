@@ -453,3 +453,47 @@ func (b repeatByte) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestObjectKnownLongName: ObjectKnown hands short names on as Object does,
+// and of a long one only its first maxKey bytes, holding no more of it;
+// errors are Object's, a long name shown cut.
+func TestObjectKnownLongName(t *testing.T) {
+	const n = 32 << 20
+	long := func(tail string) io.Reader {
+		return io.MultiReader(strings.NewReader(`{"a":1,"`), io.LimitReader(repeatByte('k'), n), strings.NewReader(tail))
+	}
+	for _, tc := range []struct {
+		name    string
+		r       io.Reader
+		keys    []string
+		wantErr string
+	}{
+		{"short", strings.NewReader(`{"a":1,"bb":[2]}`), []string{"a", "bb"}, ""},
+		{"long", long(`":[2],"c":3}`), []string{"a", strings.Repeat("k", 8), "c"}, ""},
+		{"error in a long member", long(`":x}`), []string{"a", strings.Repeat("k", 8)},
+			fmt.Sprintf("kkkkkkkk…: offset %d: unexpected 'x'", n+10)},
+		{"cut long name", long(``), []string{"a"}, fmt.Sprintf("offset %d: unterminated string: unexpected end of JSON", n+8)},
+		{"no colon", strings.NewReader(`{"a" 1}`), nil, "offset 5: expected ':', found '1'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewReader(tc.r, 64<<10)
+			var keys []string
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			err := d.ObjectKnown(8, func(key []byte) error {
+				keys = append(keys, string(key))
+				return d.SkipValue()
+			})
+			runtime.ReadMemStats(&after)
+			if got := fmt.Sprint(err); tc.wantErr == "" && err != nil || tc.wantErr != "" && got != tc.wantErr {
+				t.Fatalf("ObjectKnown: %v, want %q", err, tc.wantErr)
+			}
+			if !slices.Equal(keys, tc.keys) {
+				t.Errorf("names %.40q, want %.40q", keys, tc.keys)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+				t.Errorf("allocated %d bytes", alloc)
+			}
+		})
+	}
+}
