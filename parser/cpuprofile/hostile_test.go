@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,9 +81,10 @@ func genHostile(shape string, size int) []byte {
 	return b.Bytes()
 }
 
-// TestRepairLinear: the repair looks at each byte of the text a bounded
-// number of times, whatever the shape; a profile that cannot be repaired is
-// given up, one that can is repaired completely.
+// TestRepairLinear: the repair (repairReader) looks at each byte of the
+// text a bounded number of times, whatever the shape; a profile that cannot
+// be repaired is given up, one that can is repaired completely, as the
+// whole-text Repair does.
 func TestRepairLinear(t *testing.T) {
 	size := 8 << 20
 	if testing.Short() {
@@ -91,10 +93,19 @@ func TestRepairLinear(t *testing.T) {
 	for _, shape := range hostileShapes {
 		t.Run(shape, func(t *testing.T) {
 			b := genHostile(shape, size)
-			var st repairStats
-			_, fixed, _ := repair(context.Background(), b, &st)
-			if st.searched > 3*int64(len(b)) {
-				t.Errorf("the repair searched %d bytes of a %d-byte text", st.searched, len(b))
+			rr := newRepairReader(context.Background(), bytes.NewReader(b))
+			if _, err := io.Copy(io.Discard, rr); err != nil {
+				t.Fatal(err)
+			}
+			if rr.looked > 3*int64(len(b)) {
+				t.Errorf("the repair looked at %d bytes of a %d-byte text", rr.looked, len(b))
+			}
+			fixed := rr.fixed
+			if rr.gaveUp {
+				fixed = 0
+			}
+			if _, want, _ := Repair(context.Background(), b); fixed != want {
+				t.Errorf("the repair escaped %d names, Repair %d", fixed, want)
 			}
 			p, repaired, err := ParseRepairing(context.Background(), b)
 			switch shape {

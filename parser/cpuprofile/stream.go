@@ -166,6 +166,7 @@ type repairReader struct {
 	fixed         int
 	first         int64
 	done, gaveUp  bool
+	looked        int64 // bytes its searches looked at (tests: linear in the text)
 }
 
 const (
@@ -232,7 +233,10 @@ func (rr *repairReader) step() {
 	w := rr.in[rr.pos:]
 	end := rr.eof // nothing more will come
 	if rr.state == between {
-		if i := bytes.Index(w, functionKey); i >= 0 {
+		i := bytes.Index(w, functionKey)
+		rr.looked += int64(len(w))
+		if i >= 0 {
+			rr.looked -= int64(len(w) - i - len(functionKey))
 			rr.emit(i + len(functionKey))
 			rr.state, rr.start, rr.esc1, rr.esc2 = inFunction, rr.off, false, false
 			return
@@ -254,6 +258,10 @@ func (rr *repairReader) step() {
 	}
 	// In a name: plain bytes go as they are, up to a quote or a backslash.
 	i := bytes.IndexAny(w, `"\`)
+	rr.looked += int64(len(w))
+	if i >= 0 {
+		rr.looked -= int64(len(w) - i - 1)
+	}
 	if i < 0 {
 		rr.emit(len(w))
 		if end {
