@@ -21,13 +21,15 @@ run: build
 
 # The whole suite under the race detector, then the tests that stream large
 # inputs or read them back many times (skipped under -race, where they take
-# many minutes) without it.
+# many minutes), and benchrun's peak RSS test (the race detector's memory
+# hides what it checks), without it.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 45m ./...
 	$(GO) test -count=1 -timeout 45m -run 'Oversized|Hostile|WritersAgree' ./ingest
 	$(GO) test -count=1 -timeout 45m -run 'Large' ./store
 	$(GO) test -count=1 -timeout 45m -run 'RoundTrip|RowsOutOfFileOrder' ./export/devtoolsexport
+	$(GO) test -count=1 -timeout 45m -run 'MeasurePeakNotInherited' ./internal/cmd/benchrun
 
 # Regenerates proto/hiprofpb from proto/*.proto (needs protoc on PATH).
 proto:
