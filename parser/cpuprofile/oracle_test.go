@@ -69,7 +69,11 @@ func repair(ctx context.Context, b []byte, st *repairStats) (_ []byte, fixed int
 		}
 		ends := []int{endS}
 		if endM := mod.from(start); endM < endS {
-			// The module name ends at scriptId.
+			// The module name ends at the scriptId member after it (not
+			// one that overlaps the moduleName member's own bytes).
+			if endS = script.from(endM + len(moduleNext)); endS == len(b) {
+				return b, 0, 0
+			}
 			ends = []int{endM, endS}
 		}
 		vstart := start
