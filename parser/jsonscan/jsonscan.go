@@ -210,73 +210,88 @@ func (d *Decoder) Key(dst []byte, first bool) (key []byte, ok bool, err error) {
 	if ok, err = d.More(first); !ok || err != nil {
 		return dst, false, err
 	}
-	if key, err = d.ReadString(dst); err != nil {
-		return key, false, err
+	var n memberName
+	if err = n.read(d, dst, 0); err != nil {
+		return n.key, false, err
 	}
-	return key, true, d.Expect(':')
+	return n.key, true, nil
 }
 
 // Object reads an object, calling fn with each member's name (valid during the
 // call); fn must read the member's value. fn's errors are returned with the
 // member name in front.
-func (d *Decoder) Object(fn func(key []byte) error) error {
-	if err := d.Expect('{'); err != nil {
-		return err
-	}
-	var key []byte
-	for first := true; ; first = false {
-		k, ok, err := d.Key(key[:0], first)
-		if err != nil || !ok {
-			return err
-		}
-		key = k
-		if err := fn(k); err != nil {
-			return InMember(string(k), err)
-		}
-	}
-}
+func (d *Decoder) Object(fn func(key []byte) error) error { return d.object(0, fn) }
 
 // ObjectKnown is Object for a caller that reads only members whose names
-// are shorter than maxKey bytes: a longer name is checked as Object checks
-// it, but only its first maxKey bytes are kept, and fn gets those (which
-// match none of its names), so that a name of any length costs bounded
-// memory. An error in such a member names it by those bytes and "…".
+// are shorter than maxKey bytes (maxKey > 0): a longer name is checked as
+// Object checks it, but only its first maxKey bytes are kept, and fn gets
+// those (which match none of its names), so that a name of any length
+// costs bounded memory. An error in such a member names it by those bytes
+// and "…".
 func (d *Decoder) ObjectKnown(maxKey int, fn func(key []byte) error) error {
+	return d.object(max(maxKey, 1), fn)
+}
+
+// object is Object keeping at most maxKey bytes of a name, or all of it if
+// maxKey is 0.
+func (d *Decoder) object(maxKey int, fn func(key []byte) error) error {
 	if err := d.Expect('{'); err != nil {
 		return err
 	}
-	var key, scratch []byte
+	var n memberName
 	for first := true; ; first = false {
 		ok, err := d.More(first)
 		if err != nil || !ok {
 			return err
 		}
-		key = key[:0]
-		n := 0 // the name's length
-		keep := func(part []byte) {
-			n += len(part)
-			key = append(key, part[:min(len(part), max(maxKey-len(key), 0))]...)
-		}
-		scratch, err = d.readString(scratch[:0], maxKey, func(part []byte) error {
-			keep(part)
-			return nil
-		})
-		keep(scratch)
-		long := n > maxKey
-		if err != nil {
+		if err := n.read(d, n.key[:0], maxKey); err != nil {
 			return err
 		}
-		if err := d.Expect(':'); err != nil {
-			return err
-		}
-		if err := fn(key); err != nil {
-			name := string(key)
-			if long {
+		if err := fn(n.key); err != nil {
+			name := string(n.key)
+			if n.long {
 				name += "…"
 			}
 			return InMember(name, err)
 		}
 	}
+}
+
+// memberName is the name of an object's member as read (read), with the
+// buffers reused for the next.
+type memberName struct {
+	key     []byte // the name, or its first maxKey bytes
+	long    bool   // bytes of the name were dropped
+	scratch []byte // the parts of a long name as read
+}
+
+// read reads a member name and its colon, appending the name to dst. With
+// maxKey > 0 only the name's first maxKey bytes are kept; the rest is
+// checked and dropped as it is read.
+func (n *memberName) read(d *Decoder, dst []byte, maxKey int) (err error) {
+	n.long = false
+	if maxKey == 0 {
+		if n.key, err = d.ReadString(dst); err != nil {
+			return err
+		}
+		return d.Expect(':')
+	}
+	n.key = dst
+	size := 0 // the name's length
+	keep := func(part []byte) {
+		size += len(part)
+		n.key = append(n.key, part[:min(len(part), max(maxKey-len(n.key), 0))]...)
+	}
+	n.scratch, err = d.readString(n.scratch[:0], maxKey, func(part []byte) error {
+		keep(part)
+		return nil
+	})
+	keep(n.scratch)
+	n.long = size > maxKey
+	if err != nil {
+		return err
+	}
+	return d.Expect(':')
 }
 
 // MemberError is an error inside nested objects, with the names of the
