@@ -54,6 +54,7 @@ type Decoder struct {
 	// streamOnly turns off SkipValue's in-memory path (tests compare the
 	// two).
 	streamOnly bool
+	part       []byte // ReadStringMax's parts as read, reused
 }
 
 // NewReader returns a Decoder reading r through a buffer of size bytes.
@@ -260,34 +261,19 @@ func (d *Decoder) object(maxKey int, fn func(key []byte) error) error {
 // memberName is the name of an object's member as read (read), with the
 // buffers reused for the next.
 type memberName struct {
-	key     []byte // the name, or its first maxKey bytes
-	long    bool   // bytes of the name were dropped
-	scratch []byte // the parts of a long name as read
+	key  []byte // the name, or its first maxKey bytes
+	long bool   // bytes of the name were dropped
 }
 
 // read reads a member name and its colon, appending the name to dst. With
-// maxKey > 0 only the name's first maxKey bytes are kept; the rest is
-// checked and dropped as it is read.
+// maxKey > 0 only the name's first maxKey bytes are kept (ReadStringMax).
 func (n *memberName) read(d *Decoder, dst []byte, maxKey int) (err error) {
 	n.long = false
 	if maxKey == 0 {
-		if n.key, err = d.ReadString(dst); err != nil {
-			return err
-		}
-		return d.Expect(':')
+		n.key, err = d.ReadString(dst)
+	} else {
+		n.key, n.long, err = d.ReadStringMax(dst, maxKey)
 	}
-	n.key = dst
-	size := 0 // the name's length
-	keep := func(part []byte) {
-		size += len(part)
-		n.key = append(n.key, part[:min(len(part), max(maxKey-len(n.key), 0))]...)
-	}
-	n.scratch, err = d.readString(n.scratch[:0], maxKey, func(part []byte) error {
-		keep(part)
-		return nil
-	})
-	keep(n.scratch)
-	n.long = size > maxKey
 	if err != nil {
 		return err
 	}
@@ -370,6 +356,42 @@ func (d *Decoder) ReadStringParts(size int, emit func(part []byte) error) error 
 		}
 	}
 	return err
+}
+
+// ReadStringMax reads a string like ReadString but appends at most limit
+// bytes (limit > 0) of its content to dst: the rest is checked and dropped
+// as it is read, so that a string of any length costs limit bytes and a
+// buffer. cut reports that bytes were dropped; the bytes kept then end
+// before a UTF-8 sequence the cut left incomplete.
+func (d *Decoder) ReadStringMax(dst []byte, limit int) (s []byte, cut bool, err error) {
+	base, size := len(dst), 0
+	keep := func(part []byte) {
+		size += len(part)
+		dst = append(dst, part[:min(len(part), limit-(len(dst)-base))]...)
+	}
+	d.part, err = d.readString(d.part[:0], limit, func(part []byte) error {
+		keep(part)
+		return nil
+	})
+	keep(d.part)
+	if cut = size > limit; cut {
+		dst = trimIncomplete(dst, base)
+	}
+	return dst, cut, err
+}
+
+// trimIncomplete removes from the end of b[start:] a UTF-8 sequence that
+// is cut short.
+func trimIncomplete(b []byte, start int) []byte {
+	for i := len(b) - 1; i >= start && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // readString appends the string's content to dst, handing dst to emit (and

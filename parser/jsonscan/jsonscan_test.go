@@ -497,3 +497,63 @@ func TestObjectKnownLongName(t *testing.T) {
 		})
 	}
 }
+
+// TestReadStringMax: a string's first limit bytes are appended to dst, the
+// cut ones ending before an incomplete UTF-8 sequence, and the decoder goes
+// on after the string; a string of any length holds about limit bytes.
+func TestReadStringMax(t *testing.T) {
+	long := func(head string, n int, tail string) io.Reader {
+		return io.MultiReader(strings.NewReader(head), io.LimitReader(repeatByte('x'), int64(n)), strings.NewReader(tail))
+	}
+	for _, tc := range []struct {
+		name    string
+		r       io.Reader
+		dst     string
+		limit   int
+		want    string
+		cut     bool
+		wantErr string
+	}{
+		{"short", strings.NewReader(`"abc",1`), "", 8, "abc", false, ""},
+		{"as long as the limit", strings.NewReader(`"abcdefgh",1`), "", 8, "abcdefgh", false, ""},
+		{"longer", strings.NewReader(`"abcdefghij",1`), "", 8, "abcdefgh", true, ""},
+		{"after what dst holds", strings.NewReader(`"abcdefghij",1`), "k:", 8, "k:abcdefgh", true, ""},
+		{"escapes unescaped first", strings.NewReader(`"a\n\u00e9\"bcdefgh",1`), "", 6, "a\né\"b", true, ""},
+		{"cut inside a character", strings.NewReader(`"abcdefgé",1`), "", 8, "abcdefg", true, ""},
+		{"cut after a character", strings.NewReader(`"abcdefé!",1`), "", 8, "abcdefé", true, ""},
+		{"over many buffers", long(`"`, 1<<20, `",1`), "", 100, strings.Repeat("x", 100), true, ""},
+		{"unterminated", long(`"`, 1<<20, ``), "", 100, strings.Repeat("x", 100), true,
+			fmt.Sprintf("offset %d: unterminated string: unexpected end of JSON", 1<<20+1)},
+		{"not a string", strings.NewReader(`1`), "", 8, "", false, "offset 0: expected '\"', found '1'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewReader(tc.r, 64)
+			got, cut, err := d.ReadStringMax([]byte(tc.dst), tc.limit)
+			if fmt.Sprint(err) != tc.wantErr && (err != nil || tc.wantErr != "") {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+			if string(got) != tc.want || cut != tc.cut {
+				t.Fatalf("%.40q cut %v, want %.40q cut %v", got, cut, tc.want, tc.cut)
+			}
+			if err != nil {
+				return
+			}
+			if err := d.Expect(','); err != nil {
+				t.Errorf("after the string: %v", err)
+			}
+		})
+	}
+
+	const n = 64 << 20
+	d := NewReader(long(`"`, n, `"`), 64<<10)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, cut, err := d.ReadStringMax(nil, 1<<20)
+	runtime.ReadMemStats(&after)
+	if err != nil || !cut || len(got) != 1<<20 {
+		t.Fatalf("%d bytes, cut %v, error %v", len(got), cut, err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("reading 1 MiB of a %d-byte string allocated %d bytes", n, alloc)
+	}
+}
