@@ -163,6 +163,7 @@ const (
 	JSHeapTypes
 	JSHeapValues
 	JSHeapIDs
+	JSHeapStrings
 
 	numEvents
 )
@@ -332,4 +333,5 @@ var events = [numEvents]struct{ name, desc string }{
 	JSHeapTypes:                 {"js_heap_types", "heap file node and edge types outside the type lists"},
 	JSHeapValues:                {"js_heap_values", "heap file values that are negative where they cannot be, or not 64-bit integers"},
 	JSHeapIDs:                   {"js_heap_ids", "heap file nodes whose id an earlier node of the file has, given a synthetic id"},
+	JSHeapStrings:               {"js_heap_strings", "heap file strings longer than 32 MiB, cut to their first 32 MiB"},
 }

@@ -88,8 +88,8 @@ func TestEventNames(t *testing.T) {
 			t.Errorf("%s has no description", name)
 		}
 	}
-	if len(seen) != 98+45+9 {
-		t.Errorf("%d events, want 152", len(seen))
+	if len(seen) != 98+45+10 {
+		t.Errorf("%d events, want 153", len(seen))
 	}
 	for _, e := range []Event{JSMemory, ClockSync, Other, TracingMarkWrite, JSONFile, JSONTopLevel} {
 		if !seen[e.String()] {

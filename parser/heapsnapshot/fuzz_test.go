@@ -64,7 +64,7 @@ func FuzzDecodeThreads(f *testing.F) {
 			runtime.GOMAXPROCS(procs)
 			got[i] = rows.NewMemory()
 			out := heapfile.NewOutput(got[i], schema.New(), heapfile.Options{Analyse: true})
-			_, err := out.Decode(0, (*Buffers)(nil).decoderOf(bytes.NewReader(text), 256, 24), func(f string, a ...any) {
+			_, err := out.Decode(0, (*Buffers)(nil).decoderOf(bytes.NewReader(text), 256, 24, 40), func(f string, a ...any) {
 				warns[i] = append(warns[i], fmt.Sprintf(f, a...))
 			})
 			if err != nil {
