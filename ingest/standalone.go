@@ -95,6 +95,9 @@ func (r *run) cpuFile(ctx context.Context, in io.Reader, path string, source int
 	for _, pr := range p.Problems {
 		r.log.Warn(stat.JSCPUProfiler, stat.NotMatch, path, "%s", pr)
 	}
+	if p.CutStrings > 0 {
+		r.log.Report(stat.JSCPUProfiler, stat.DataLost, int64(p.CutStrings), path, cpuprofile.CutStringsWarning(p.CutStrings))
+	}
 	r.log.Add(stat.JSCPUProfiler, stat.Received, 1)
 	var shift int64
 	if mtime := modTime(path); mtime != 0 {

@@ -401,3 +401,52 @@ func TestCPUProfileBombBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestCPUProfileLongNameBounded: a function name of 300 MB (a 0.3 MB .gz)
+// is cut to its first 32 MiB, counted as trace_js_cpu_profiler data_lost
+// with a warning, and read in memory bounded by the cut, not the name
+// (whole, it took 1.3 GB).
+func TestCPUProfileLongNameBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 300 MB text")
+	}
+	const size = 300 << 20
+	path := filepath.Join(t.TempDir(), "long.cpuprofile.gz")
+	f, err := os.Create(path)
+	must(t, err)
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	fmt.Fprint(zw, `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2]},`+
+		`{"id":2,"callFrame":{"functionName":"`)
+	name := bytes.Repeat([]byte{'a'}, 1<<20)
+	for range size >> 20 {
+		zw.Write(name)
+	}
+	fmt.Fprint(zw, `","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":2},"hitCount":1}],"startTime":0,"endTime":9,"samples":[2,2],"timeDeltas":[1,2]}`)
+	must(t, zw.Close())
+	must(t, f.Close())
+	var warn strings.Builder
+	opts := Options{Output: filepath.Join(t.TempDir(), "out.db"), Warnings: &warn}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Run(context.Background(), []string{path}, opts)
+	runtime.ReadMemStats(&after)
+	must(t, err)
+	t.Logf("%d MB name: %d MB allocated", size>>20, (after.TotalAlloc-before.TotalAlloc)>>20)
+	// The 32 MiB kept passes through a few copies on its way to the
+	// database (298 MB allocated in all); whole, the name took 2 735 MB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 480<<20 {
+		t.Errorf("allocated %d MB for a %d MB name", alloc>>20, size>>20)
+	}
+	want := fmt.Sprintf("long.cpuprofile.gz: CPU profile: 1 names, URLs or script ids longer than %d bytes were cut to their first %d\n", 32<<20, 32<<20)
+	if !strings.HasSuffix(warn.String(), want) {
+		t.Errorf("warnings %q, want one ending %q", warn.String(), want)
+	}
+	db := testutil.OpenDB(t, opts.Output)
+	if got := testutil.Query(t, db, "SELECT length(f.data) FROM js_cpu_profiler_node n JOIN data_dict f ON f.id = n.function_index ORDER BY n.function_id"); !reflect.DeepEqual(got, []string{"6", fmt.Sprint(32 << 20)}) {
+		t.Errorf("name lengths %v", got)
+	}
+	if got := testutil.Query(t, db, "SELECT count FROM stat WHERE event_name = 'trace_js_cpu_profiler' AND stat_type = 'data_lost'"); !reflect.DeepEqual(got, []string{"1"}) {
+		t.Errorf("data_lost %v, want 1", got)
+	}
+}

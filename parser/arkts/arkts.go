@@ -298,6 +298,9 @@ func (p *Parser) profile(ctx context.Context, raw []byte, clock htrace.Clock, wh
 	for _, pr := range prof.Problems {
 		p.env.Log.Warn(stat.JSCPUProfiler, stat.NotMatch, where, "CPU profile: %s", pr)
 	}
+	if prof.CutStrings > 0 {
+		p.env.Log.Report(stat.JSCPUProfiler, stat.DataLost, int64(prof.CutStrings), where, cpuprofile.CutStringsWarning(prof.CutStrings))
+	}
 	p.env.Log.Add(stat.JSCPUProfiler, stat.Received, 1)
 	p.env.CPU.Write(prof, p.source, p.opts.CompatTiming, func(t int64) int64 {
 		return int64(clock.ToBoot(htrace.ClockMonotonic, uint64(t)))
