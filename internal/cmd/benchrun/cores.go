@@ -72,32 +72,43 @@ func resetPeak() {
 
 // Peers' bundles as ../shared/tools/README.md unpacks them under peers.
 const (
-	perfettoDir  = "trace_processor_shell-v58.2"
-	referenceDir = "trace_streamer-4.3.7"
+	perfettoDir   = "trace_processor_shell-v58.2"
+	referenceDir  = "trace_streamer-4.3.7"
+	translatorDir = "rawheap_translator-2.0.0"
 )
 
-// cores converts each input with 1, 2 and every core (--threads; the
-// htrace also with --no-analysis), then
-// with Perfetto's trace_processor_shell -e (Trace Event JSON) and the
-// reference trace_streamer (htrace) where their bundles are unpacked under
-// peers: the same inputs in the same minutes, so that the figures compare.
+// cores converts each input with 1, 2 and every core (--threads; the heap
+// inputs, the htrace and the .rawheap, also with --no-analysis), then
+// with Perfetto's trace_processor_shell -e (Trace Event JSON), the
+// reference trace_streamer (htrace) and rawheap_translator (.rawheap, its
+// .heapsnapshot's size in the db column) where their bundles are unpacked
+// under peers: the same inputs in the same minutes, so that the figures
+// compare.
 //
 // With base set (a directory holding another build's tracestreamer), each
 // tracestreamer run is paired with the same run of that build, marked base,
 // the two in turn first: before and after a change, measured in the same
-// minutes. The Chrome traces are generated where they are missing.
+// minutes. The Chrome traces and the .rawheap are generated where they are
+// missing.
 func cores(bin, base, cache, peers, only string) (err error) {
 	procs := slices.Compact([]int{1, 2, runtime.NumCPU()})
 	if runtime.NumCPU() < 2 {
 		procs = []int{1}
 	}
+	chrome := func(size int64) func(string) error {
+		return func(path string) error {
+			fmt.Fprintf(os.Stderr, "generating %s…\n", path)
+			return genRealTrace(path, ".", size)
+		}
+	}
 	inputs := []struct {
 		name, path string
-		size       int64 // of a Chrome trace generated where it is missing
+		gen        func(path string) error // where it is missing; nil: make bench makes it
 	}{
-		{"trace-real", filepath.Join(cache, "trace-real.json"), realTraceSize},
-		{"trace-29mb", filepath.Join(cache, "trace-real-29mb.json"), 29e6},
-		{"snapshot", filepath.Join(cache, "snapshot.htrace"), 0},
+		{"trace-real", filepath.Join(cache, "trace-real.json"), chrome(realTraceSize)},
+		{"trace-29mb", filepath.Join(cache, "trace-real-29mb.json"), chrome(29e6)},
+		{"snapshot", filepath.Join(cache, "snapshot.htrace"), nil},
+		{"rawheap", filepath.Join(cache, "snapshot.rawheap"), func(path string) error { return genRawheap(bin, ".", path) }},
 	}
 	builds := []struct{ dir, name string }{{bin, "tracestreamer"}}
 	if base != "" {
@@ -135,18 +146,23 @@ func cores(bin, base, cache, peers, only string) (err error) {
 		if err != nil {
 			return err
 		}
-		if _, err := os.Stat(abs); err != nil && in.size > 0 {
-			fmt.Fprintf(os.Stderr, "generating %s…\n", abs)
-			if err := genRealTrace(abs, ".", in.size); err != nil {
+		if _, err := os.Stat(abs); err != nil {
+			err = noInput{in.name}
+			if in.gen != nil {
+				err = in.gen(abs)
+			}
+			var missing noInput
+			if errors.As(err, &missing) {
+				fmt.Printf("%-11s (%v)\n", in.name, missing)
+				continue
+			}
+			if err != nil {
 				return err
 			}
-		} else if err != nil {
-			fmt.Printf("%-11s (no input: run make bench for %s first)\n", in.name, in.name)
-			continue
 		}
-		htrace := strings.HasSuffix(abs, ".htrace")
+		htrace, rawheap := strings.HasSuffix(abs, ".htrace"), strings.HasSuffix(abs, ".rawheap")
 		flags := [][]string{nil}
-		if htrace {
+		if htrace || rawheap {
 			flags = append(flags, []string{"--no-analysis"})
 		}
 		for _, fl := range flags {
@@ -167,8 +183,11 @@ func cores(bin, base, cache, peers, only string) (err error) {
 			}
 		}
 		peer, name := filepath.Join(peers, perfettoDir), "perfetto -e"
-		if htrace {
+		switch {
+		case htrace:
 			peer, name = filepath.Join(peers, referenceDir), "reference"
+		case rawheap:
+			peer, name = filepath.Join(peers, translatorDir), "rawheap_translator"
 		}
 		run := filepath.Join(peer, "run.sh")
 		if _, err := os.Stat(run); err != nil {
@@ -176,16 +195,24 @@ func cores(bin, base, cache, peers, only string) (err error) {
 			continue
 		}
 		var cmd *exec.Cmd
-		if htrace {
+		peerOut := out
+		switch {
+		case htrace:
 			// It reads config/config.json from the current folder and writes
 			// OUT.ohos.ts beside the output.
 			cmd = exec.Command("./run.sh", abs, "-e", out)
 			cmd.Dir = peer
 			defer os.Remove(out + ".ohos.ts")
-		} else {
+		case rawheap:
+			// It writes the DevTools JSON, no database: its size stands in
+			// the db column.
+			peerOut = strings.TrimSuffix(out, ".db") + ".heapsnapshot"
+			cmd = exec.Command(run, abs, peerOut)
+			defer os.Remove(peerOut)
+		default:
 			cmd = exec.Command(run, "-e", out, abs)
 		}
-		f, err := measure(cmd, out)
+		f, err := measure(cmd, peerOut)
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
 			fmt.Printf("%-11s %-36s failed: %v\n", in.name, name, err)
@@ -194,7 +221,15 @@ func cores(bin, base, cache, peers, only string) (err error) {
 		if err != nil {
 			return err
 		}
+		if rawheap && f.db == 0 {
+			// It exits 0 also when it fails.
+			fmt.Printf("%-11s %-36s failed: wrote no %s\n", in.name, name, filepath.Base(peerOut))
+			continue
+		}
 		line(in.name, name, f)
+		if rawheap {
+			fmt.Printf("%-11s %-36s (db MB: the .heapsnapshot it writes)\n", "", "")
+		}
 	}
 	return nil
 }

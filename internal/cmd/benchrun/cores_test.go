@@ -41,7 +41,7 @@ func TestMeasurePeakNotInherited(t *testing.T) {
 }
 
 func TestCoresInput(t *testing.T) {
-	inputs := []string{"trace-real", "trace-29mb", "snapshot"}
+	inputs := []string{"trace-real", "trace-29mb", "snapshot", "rawheap"}
 	for _, tc := range []struct {
 		only string
 		want []string
@@ -52,6 +52,8 @@ func TestCoresInput(t *testing.T) {
 		{"trace", []string{"trace-real", "trace-29mb"}},
 		{"cores/snapshot", []string{"snapshot"}},
 		{"cores/29mb", []string{"trace-29mb"}},
+		{"cores/rawheap", []string{"rawheap"}},
+		{"heap", []string{"rawheap"}},
 		{"timeline", nil},
 	} {
 		var got []string

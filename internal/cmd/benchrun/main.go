@@ -8,10 +8,11 @@
 // --no-analysis, side by side. Then the scaling table: snapshots of 1×, 2× and
 // 4× the benchmark snapshot's size (generated once), default and
 // --no-analysis, wall and peak RSS. Last, the cores table: the real-mix
-// trace, a 29 MB one and the snapshot htrace with --threads 1, 2 and every
-// core, wall, CPU, peak RSS and database size, beside Perfetto's
-// trace_processor_shell -e and the reference trace_streamer when their
-// bundles are unpacked under -peers, and this machine's own 2-thread
+// trace, a 29 MB one, the snapshot htrace and an ArkTS .rawheap made of the
+// snapshot (cmd/mkrawheap) with --threads 1, 2 and every core, wall, CPU,
+// peak RSS and database size, beside Perfetto's trace_processor_shell -e,
+// the reference trace_streamer and rawheap_translator when their bundles
+// are unpacked under -peers, and this machine's own 2-thread
 // ceiling (two independent units of arithmetic and of map lookups at
 // GOMAXPROCS 2 against 1), measured before and after them. With -base DIR,
 // each of the cores table's tracestreamer runs follows the same run of the
