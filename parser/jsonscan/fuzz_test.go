@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"fmt"
 	"tracestreamer/internal/testutil"
 
 	"bytes"
@@ -26,6 +27,18 @@ func FuzzReadString(f *testing.F) {
 		if c, errC := readParts(NewReader(iotest.HalfReader(bytes.NewReader(doc)), 5), 3); (errA == nil) != (errC == nil) ||
 			(errA == nil && c != string(a)) {
 			t.Fatalf("whole %q %v, in parts %q %v", a, errA, c, errC)
+		}
+		// ReadStringMax keeps ReadString's first limit bytes, less a
+		// character the cut splits, and ends as it does.
+		for _, limit := range []int{1, 2, 3, 7} {
+			m, cut, errM := NewReader(iotest.HalfReader(bytes.NewReader(doc)), 4).ReadStringMax([]byte("k"), limit)
+			want := a[:min(len(a), limit)]
+			if len(a) > limit {
+				want = trimIncomplete(want, 0)
+			}
+			if fmt.Sprint(errM) != fmt.Sprint(errA) || (errA == nil && (string(m) != "k"+string(want) || cut != (len(a) > limit))) {
+				t.Fatalf("limit %d: %q cut %v %v; whole %q %v", limit, m, cut, errM, a, errA)
+			}
 		}
 		if !utf8.Valid(doc) {
 			return
