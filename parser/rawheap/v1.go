@@ -229,27 +229,14 @@ func (v *v1) run() error {
 	// Number the address nodes: the first occurrence of each address, in
 	// creation order; the global-ref nodes come between the root section's
 	// objects and the string section's.
-	slices.SortFunc(cand, func(a, b pair) int {
-		if a.addr != b.addr {
-			if a.addr < b.addr {
-				return -1
-			}
-			return 1
-		}
-		return int(a.seq) - int(b.seq)
-	})
+	cand = sortByAddr(cand) // cand is in seq order: by address, then seq
 	cand = slices.CompactFunc(cand, func(a, b pair) bool { return a.addr == b.addr })
-	firsts := make([]uint32, len(cand))
-	for i, c := range cand {
-		firsts[i] = c.seq
-	}
-	slices.Sort(firsts)
+	firsts := newSeqRanks(seq, cand)
 	nvirt := int64(len(rs.refs))
 	keys := make([]uint64, 0, len(cand))
 	var hi []uint32 // the top 16 bits of each key's address
 	for _, c := range cand {
-		k, _ := slices.BinarySearch(firsts, c.seq)
-		ix := v.fixed + int64(k)
+		ix := v.fixed + int64(firsts.rank(c.seq))
 		if c.seq >= rootSeq {
 			ix += nvirt
 		}
@@ -260,9 +247,8 @@ func (v *v1) run() error {
 		keys = append(keys, c.addr<<32|uint64(ix))
 		hi = append(hi, uint32(c.addr>>32))
 	}
-	nroot, _ := slices.BinarySearch(firsts, rootSeq)
-	v.virt = v.fixed + int64(nroot)
-	cand, firsts = nil, nil
+	v.virt = v.fixed + int64(firsts.rank(rootSeq))
+	cand, firsts = nil, seqRanks{}
 	v.naddr = int64(len(keys) + len(v.big))
 	v.index = newAddrIndexTop(keys, hi)
 	keys, hi = nil, nil
