@@ -492,6 +492,7 @@ type refLog struct {
 	off int64 // bytes written
 	r   *bufio.Reader
 	err error
+	rec [9]byte // the record read back (a local array escapes to io.ReadFull)
 }
 
 // newRefLog opens the log on the file's scratch file; nil without one.
@@ -556,11 +557,11 @@ func (l *refLog) putEdge(typ uint8, name uint32, to int64) {
 // nextEdge reads the next logged edge; false at the end of the log (err
 // io.EOF) or on an error.
 func (l *refLog) nextEdge() (typ uint8, name uint32, to int64, ok bool) {
-	var b [9]byte
+	b := l.rec[:9]
 	if l.err != nil {
 		return 0, 0, 0, false
 	}
-	if _, err := io.ReadFull(l.r, b[:]); err != nil {
+	if _, err := io.ReadFull(l.r, b); err != nil {
 		l.err = err
 		return 0, 0, 0, false
 	}
@@ -569,15 +570,15 @@ func (l *refLog) nextEdge() (typ uint8, name uint32, to int64, ok bool) {
 
 // next reads the next reference's node.
 func (l *refLog) next() (int64, bool) {
-	var b [4]byte
+	b := l.rec[:4]
 	if l.err != nil {
 		return 0, false
 	}
-	if _, err := io.ReadFull(l.r, b[:]); err != nil {
+	if _, err := io.ReadFull(l.r, b); err != nil {
 		l.err = err
 		return 0, false
 	}
-	v := binary.LittleEndian.Uint32(b[:])
+	v := binary.LittleEndian.Uint32(b)
 	return int64(v) - 1, v != 0
 }
 
