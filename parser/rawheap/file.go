@@ -205,15 +205,23 @@ func (f *File) seq(off, end int64, size int) *seq {
 
 var errShort = errors.New("truncated")
 
+// read fills b from the part, or fails (sticky) where it ends first. It
+// copies out of the buffer (Peek) rather than hand b to io.ReadFull, through
+// which every caller's array escaped: an allocation per u32, u64 and token.
 func (s *seq) read(b []byte) bool {
 	if s.err != nil {
 		return false
 	}
-	n, err := io.ReadFull(s.br, b)
-	s.off += int64(n)
-	if err != nil {
-		s.err = fmt.Errorf("%w at offset %d", errShort, s.off)
-		return false
+	for len(b) > 0 {
+		p, err := s.br.Peek(min(len(b), s.br.Size()))
+		n := copy(b, p)
+		s.br.Discard(n)
+		s.off += int64(n)
+		b = b[n:]
+		if err != nil && len(b) > 0 {
+			s.err = fmt.Errorf("%w at offset %d", errShort, s.off)
+			return false
+		}
 	}
 	return true
 }
