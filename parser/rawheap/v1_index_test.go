@@ -39,8 +39,7 @@ func TestV1Find(t *testing.T) {
 // TestV1FindNarrow checks the index on heaps whose objects lie close
 // together, as a dump's do (buckets narrower than 4 GiB), among them one
 // that crosses a 4 GiB boundary: every address is found, and none of the
-// addresses between, before and after them; those under 4 GiB also in the
-// index of V2's 32-bit addresses.
+// addresses between, before and after them.
 func TestV1FindNarrow(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -52,7 +51,6 @@ func TestV1FindNarrow(t *testing.T) {
 		{"1 GiB, many", 0x7F12_0000_0000, 1 << 13, 1 << 17},
 		{"across 4 GiB", 0x1_FFFF_0000, 40, 20000},
 		{"from 0", 0, 16, 5000},
-		{"32-bit", 0x2000_0000, 40, 30000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := &v1{}
@@ -80,19 +78,6 @@ func TestV1FindNarrow(t *testing.T) {
 			for _, a := range []uint64{tc.base - 8, last + tc.step, last + 1<<32, tc.base ^ 1<<40} {
 				if got, ok := v.find(a); ok {
 					t.Errorf("find(%#x) = %d, want not found", a, got)
-				}
-			}
-			if last>>32 != 0 {
-				return
-			}
-			x := newAddrIndex(keys)
-			for i := range tc.n {
-				a := uint32(tc.base + uint64(i)*tc.step)
-				if got, ok := x.find(a); !ok || got != int64(i) {
-					t.Fatalf("32-bit find(%#x) = %d, %v; want %d", a, got, ok, i)
-				}
-				if got, ok := x.find(a + 8); ok {
-					t.Fatalf("32-bit find(%#x) = %d, want not found", a+8, got)
 				}
 			}
 		})

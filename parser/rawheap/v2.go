@@ -93,16 +93,26 @@ type addrIndex struct {
 	shift uint
 }
 
-// newAddrIndex indexes keys of 32-bit addresses, address<<32 | index,
-// sorted by address.
-func newAddrIndex(keys []uint64) addrIndex { return newAddrIndexTop(keys, nil) }
+// newAddrIndex indexes keys of 32-bit addresses in buckets of 64 KiB.
+func newAddrIndex(keys []uint64) addrIndex {
+	x := addrIndex{keys: keys, start: make([]uint32, 1<<16+1), shift: 16}
+	b := 0
+	for i, k := range keys {
+		for top := int(k >> 48); b <= top; b++ {
+			x.start[b] = uint32(i)
+		}
+	}
+	for ; b <= 1<<16; b++ {
+		x.start[b] = uint32(len(keys))
+	}
+	return x
+}
 
 // maxAddrBuckets bounds the buckets of newAddrIndexTop (4 MiB of starts).
 const maxAddrBuckets = 1 << 20
 
 // newAddrIndexTop indexes keys of 48-bit addresses, (address&0xFFFFFFFF)<<32
-// | index, sorted by address, given the top 16 bits of each address in top
-// (nil: all 0).
+// | index, sorted by address, given the top 16 bits of each address in top.
 // Its buckets cover the addresses from the first to the last, as narrow as
 // about one bucket a key allows (at most maxAddrBuckets, or those of 4 GiB
 // each, 1<<16 at most, where the addresses spread wider): a heap's objects
@@ -115,12 +125,7 @@ func newAddrIndexTop(keys []uint64, top []uint32) addrIndex {
 		x.start = make([]uint32, 2)
 		return x
 	}
-	addr := func(i int) uint64 {
-		if top == nil {
-			return keys[i] >> 32
-		}
-		return uint64(top[i])<<32 | keys[i]>>32
-	}
+	addr := func(i int) uint64 { return uint64(top[i])<<32 | keys[i]>>32 }
 	first, last := addr(0), addr(len(keys)-1)
 	limit := uint64(min(max(len(keys), 1024), maxAddrBuckets))
 	for x.shift < 32 && last>>x.shift-first>>x.shift >= limit {
@@ -144,7 +149,7 @@ func newAddrIndexTop(keys []uint64, top []uint32) addrIndex {
 // findTop finds a 48-bit address in an index made by newAddrIndexTop.
 func (x addrIndex) findTop(a uint64) (int64, bool) {
 	b := a>>x.shift - x.lo // past the buckets (wrapping below lo) if outside
-	if len(x.start) < 2 || b >= uint64(len(x.start)-1) {
+	if b >= uint64(len(x.start)-1) {
 		return 0, false
 	}
 	k := a << 32
@@ -164,8 +169,22 @@ func (x addrIndex) findTop(a uint64) (int64, bool) {
 	return 0, false
 }
 
-// find finds a 32-bit address in an index made by newAddrIndex.
-func (x addrIndex) find(addr uint32) (int64, bool) { return x.findTop(uint64(addr)) }
+func (x addrIndex) find(addr uint32) (int64, bool) {
+	k := uint64(addr) << 32
+	lo, hi := int(x.start[addr>>16]), int(x.start[addr>>16+1])
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x.keys[m] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(x.keys) && x.keys[lo]>>32 == uint64(addr) {
+		return int64(uint32(x.keys[lo])), true
+	}
+	return 0, false
+}
 
 func (d *dyn) v2() error {
 	f, m := d.f, d.m
