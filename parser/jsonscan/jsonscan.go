@@ -258,8 +258,8 @@ func (d *Decoder) object(maxKey int, fn func(key []byte) error) error {
 	}
 }
 
-// memberName is the name of an object's member as read (read), with the
-// buffers reused for the next.
+// memberName is the name of an object's member as read (read); its buffer
+// is reused for the next member's.
 type memberName struct {
 	key  []byte // the name, or its first maxKey bytes
 	long bool   // bytes of the name were dropped
