@@ -16,16 +16,6 @@ import (
 	"tracestreamer/internal/testutil"
 )
 
-// repeat is an endless stream of one byte.
-type repeat byte
-
-func (r repeat) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r)
-	}
-	return len(p), nil
-}
-
 // events returns n complete events on thread 1 after ts 10, each with a
 // comma before it.
 func events(n int) string {
@@ -113,7 +103,7 @@ func TestOversizedEventsThenMore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := io.MultiReader(strings.NewReader(tt.head), io.LimitReader(repeat(tt.fill), tt.n),
+			in := io.MultiReader(strings.NewReader(tt.head), io.LimitReader(testutil.Repeat(tt.fill), tt.n),
 				strings.NewReader(tt.tail+events(1000)+"]"))
 			db, peak := convertStdin(t, in)
 			if got := testutil.Query(t, db, "SELECT count(*) FROM callstack"); got[0] != tt.callstack {

@@ -79,3 +79,14 @@ func IntRows(m *rows.Memory, table string) [][]int64 {
 	}
 	return out
 }
+
+// Repeat is an endless stream of one byte (bound it with io.LimitReader):
+// inputs of any size without holding them.
+type Repeat byte
+
+func (r Repeat) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tracestreamer/heapfile"
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 	"tracestreamer/stat"
@@ -24,8 +25,8 @@ func TestLongStringsCut(t *testing.T) {
 	parts := strings.Split(text, "@")
 	for _, analyse := range []bool{false, true} {
 		t.Run(fmt.Sprintf("analyse=%v", analyse), func(t *testing.T) {
-			r := io.MultiReader(strings.NewReader(parts[0]), io.LimitReader(repeat('x'), first),
-				strings.NewReader(parts[1]), io.LimitReader(repeat('y'), second), strings.NewReader(parts[2]))
+			r := io.MultiReader(strings.NewReader(parts[0]), io.LimitReader(testutil.Repeat('x'), first),
+				strings.NewReader(parts[1]), io.LimitReader(testutil.Repeat('y'), second), strings.NewReader(parts[2]))
 			var out strings.Builder
 			log := stat.NewLog(&out)
 			m := rows.NewMemory()
@@ -69,14 +70,4 @@ func TestLongStringsCut(t *testing.T) {
 			}
 		})
 	}
-}
-
-// repeat is an endless reader of one byte.
-type repeat byte
-
-func (b repeat) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(b)
-	}
-	return len(p), nil
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"tracestreamer/internal/testutil"
 )
 
 // decoders returns the ways a document can reach a Decoder: whole, and one byte
@@ -428,7 +430,7 @@ func TestSkipLongStringBounded(t *testing.T) {
 			if strings.HasPrefix(tc.name, "number") {
 				c = '0'
 			}
-			r := io.MultiReader(strings.NewReader(tc.head), io.LimitReader(repeatByte(c), n), strings.NewReader(tc.tail))
+			r := io.MultiReader(strings.NewReader(tc.head), io.LimitReader(testutil.Repeat(c), n), strings.NewReader(tc.tail))
 			d := NewReader(r, 64<<10)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -444,23 +446,13 @@ func TestSkipLongStringBounded(t *testing.T) {
 	}
 }
 
-// repeatByte is an endless reader of one byte.
-type repeatByte byte
-
-func (b repeatByte) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(b)
-	}
-	return len(p), nil
-}
-
 // TestObjectKnownLongName: ObjectKnown hands short names on as Object does,
 // and of a long one only its first maxKey bytes, holding no more of it;
 // errors are Object's, a long name shown cut.
 func TestObjectKnownLongName(t *testing.T) {
 	const n = 32 << 20
 	long := func(tail string) io.Reader {
-		return io.MultiReader(strings.NewReader(`{"a":1,"`), io.LimitReader(repeatByte('k'), n), strings.NewReader(tail))
+		return io.MultiReader(strings.NewReader(`{"a":1,"`), io.LimitReader(testutil.Repeat('k'), n), strings.NewReader(tail))
 	}
 	for _, tc := range []struct {
 		name    string
@@ -503,7 +495,7 @@ func TestObjectKnownLongName(t *testing.T) {
 // on after the string; a string of any length holds about limit bytes.
 func TestReadStringMax(t *testing.T) {
 	long := func(head string, n int, tail string) io.Reader {
-		return io.MultiReader(strings.NewReader(head), io.LimitReader(repeatByte('x'), int64(n)), strings.NewReader(tail))
+		return io.MultiReader(strings.NewReader(head), io.LimitReader(testutil.Repeat('x'), int64(n)), strings.NewReader(tail))
 	}
 	for _, tc := range []struct {
 		name    string
