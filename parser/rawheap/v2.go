@@ -93,16 +93,18 @@ type addrIndex struct {
 	shift uint
 }
 
-// newAddrIndex indexes keys of 32-bit addresses in buckets of 64 KiB.
+// newAddrIndex indexes keys of 32-bit addresses in buckets of 64 KiB (a
+// V2 dump's: fitted ones were slower there, see d8c730f).
 func newAddrIndex(keys []uint64) addrIndex {
-	x := addrIndex{keys: keys, start: make([]uint32, 1<<16+1), shift: 16}
+	const shift = 16
+	x := addrIndex{keys: keys, start: make([]uint32, 1<<(32-shift)+1), shift: shift}
 	b := 0
 	for i, k := range keys {
-		for top := int(k >> 48); b <= top; b++ {
+		for top := int(k >> (32 + shift)); b <= top; b++ {
 			x.start[b] = uint32(i)
 		}
 	}
-	for ; b <= 1<<16; b++ {
+	for ; b < len(x.start); b++ {
 		x.start[b] = uint32(len(keys))
 	}
 	return x
@@ -169,9 +171,11 @@ func (x addrIndex) findTop(a uint64) (int64, bool) {
 	return 0, false
 }
 
+// find finds a 32-bit address in an index made by newAddrIndex.
 func (x addrIndex) find(addr uint32) (int64, bool) {
 	k := uint64(addr) << 32
-	lo, hi := int(x.start[addr>>16]), int(x.start[addr>>16+1])
+	b := addr >> x.shift
+	lo, hi := int(x.start[b]), int(x.start[b+1])
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if x.keys[m] < k {
