@@ -84,7 +84,7 @@ func convertStdin(t *testing.T, in io.Reader) (*sql.DB, uint64) {
 // counted). Every event after the big one is kept, and the heap stays far
 // below the input's size (issue #13 item 4: they used to vanish with exit 0).
 func TestOversizedEventsThenMore(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		t.Skip("streams 400 MB (run without -short and -race: make test does)")
 	}
 	tests := []struct {
@@ -131,7 +131,7 @@ func TestOversizedEventsThenMore(t *testing.T) {
 // text: it is stored whole in 64 MiB rows, and the heap does not grow with
 // it (it used to hold every row until the end: 1.3 GB of RSS per GiB).
 func TestOversizedSystemText(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		t.Skip("streams 1 GiB (run without -short and -race: make test does)")
 	}
 	line := `  kworker-42 [001] d..2 12345.678901: sched_switch: prev_comm=swapper/1 prev_pid=0 ==> next_pid=42\n`
@@ -202,7 +202,7 @@ func (s *eventStream) Read(p []byte) (int, error) {
 // beyond the bounds (2 000 000 threads, 500 000 slices waiting for their
 // end) events are dropped and counted, below them nothing is.
 func TestOversizedState(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		t.Skip("streams millions of events (run without -short and -race: make test does)")
 	}
 	tests := []struct {

@@ -139,7 +139,7 @@ func TestWritersAgree(t *testing.T) {
 	}
 	for name, inputs := range cases {
 		t.Run(name, func(t *testing.T) {
-			if info, err := os.Stat(inputs[0]); (raceEnabled || testing.Short()) && (err != nil || info.Size() > 200<<10) {
+			if info, err := os.Stat(inputs[0]); (testutil.RaceEnabled || testing.Short()) && (err != nil || info.Size() > 200<<10) {
 				t.Skip("converts MBs twice (run without -short and -race: make test does)")
 			}
 			trees, insert := convertBoth(t, inputs)

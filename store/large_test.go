@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tracestreamer/internal/testutil"
 	"tracestreamer/rows"
 	"tracestreamer/schema"
 )
@@ -20,7 +21,7 @@ import (
 // b-trees and through SQLite's INSERT: both files pass integrity_check and
 // read back the same rows.
 func TestLargeTreesSameAsSQL(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testutil.RaceEnabled {
 		t.Skip("writes two databases of more than 1 GiB (run without -short and -race: make test does)")
 	}
 	ts := schema.New()

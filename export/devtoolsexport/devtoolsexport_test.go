@@ -61,7 +61,7 @@ func convertWarn(t *testing.T, analyse bool, inputs ...string) (string, string) 
 // it takes many minutes, and it runs no goroutines of its own. make test runs
 // it without the detector.
 func skipUnderRace(t *testing.T) {
-	if raceEnabled {
+	if testutil.RaceEnabled {
 		t.Skip("slow under the race detector; make test runs it without")
 	}
 }

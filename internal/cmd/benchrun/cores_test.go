@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"tracestreamer/internal/testutil"
 )
 
 // TestMeasurePeakNotInherited holds 300 MB in this process, then measures a
 // run of a program that uses a few MB: its peak must be its own, not this
 // process's (see resetPeak).
 func TestMeasurePeakNotInherited(t *testing.T) {
-	if raceEnabled {
+	if testutil.RaceEnabled {
 		t.Skip("the race detector's shadow of the freed 300 MB stays resident (make test runs this without it)")
 	}
 	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {

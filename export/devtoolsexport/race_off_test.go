@@ -1,5 +1,0 @@
-//go:build !race
-
-package devtoolsexport_test
-
-const raceEnabled = false

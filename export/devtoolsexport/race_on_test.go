@@ -1,6 +1,0 @@
-//go:build race
-
-package devtoolsexport_test
-
-// raceEnabled tells that the tests run under the race detector.
-const raceEnabled = true
