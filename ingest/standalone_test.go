@@ -450,3 +450,35 @@ func TestCPUProfileLongNameBounded(t *testing.T) {
 		t.Errorf("data_lost %v, want 1", got)
 	}
 }
+
+// TestLongNumbers: a number longer than jsonscan.MaxNumber in a heap
+// snapshot's nodes is read as 0 and counted, in one in a CPU profile's
+// callFrame the profile is dropped with an error naming its offset; each
+// costs one pass (a 300 MB number took 40 minutes, read again from its
+// start after every read) and no buffer of its size.
+func TestLongNumbers(t *testing.T) {
+	dir := t.TempDir()
+	digits := strings.Repeat("7", 1<<20)
+	snap := writeFile(t, dir, "n.heapsnapshot.gz", []byte(`{"snapshot":{"meta":{"node_fields":["type","name","id","self_size","edge_count","trace_node_id","detachedness"],`+
+		`"node_types":[["hidden","array","string","object","code","closure","regexp","number","native","synthetic","concatenated string","sliced string","symbol","bigint","object shape"],"string","number","number","number","number","number"],`+
+		`"edge_fields":["type","name_or_index","to_node"],"edge_types":[["context","element","property","internal","hidden","shortcut","weak"],"string_or_number","node"]},`+
+		`"node_count":2,"edge_count":1,"trace_function_count":0},"nodes":[9,0,1,0,1,0,0,3,1,`+digits+`,10,0,0,0],"edges":[1,0,7],"strings":["root","a"]}`))
+	prof := writeFile(t, dir, "p.cpuprofile", []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2]},`+
+		`{"id":2,"callFrame":{"functionName":"f","scriptId":`+digits+`,"url":"a.js","lineNumber":1,"columnNumber":2},"hitCount":1}],"startTime":0,"endTime":9,"samples":[2,2],"timeDeltas":[1,2]}`))
+	out, _, warn := convertAll(t, snap, prof)
+	for _, want := range []string{
+		"n.heapsnapshot.gz: 1 values that are not 64-bit integers were read as 0 (the first at offset 590)\n",
+		"p.cpuprofile: CPU profile dropped: nodes: node 1: callFrame: scriptId: offset 194: number longer than 65536 bytes\n",
+	} {
+		if !strings.Contains(warn, want) {
+			t.Errorf("warnings %q, want %q", warn, want)
+		}
+	}
+	db := testutil.OpenDB(t, out)
+	if got := testutil.Query(t, db, "SELECT id, self_size FROM js_heap_nodes ORDER BY node_index"); !reflect.DeepEqual(got, []string{"1|0", "0|10"}) {
+		t.Errorf("nodes %v", got)
+	}
+	if got := testutil.Query(t, db, "SELECT count(*) FROM js_cpu_profiler_node"); got[0] != "0" {
+		t.Errorf("profile nodes %v, want none", got)
+	}
+}

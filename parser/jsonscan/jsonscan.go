@@ -41,6 +41,18 @@ import (
 // ErrUnexpectedEOF is wrapped by errors about a document that ends too early.
 var ErrUnexpectedEOF = errors.New("unexpected end of JSON")
 
+// MaxNumber is the longest number text the decoder reads: no producer of
+// the formats read here writes more than a few dozen digits, and CPython,
+// whose integers have no bound, refuses to write one of more than 4 300
+// digits by default. A longer number is skipped (in bounded memory) and
+// reported as ErrLongNumber, so that a number of any length costs neither
+// a buffer of its size nor more than one pass over it.
+const MaxNumber = 64 << 10
+
+// ErrLongNumber is wrapped by the error about a number longer than
+// MaxNumber bytes; the number has been consumed.
+var ErrLongNumber = fmt.Errorf("number longer than %d bytes", MaxNumber)
+
 // Decoder tokenizes one JSON document.
 type Decoder struct {
 	r        io.Reader
@@ -551,8 +563,9 @@ func (d *Decoder) unicode() (r rune, n int, err error) {
 // number returns the bytes of the number at d.pos, consuming them; the slice is
 // valid until the next read.
 func (d *Decoder) number() ([]byte, error) {
+	n := 0 // bytes of the number scanned so far, from d.pos (kept across reads)
 	for {
-		i := d.pos
+		i := d.pos + n
 		for i < d.end {
 			c := d.buf[i]
 			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
@@ -561,16 +574,21 @@ func (d *Decoder) number() ([]byte, error) {
 			}
 			break
 		}
+		n = i - d.pos
+		if n > MaxNumber {
+			start := d.Offset()
+			d.pos = i
+			d.skipNumber()
+			return nil, fmt.Errorf("offset %d: %w", start, ErrLongNumber)
+		}
+		// The number may go on in the next read; fill moves the unread bytes.
 		if i == d.end {
-			// The number may go on in the next read; fill moves the unread bytes.
-			n := i - d.pos
-			ok := d.fill()
-			i = d.pos + n
-			if ok {
+			if d.fill() {
 				continue
 			}
+			i = d.pos + n
 		}
-		if i == d.pos {
+		if n == 0 {
 			if d.pos == d.end {
 				return nil, d.eofError("expected a number")
 			}
@@ -768,10 +786,10 @@ func (d *Decoder) lenientInt(bad *NonIntegers) (int64, error) {
 	start := d.Offset()
 	if c == '-' || c >= '0' && c <= '9' {
 		b, err := d.number()
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrLongNumber) { // a long one is no int64
 			return 0, err
 		}
-		if v, err := ParseInt(b); err == nil {
+		if v, err := ParseInt(b); err == nil && b != nil {
 			return v, nil
 		}
 	} else if err := d.SkipValue(); err != nil {

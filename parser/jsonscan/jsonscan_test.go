@@ -549,3 +549,72 @@ func TestReadStringMax(t *testing.T) {
 		t.Errorf("reading 1 MiB of a %d-byte string allocated %d bytes", n, alloc)
 	}
 }
+
+// TestLongNumber: a number of MaxNumber bytes is read whole; a longer one
+// is consumed and reported as ErrLongNumber at its start (the next value
+// read as usual), read as a non-integer by ReadIntsLenient, and costs a
+// buffer of about MaxNumber bytes whatever its length (it grew to hold the
+// whole number, and its reads rescanned it from its start: 40 minutes for
+// a 300 MB number).
+func TestLongNumber(t *testing.T) {
+	const long = 8 << 20
+	for _, tc := range []struct {
+		name   string
+		digits int
+		read   func(d *Decoder) (string, error)
+		want   string
+	}{
+		{"ReadNumber, longest", MaxNumber, func(d *Decoder) (string, error) {
+			b, err := d.ReadNumber()
+			return fmt.Sprint(len(b)), err
+		}, fmt.Sprint(MaxNumber)},
+		{"ReadNumber", long, func(d *Decoder) (string, error) {
+			b, err := d.ReadNumber()
+			return fmt.Sprint(len(b)), err
+		}, ""},
+		{"ReadInt", MaxNumber + 1, func(d *Decoder) (string, error) {
+			v, err := d.ReadInt()
+			return fmt.Sprint(v), err
+		}, ""},
+		{"Value", long, func(d *Decoder) (string, error) {
+			v, err := d.Value(1 << 20)
+			return fmt.Sprint(v), err
+		}, ""},
+		{"ReadIntsLenient", long, func(d *Decoder) (string, error) {
+			dst := make([]int64, 4)
+			first := true
+			var bad NonIntegers
+			n, done, err := d.ReadIntsLenient(dst, &first, &bad)
+			return fmt.Sprint(dst[:n], done, bad), err
+		}, "[5 0 6] true {1 3}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			head, tail := "", " 7"
+			if tc.name == "ReadIntsLenient" {
+				head, tail = "[5,", ",6]"
+			}
+			r := io.MultiReader(strings.NewReader(head), io.LimitReader(testutil.Repeat('9'), int64(tc.digits)), strings.NewReader(tail))
+			d := NewReader(iotest.HalfReader(r), 4<<10)
+			if tc.name == "ReadIntsLenient" {
+				if err := d.Expect('['); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := tc.read(d)
+			if tc.want == "" {
+				want := fmt.Sprintf("offset %d: number longer than %d bytes", len(head), MaxNumber)
+				if !errors.Is(err, ErrLongNumber) || err.Error() != want {
+					t.Fatalf("got %s, %v; want the error %q", got, err, want)
+				}
+				if v, err := d.ReadInt(); v != 7 || err != nil {
+					t.Errorf("after it: %d, %v; want 7", v, err)
+				}
+			} else if got != tc.want || err != nil {
+				t.Errorf("got %s, %v; want %s", got, err, tc.want)
+			}
+			if len(d.buf) > 4*MaxNumber {
+				t.Errorf("a %d-digit number grew the buffer to %d bytes", tc.digits, len(d.buf))
+			}
+		})
+	}
+}
