@@ -84,21 +84,9 @@ func (r *run) cpuFile(ctx context.Context, in io.Reader, path string, source int
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err != nil {
-		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path, "CPU profile dropped: %v", err)
+	if !cpuprofile.Report(r.log, path, p, repaired, err) {
 		return nil
 	}
-	if repaired > 0 {
-		r.log.Warn(stat.JSCPUProfiler, stat.InvalidData, path,
-			"CPU profile repaired: %d function or module names were written without JSON escaping", repaired)
-	}
-	for _, pr := range p.Problems {
-		r.log.Warn(stat.JSCPUProfiler, stat.NotMatch, path, "%s", pr)
-	}
-	if p.CutStrings > 0 {
-		r.log.Report(stat.JSCPUProfiler, stat.DataLost, int64(p.CutStrings), path, cpuprofile.CutStringsWarning(p.CutStrings))
-	}
-	r.log.Add(stat.JSCPUProfiler, stat.Received, 1)
 	var shift int64
 	if mtime := modTime(path); mtime != 0 {
 		shift = mtime - p.End()

@@ -287,21 +287,9 @@ func (p *Parser) profile(ctx context.Context, raw []byte, clock htrace.Clock, wh
 	if ctx.Err() != nil {
 		return // the run is being abandoned
 	}
-	if err != nil {
-		p.env.Log.Warn(stat.JSCPUProfiler, stat.InvalidData, where, "CPU profile dropped: %v", err)
+	if !cpuprofile.Report(p.env.Log, where, prof, repaired, err) {
 		return
 	}
-	if repaired > 0 {
-		p.env.Log.Warn(stat.JSCPUProfiler, stat.InvalidData, where,
-			"CPU profile repaired: %d function or module names were written without JSON escaping", repaired)
-	}
-	for _, pr := range prof.Problems {
-		p.env.Log.Warn(stat.JSCPUProfiler, stat.NotMatch, where, "CPU profile: %s", pr)
-	}
-	if prof.CutStrings > 0 {
-		p.env.Log.Report(stat.JSCPUProfiler, stat.DataLost, int64(prof.CutStrings), where, cpuprofile.CutStringsWarning(prof.CutStrings))
-	}
-	p.env.Log.Add(stat.JSCPUProfiler, stat.Received, 1)
 	p.env.CPU.Write(prof, p.source, p.opts.CompatTiming, func(t int64) int64 {
 		return int64(clock.ToBoot(htrace.ClockMonotonic, uint64(t)))
 	})

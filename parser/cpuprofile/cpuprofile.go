@@ -44,6 +44,7 @@ import (
 	"strings"
 
 	"tracestreamer/parser/jsonscan"
+	"tracestreamer/stat"
 )
 
 // Node is one call tree node.
@@ -395,9 +396,30 @@ func (p *Profile) readString(js *jsonscan.Decoder) (string, error) {
 // function name of a 408 KB .gz took 1.3 GB whole).
 const maxString = 32 << 20
 
-// CutStringsWarning is the warning about n strings cut to maxString bytes.
-func CutStringsWarning(n int) string {
-	return fmt.Sprintf("CPU profile: %d names, URLs or script ids longer than %d bytes were cut to their first %d", n, maxString, maxString)
+// Report counts a profile read from where under trace_js_cpu_profiler and
+// warns of what its reading tolerated: p and repaired as
+// ParseRepairing gives them, or err, the reason it was dropped (invalid_data;
+// Report then returns false). A kept profile is counted as received,
+// repaired names as invalid_data, Problems as not_match and cut strings as
+// data_lost (one count each).
+func Report(log *stat.Log, where string, p *Profile, repaired int, err error) bool {
+	if err != nil {
+		log.Warn(stat.JSCPUProfiler, stat.InvalidData, where, "CPU profile dropped: %v", err)
+		return false
+	}
+	if repaired > 0 {
+		log.Warn(stat.JSCPUProfiler, stat.InvalidData, where,
+			"CPU profile repaired: %d function or module names were written without JSON escaping", repaired)
+	}
+	for _, pr := range p.Problems {
+		log.Warn(stat.JSCPUProfiler, stat.NotMatch, where, "CPU profile: %s", pr)
+	}
+	if p.CutStrings > 0 {
+		log.Report(stat.JSCPUProfiler, stat.DataLost, int64(p.CutStrings), where,
+			fmt.Sprintf("CPU profile: %d names, URLs or script ids longer than %d bytes were cut to their first %d", p.CutStrings, maxString, maxString))
+	}
+	log.Add(stat.JSCPUProfiler, stat.Received, 1)
+	return true
 }
 
 // finish resolves parents and children and derives missing hit counts.
