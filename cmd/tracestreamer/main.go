@@ -291,10 +291,31 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background())
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, so that
+// the run stops cleanly (exit 130, nothing left behind). Once it has, the
+// signals' default action is back: a second one ends the process at once,
+// as SIGKILL would (its temporary files are left, for the next run to
+// remove), whatever the run was doing.
+func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			signal.Stop(ch) // before the cancel: once stopping, a second signal kills
+			cancel()
+		case <-ctx.Done():
+			signal.Stop(ch)
+		}
+	}()
+	return ctx, cancel
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"reflect"
 	"runtime/trace"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -317,6 +319,53 @@ func TestInterrupt(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "interrupted; no output written") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestSecondInterrupt: a process whose run does not stop at the first
+// SIGINT (this test binary again, waiting on interruptible's context and
+// then forever, as a run stuck in a long step would) is ended by the
+// second, by the signal's default action.
+func TestSecondInterrupt(t *testing.T) {
+	if os.Getenv("TRACESTREAMER_TEST_STUCK") == "1" {
+		ctx, stop := interruptible(context.Background())
+		defer stop()
+		os.Stdout.WriteString("ready\n")
+		<-ctx.Done()
+		os.Stdout.WriteString("interrupted\n")
+		select {}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondInterrupt$")
+	cmd.Env = append(os.Environ(), "TRACESTREAMER_TEST_STUCK=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	for _, want := range []string{"ready", "interrupted"} {
+		if want == "interrupted" {
+			cmd.Process.Signal(os.Interrupt)
+		}
+		if !lines.Scan() || lines.Text() != want {
+			cmd.Process.Kill()
+			t.Fatalf("child said %q (%v), want %q", lines.Text(), lines.Err(), want)
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the second SIGINT did not end the process")
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("child ended with %v, want killed by SIGINT", cmd.ProcessState)
 	}
 }
 
