@@ -132,8 +132,9 @@ type Decoder struct {
 	ev     *Event // the event decoded into: own, or the caller's (Into)
 	own    Event
 	strs   map[string]string
-	keyBuf []byte   // the keys of the current element, one after the other
-	keyEnd []uint32 // where each ends in keyBuf
+	keyBuf []byte              // the keys of the current element, one after the other
+	keyEnd []uint32            // where each ends in keyBuf
+	keySet map[string]struct{} // the keys of an element of many (addKey)
 	// general makes the decoder skip its fast path (tests compare the two).
 	general bool
 	borrow  bool             // Decode's strings point into the element (BorrowStrings)
@@ -264,7 +265,7 @@ func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
 	if c, err := js.Peek(); err != nil || c != '{' {
 		return ErrNotObject
 	}
-	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	d.resetKeys()
 	if !d.general && d.fastDecode(raw) {
 		ev.id2Surrogate()
 		ev.dec = nil
@@ -272,7 +273,7 @@ func (d *Decoder) decode(el *tokenizer.Element, raw []byte) error {
 	}
 	// The general decoder: start over.
 	*ev = Event{Seq: el.Seq, Offset: el.Offset, dec: d}
-	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	d.resetKeys()
 	var seen uint64
 	err := js.Object(func(key []byte) error {
 		d.addKey(key, &seen)

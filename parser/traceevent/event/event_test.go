@@ -2,7 +2,9 @@ package event
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tracestreamer/parser/traceevent/tokenizer"
@@ -126,6 +128,7 @@ func TestDecodeInto(t *testing.T) {
 // TestDupKeys counts every repeat of a key, known to the decoder or not,
 // by the fast path and the general one alike.
 func TestDupKeys(t *testing.T) {
+	decs := []*Decoder{{}, {general: true}} // reused: no key stays from one element to the next
 	for _, tc := range []struct {
 		raw  string
 		dups int
@@ -134,15 +137,36 @@ func TestDupKeys(t *testing.T) {
 		{`{"ph":"X","ph":"B","ph":"C"}`, 2},
 		{`{"x":1,"y":2,"x":3,"z":4,"x":5}`, 2},
 		{`{"x":1,"ph":"X","x":2,"ph":"B","ph":"C","stack":[],"estack":[],"stack":1,"y":0,"esf":1,"esf":2}`, 5},
+		// Past manyKeys keys a set finds them: repeats of keys before it
+		// and after it, and an element of 20 000 keys (one by one, 2·10⁸
+		// comparisons: seconds).
+		{manyUnknown(40, 0) + `}`, 0},
+		{manyUnknown(40, 0) + `,"k0":1,"k15":1,"k16":1,"k39":1,"k39":1,"ph":"X","ph":"X"}`, 6},
+		{`{"x":1,"x":1,` + manyUnknown(20, 0)[1:] + `,"x":1}`, 2},
+		{manyUnknown(20000, 0) + `,` + manyUnknown(20000, 0)[1:] + `}`, 20000},
 	} {
-		for _, general := range []bool{false, true} {
-			d := Decoder{general: general}
+		for _, d := range decs {
+			general := d.general
 			ev, err := d.Decode(&tokenizer.Element{Raw: []byte(tc.raw)})
 			if err != nil || ev.DupKeys != tc.dups {
 				t.Errorf("%s (general %v): %d repeated keys (error %v), want %d", tc.raw, general, ev.DupKeys, err, tc.dups)
 			}
 		}
 	}
+}
+
+// manyUnknown returns the start of an element with n unknown keys, k<from>
+// on, without its closing brace.
+func manyUnknown(n, from int) string {
+	var b strings.Builder
+	b.WriteString(`{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(`,`)
+		}
+		fmt.Fprintf(&b, `"k%d":1`, from+i)
+	}
+	return b.String()
 }
 
 // TestIdent: a pid or tid given as an integer, a numeric string or a

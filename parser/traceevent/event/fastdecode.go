@@ -75,8 +75,28 @@ func (d *Decoder) fastDecode(raw []byte) bool {
 
 // addKey notes a key of the current element, counting it in DupKeys if it
 // was there before. seen is a 64-bit filter of the keys so far, which spares
-// the comparisons for keys not seen yet.
+// the comparisons for keys not seen yet; past manyKeys keys (the filter is
+// full by then) keySet finds them, so that an element of many keys costs
+// time in proportion to them, not to their square.
 func (d *Decoder) addKey(key []byte, seen *uint64) {
+	if len(d.keyEnd) >= manyKeys {
+		if len(d.keySet) == 0 {
+			if d.keySet == nil {
+				d.keySet = make(map[string]struct{})
+			}
+			from := uint32(0)
+			for _, end := range d.keyEnd {
+				d.keySet[string(d.keyBuf[from:end])] = struct{}{}
+				from = end
+			}
+		}
+		if _, ok := d.keySet[string(key)]; ok {
+			d.ev.DupKeys++
+		} else {
+			d.keySet[string(key)] = struct{}{}
+		}
+		return
+	}
 	bit := uint64(1) << keyHash(key)
 	if *seen&bit != 0 {
 		from := uint32(0)
@@ -91,6 +111,20 @@ func (d *Decoder) addKey(key []byte, seen *uint64) {
 	*seen |= bit
 	d.keyBuf = append(d.keyBuf, key...)
 	d.keyEnd = append(d.keyEnd, uint32(len(d.keyBuf)))
+}
+
+// manyKeys is the most keys of an element addKey compares one by one.
+const manyKeys = 16
+
+// resetKeys forgets the keys of the element decoded before, letting go of
+// a large set.
+func (d *Decoder) resetKeys() {
+	d.keyBuf, d.keyEnd = d.keyBuf[:0], d.keyEnd[:0]
+	if len(d.keySet) > 1<<12 {
+		d.keySet = nil
+	} else if len(d.keySet) > 0 {
+		clear(d.keySet)
+	}
 }
 
 // keyHash maps a key to one of 64 bits for the duplicate-key filter.
