@@ -134,10 +134,10 @@ type flattener struct {
 }
 
 // member is a member of an object being flattened: its full key and where
-// its arguments start in out.
+// the arguments of its latest value lie in out.
 type member struct {
-	key   string
-	start int
+	key        string
+	start, end int
 }
 
 // memberKey identifies a member among those of the objects being flattened:
@@ -207,40 +207,46 @@ func (f *flattener) find(base int, key string) int {
 }
 
 // member flattens the value of member key of the object whose members start
-// at base. A repeated member's arguments replace those of its first
-// occurrence, in its place.
-func (f *flattener) member(base int, key string, depth int) error {
+// at base. A repeated member's new arguments are left at the end of out,
+// and freed (-1 for a member not repeated) is how many of the previous
+// occurrence's are left behind: the caller puts each member's in their
+// place (compact). Moving them there at once cost time in proportion to
+// the arguments after the first occurrence, for each repeat.
+func (f *flattener) member(base int, key string, depth int) (freed int, err error) {
 	start := len(f.out)
 	prev := f.find(base, key)
+	i := prev
 	if prev < 0 {
-		f.members = append(f.members, member{key: key, start: start})
+		i = len(f.members)
+		f.members = append(f.members, member{key: key})
 		if f.byKey != nil && len(f.members)-base > linearMembers {
-			f.byKey[memberKey{base, key}] = len(f.members) - 1
+			f.byKey[memberKey{base, key}] = i
 		}
 	}
 	if err := f.flatten(key, depth); err != nil {
-		return err
+		return -1, err
 	}
+	m := &f.members[i]
+	freed = m.end - m.start
+	m.start, m.end = start, len(f.out)
 	if prev < 0 {
-		return nil
+		return -1, nil
 	}
 	f.problems.DupKeys++
-	// The first occurrence's arguments run up to the next member's (or to
-	// this value's start); the members after it move by the difference.
-	from, to := f.members[prev].start, start
-	if prev+1 < len(f.members) {
-		to = f.members[prev+1].start
+	return freed, nil
+}
+
+// compact puts the arguments of the members from base on in their order,
+// each member's latest ones only, from out[from:] on.
+func (f *flattener) compact(base, from int) {
+	f.tmp = f.tmp[:0]
+	for i := base; i < len(f.members); i++ {
+		m := &f.members[i]
+		start := from + len(f.tmp)
+		f.tmp = append(f.tmp, f.out[m.start:m.end]...)
+		m.start, m.end = start, from+len(f.tmp)
 	}
-	out := f.out
-	f.tmp = append(f.tmp[:0], out[start:]...)
-	delta := len(f.tmp) - (to - from)
-	copy(out[to+delta:], out[to:start])
-	copy(out[from:], f.tmp)
-	f.out = out[:start+delta]
-	for i := prev + 1; i < len(f.members); i++ {
-		f.members[i].start += delta
-	}
-	return nil
+	f.out = append(f.out[:from], f.tmp...)
 }
 
 func (f *flattener) flatten(key string, depth int) error {
@@ -324,7 +330,12 @@ func (f *flattener) object(key string, depth int) (n int, err error) {
 	if err := f.js.Expect('{'); err != nil {
 		return 0, err
 	}
-	base, mark := len(f.members), len(f.names)
+	// A repeated member's new arguments wait at the end of out (moved) and
+	// its earlier ones (dead) in out, until compact puts them in place:
+	// when the object ends, or as soon as the dead ones outnumber the
+	// others, so that they cost neither time nor memory out of proportion
+	// to those.
+	base, mark, from, dead, moved := len(f.members), len(f.names), len(f.out), 0, false
 	for ; ; n++ {
 		// The name goes after those of the enclosing objects, where the
 		// members' values do not write: it is valid until this member's
@@ -342,10 +353,21 @@ func (f *flattener) object(key string, depth int) (n int, err error) {
 			f.scratch = append(append(f.scratch, key...), '.')
 		}
 		f.scratch = append(f.scratch, name...)
-		if err = f.member(base, f.str(f.scratch), depth+1); err != nil {
-			n, err = n+1, jsonscan.InMember(string(name), err)
+		freed, merr := f.member(base, f.str(f.scratch), depth+1)
+		if merr != nil {
+			n, err = n+1, jsonscan.InMember(string(name), merr)
 			break
 		}
+		if freed >= 0 {
+			moved = true
+			if dead += freed; dead > max(len(f.out)-from-dead, 256) {
+				f.compact(base, from)
+				dead, moved = 0, false
+			}
+		}
+	}
+	if moved && err == nil {
+		f.compact(base, from)
 	}
 	f.members, f.names = f.members[:base], f.names[:mark]
 	return n, err

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -50,6 +51,20 @@ func TestFlattenArgs(t *testing.T) {
 // replaced by U+FFFD. Both are counted.
 func TestFlattenArgsProblems(t *testing.T) {
 	many := `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":"x","k10":10,"k9":{"y":1}}`
+	// A repeat of the first of n members, n times: each repeat moved the
+	// arguments after the first (n² moves: seconds for 20 000).
+	repeated := func(n int) (string, []string) {
+		raw, want := []string{`"k":-1`}, []string{"k=" + strconv.Itoa(n)}
+		for i := range n {
+			raw = append(raw, fmt.Sprintf(`"a%d":%d`, i, i))
+			want = append(want, fmt.Sprintf("a%d=%d", i, i))
+		}
+		for i := range n {
+			raw = append(raw, fmt.Sprintf(`"k":%d`, i+1))
+		}
+		return "{" + strings.Join(raw, ",") + "}", want
+	}
+	bigRaw, bigWant := repeated(20000)
 	for _, tc := range []struct {
 		name, raw string
 		want      []string
@@ -67,6 +82,12 @@ func TestFlattenArgsProblems(t *testing.T) {
 		{"ninth repeated", `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k8":"x"}`,
 			[]string{"k0=0", "k1=1", "k2=2", "k3=3", "k4=4", "k5=5", "k6=6", "k7=7", "k8=x", "k9=9"},
 			ArgProblems{DupKeys: 1}},
+		{"repeats after many members", `{"k":1,"a0":0,"a1":1,"a2":2,"a3":3,"a4":4,"a5":5,"a6":6,"a7":7,"a8":8,"a9":9,` +
+			`"k":2,"k":[3,4],"a5":{"x":1}}`, []string{"k[0]=3", "k[1]=4", "a0=0", "a1=1", "a2=2", "a3=3", "a4=4",
+			"a5.x=1", "a6=6", "a7=7", "a8=8", "a9=9"}, ArgProblems{DupKeys: 3}},
+		{"repeats inside a repeated member", `{"o":{"p":1,"q":2,"p":3},"z":0,"o":{"r":4,"r":5,"s":{}}}`,
+			[]string{"o.r=5", "o.s={}", "z=0"}, ArgProblems{DupKeys: 3}},
+		{"first of many repeated as often", bigRaw, bigWant, ArgProblems{DupKeys: 20000}},
 		{"utf-8", "{\"k\xffey\":\"v\xfe\xffz\",\"ok\":\"\\ud800\",\"x\":\"é\"}", []string{"k\uFFFDey=v\uFFFDz",
 			"ok=\uFFFD", "x=é"}, ArgProblems{BadStrings: 3}},
 		// Each key and string with something replaced counts once, however
@@ -101,6 +122,41 @@ func TestFlattenArgsProblems(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tc.want) || probs != tc.probs {
 				t.Errorf("args %q, problems %+v; want %q, %+v", got, probs, tc.want, tc.probs)
+			}
+		})
+	}
+}
+
+// TestFlattenArgsRepeatsBounded: the arguments of a repeated member's
+// earlier values are dropped as they come to outnumber the others, not
+// kept until its object ends (a value of 1 000 elements repeated 1 000
+// times held 10⁶ arguments).
+func TestFlattenArgsRepeatsBounded(t *testing.T) {
+	value := "[" + strings.Repeat("7,", 999) + "7]"
+	for _, tc := range []struct {
+		name, raw string
+		n         int // arguments
+		first     string
+		dups      int
+	}{
+		{"a large value repeated", `{"z":0,` + strings.Repeat(`"k":`+value+`,`, 1000) + `"z":1}`, 1001, "z=1", 1000},
+		{"inside a nested object", `{"o":{"a":1,` + strings.Repeat(`"k":`+value+`,`, 1000) + `"a":2},"o":{"k":1}}`,
+			1, "o.k=1", 1001},
+		{"then a smaller one", `{"a":1,` + strings.Repeat(`"k":`+value+`,`, 300) + `"k":{"x":"y"},"b":2}`, 3, "a=1", 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list, probs, err := AppendArgs(nil, []byte(tc.raw), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != tc.n || probs.DupKeys != tc.dups {
+				t.Fatalf("%d args, %d repeated keys; want %d, %d", len(list), probs.DupKeys, tc.n, tc.dups)
+			}
+			if got := list[0].Key + "=" + strconv.FormatInt(list[0].Int, 10) + list[0].Str; got != tc.first {
+				t.Errorf("first argument %s, want %s", got, tc.first)
+			}
+			if c := cap(list); c > 8000 { // a few times one value's 1 000
+				t.Errorf("the arguments grew to %d (cap), for %d kept", c, len(list))
 			}
 		})
 	}
