@@ -10,6 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tracestreamer/rows"
+	"tracestreamer/schema"
+	"tracestreamer/tables"
 )
 
 // Invalid profiles of the shapes that once cost time quadratic in their size
@@ -169,5 +173,41 @@ func TestWriteHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestWriteChildren: js_cpu_profiler_node.children joins a node's child ids
+// with ",", for a node of none, one, many (a million, as a 4 MB list of
+// "2," gives: 210 bytes of memory each, before) or ids beyond int32.
+func TestWriteChildren(t *testing.T) {
+	million := make([]int64, 1_000_000)
+	for i := range million {
+		million[i] = 2
+	}
+	for _, tc := range []struct {
+		name     string
+		children []int64
+		want     string
+	}{
+		{"none", nil, ""},
+		{"empty", []int64{}, ""},
+		{"one", []int64{7}, "7"},
+		{"several", []int64{2, 3, -4, 0}, "2,3,-4,0"},
+		{"large ids", []int64{1 << 53, -1 << 63}, "9007199254740992,-9223372036854775808"},
+		{"a million", million, strings.Repeat("2,", len(million)-1) + "2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, ts := rows.NewMemory(), schema.New()
+			w := NewWriter(m, ts, tables.NewDict(m, ts), &rows.Range{})
+			w.Write(&Profile{Nodes: []Node{{ID: 1, Children: tc.children}}}, 0, false, func(v int64) int64 { return v })
+			w.Flush()
+			nodes := m.Rows["js_cpu_profiler_node"]
+			if len(nodes) != 1 {
+				t.Fatalf("%d node rows, want 1", len(nodes))
+			}
+			if got := nodes[0][7].Text; got != tc.want {
+				t.Errorf("children %.40q (%d bytes), want %.40q (%d bytes)", got, len(got), tc.want, len(tc.want))
+			}
+		})
 	}
 }

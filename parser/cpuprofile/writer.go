@@ -2,7 +2,6 @@ package cpuprofile
 
 import (
 	"strconv"
-	"strings"
 
 	"tracestreamer/rows"
 	"tracestreamer/schema"
@@ -38,11 +37,14 @@ func (w *Writer) NextID() int64 { return w.nextProfile }
 // sample timing (CompatRuns) instead of V8's (Runs). Sample times extend the
 // trace range.
 func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64) int64) int64 {
-	var children []string
+	var children []byte // one node's child ids, joined with ","
 	for _, n := range p.Nodes {
 		children = children[:0]
-		for _, c := range n.Children {
-			children = append(children, strconv.FormatInt(c, 10))
+		for i, c := range n.Children {
+			if i > 0 {
+				children = append(children, ',')
+			}
+			children = strconv.AppendInt(children, c, 10)
 		}
 		w.nodes.Append(&tables.JSCPUProfilerNode{
 			FunctionID:    n.ID,
@@ -52,7 +54,7 @@ func (w *Writer) Write(p *Profile, sourceID int64, compat bool, conv func(int64)
 			LineNumber:    n.LineNumber,
 			ColumnNumber:  n.ColumnNumber,
 			HitCount:      n.HitCount,
-			Children:      strings.Join(children, ","),
+			Children:      string(children),
 			ParentID:      n.Parent,
 		})
 	}
