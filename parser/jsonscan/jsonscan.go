@@ -41,12 +41,14 @@ import (
 // ErrUnexpectedEOF is wrapped by errors about a document that ends too early.
 var ErrUnexpectedEOF = errors.New("unexpected end of JSON")
 
-// MaxNumber is the longest number text the decoder reads: no producer of
-// the formats read here writes more than a few dozen digits, and CPython,
-// whose integers have no bound, refuses to write one of more than 4 300
-// digits by default. A longer number is skipped (in bounded memory) and
-// reported as ErrLongNumber, so that a number of any length costs neither
-// a buffer of its size nor more than one pass over it.
+// MaxNumber is the longest number text a Decoder reading from an
+// io.Reader reads: no producer of the formats read here writes more than a
+// few dozen digits, and CPython, whose integers have no bound, refuses to
+// write one of more than 4 300 digits by default. A longer number is
+// skipped (in bounded memory) and reported as ErrLongNumber, so that a
+// number of any length costs no buffer of its size. A document in memory
+// (NewBytes) has its numbers read whole, whatever their length: they cost
+// nothing more than the document.
 const MaxNumber = 64 << 10
 
 // ErrLongNumber is wrapped by the error about a number longer than
@@ -575,7 +577,7 @@ func (d *Decoder) number() ([]byte, error) {
 			break
 		}
 		n = i - d.pos
-		if n > MaxNumber {
+		if n > MaxNumber && d.r != nil {
 			start := d.Offset()
 			d.pos = i
 			d.skipNumber()

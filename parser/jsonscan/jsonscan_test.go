@@ -550,13 +550,21 @@ func TestReadStringMax(t *testing.T) {
 	}
 }
 
-// TestLongNumber: a number of MaxNumber bytes is read whole; a longer one
-// is consumed and reported as ErrLongNumber at its start (the next value
-// read as usual), read as a non-integer by ReadIntsLenient, and costs a
-// buffer of about MaxNumber bytes whatever its length (it grew to hold the
-// whole number, and its reads rescanned it from its start: 40 minutes for
-// a 300 MB number).
+// TestLongNumber: read from a reader, a number of MaxNumber bytes is read
+// whole; a longer one is consumed and reported as ErrLongNumber at its
+// start (the next value read as usual), read as a non-integer by
+// ReadIntsLenient, and costs a buffer of about MaxNumber bytes whatever its
+// length (it grew to hold the whole number, and its reads rescanned it from
+// its start: 40 minutes for a 300 MB number). In memory it is read whole.
 func TestLongNumber(t *testing.T) {
+	doc := strings.Repeat("9", MaxNumber+1) + " 7"
+	d := NewBytes([]byte(doc))
+	if b, err := d.ReadNumber(); len(b) != MaxNumber+1 || err != nil {
+		t.Errorf("in memory: %d bytes, %v; want %d", len(b), err, MaxNumber+1)
+	}
+	if v, err := d.ReadInt(); v != 7 || err != nil {
+		t.Errorf("in memory, after it: %d, %v; want 7", v, err)
+	}
 	const long = 8 << 20
 	for _, tc := range []struct {
 		name   string

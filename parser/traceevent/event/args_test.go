@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tracestreamer/parser/jsonscan"
 )
 
 func TestFlattenArgs(t *testing.T) {
@@ -199,6 +201,19 @@ func TestFlattenArgsErrors(t *testing.T) {
 		want := []Arg{{Key: "p.q", Type: ArgString, Str: "r"}, {Key: "p.s[0].t", Type: ArgInt, Int: 1}}
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("after %s: %+v, %v", tc.raw, got, err)
+		}
+	}
+}
+
+// TestFlattenArgsLongNumber: an integer literal of any length (past
+// jsonscan.MaxNumber, which bounds only numbers read from a stream) keeps
+// its exact digits as a string, as one just past int64 does.
+func TestFlattenArgsLongNumber(t *testing.T) {
+	for _, digits := range []string{"99999999999999999999", strings.Repeat("9", jsonscan.MaxNumber+1)} {
+		got, probs, err := AppendArgs(nil, []byte(`{"y":1,"x":`+digits+`}`), nil)
+		want := []Arg{{Key: "y", Type: ArgInt, Int: 1}, {Key: "x", Type: ArgString, Str: digits}}
+		if err != nil || probs != (ArgProblems{}) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d digits: %.80v, %v, %v", len(digits), got, probs, err)
 		}
 	}
 }
