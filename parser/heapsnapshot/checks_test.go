@@ -99,6 +99,8 @@ func checkCases() []checkCase {
 			`"node_count":3`, `"node_count":1.5`, 1), []statCount{{stat.JSHeapCounts, stat.InvalidData, 1}}, 3, 1},
 		{"node_count -1", big(doc{nodeCount: 3, edgeCount: 2, nodes: nodes, edges: edges, strs: strs}.String(),
 			`"node_count":3`, `"node_count":-1`, 1), []statCount{{stat.JSHeapCounts, stat.InvalidData, 1}}, 3, 1},
+		{"node_count of 70 000 digits", big(doc{nodeCount: 3, edgeCount: 2, nodes: nodes, edges: edges, strs: strs}.String(),
+			`"node_count":3`, `"node_count":`+strings.Repeat("7", 70000), 1), []statCount{{stat.JSHeapCounts, stat.InvalidData, 1}}, 3, 1},
 		{"node_count 10^12", big(doc{nodeCount: 3, edgeCount: 2, nodes: nodes, edges: edges, strs: strs}.String(),
 			`"node_count":3`, `"node_count":1000000000000`, 1), []statCount{{stat.JSHeapCounts, stat.NotMatch, 1}}, 1e12, 1},
 	}

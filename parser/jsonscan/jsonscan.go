@@ -52,8 +52,15 @@ var ErrUnexpectedEOF = errors.New("unexpected end of JSON")
 const MaxNumber = 64 << 10
 
 // ErrLongNumber is wrapped by the error about a number longer than
-// MaxNumber bytes; the number has been consumed.
+// MaxNumber bytes; the number has been consumed. ReadNumber returns its
+// first bytes and "…" with the error (text no number parser accepts), and
+// Value returns that as a Number, without the error: the value of a member
+// that must be a number is then not one, as for any other non-number.
 var ErrLongNumber = fmt.Errorf("number longer than %d bytes", MaxNumber)
+
+// longNumberHead is how many bytes of a long number ReadNumber and Value
+// return, before "…".
+const longNumberHead = 24
 
 // Decoder tokenizes one JSON document.
 type Decoder struct {
@@ -579,9 +586,10 @@ func (d *Decoder) number() ([]byte, error) {
 		n = i - d.pos
 		if n > MaxNumber && d.r != nil {
 			start := d.Offset()
+			head := append(bytes.Clone(d.buf[d.pos:d.pos+longNumberHead]), "…"...)
 			d.pos = i
 			d.skipNumber()
-			return nil, fmt.Errorf("offset %d: %w", start, ErrLongNumber)
+			return head, fmt.Errorf("offset %d: %w", start, ErrLongNumber)
 		}
 		// The number may go on in the next read; fill moves the unread bytes.
 		if i == d.end {
@@ -791,7 +799,7 @@ func (d *Decoder) lenientInt(bad *NonIntegers) (int64, error) {
 		if err != nil && !errors.Is(err, ErrLongNumber) { // a long one is no int64
 			return 0, err
 		}
-		if v, err := ParseInt(b); err == nil && b != nil {
+		if v, err := ParseInt(b); err == nil {
 			return v, nil
 		}
 	} else if err := d.SkipValue(); err != nil {
@@ -972,6 +980,9 @@ func (d *Decoder) value(budget *int, depth int) (any, error) {
 		return nil, nil
 	}
 	b, err := d.number()
+	if errors.Is(err, ErrLongNumber) {
+		return Number(b), nil // its head and "…": not a number to its reader
+	}
 	return Number(b), err
 }
 

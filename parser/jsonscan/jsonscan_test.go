@@ -578,7 +578,10 @@ func TestLongNumber(t *testing.T) {
 		}, fmt.Sprint(MaxNumber)},
 		{"ReadNumber", long, func(d *Decoder) (string, error) {
 			b, err := d.ReadNumber()
-			return fmt.Sprint(len(b)), err
+			if want := strings.Repeat("9", longNumberHead) + "…"; string(b) != want {
+				return string(b), fmt.Errorf("its head %q, want %q", b, want)
+			}
+			return "", err
 		}, ""},
 		{"ReadInt", MaxNumber + 1, func(d *Decoder) (string, error) {
 			v, err := d.ReadInt()
@@ -586,8 +589,10 @@ func TestLongNumber(t *testing.T) {
 		}, ""},
 		{"Value", long, func(d *Decoder) (string, error) {
 			v, err := d.Value(1 << 20)
-			return fmt.Sprint(v), err
-		}, ""},
+			n, ok := v.(Number)
+			_, perr := n.Int()
+			return fmt.Sprintf("%s %v %v", n, ok, perr != nil), err
+		}, strings.Repeat("9", longNumberHead) + "… true true"},
 		{"ReadIntsLenient", long, func(d *Decoder) (string, error) {
 			dst := make([]int64, 4)
 			first := true
@@ -619,6 +624,10 @@ func TestLongNumber(t *testing.T) {
 				}
 			} else if got != tc.want || err != nil {
 				t.Errorf("got %s, %v; want %s", got, err, tc.want)
+			} else if tc.name == "Value" {
+				if v, err := d.ReadInt(); v != 7 || err != nil {
+					t.Errorf("after it: %d, %v; want 7", v, err)
+				}
 			}
 			if len(d.buf) > 4*MaxNumber {
 				t.Errorf("a %d-digit number grew the buffer to %d bytes", tc.digits, len(d.buf))
