@@ -301,7 +301,9 @@ func main() {
 // the run stops cleanly (exit 130, nothing left behind). Once it has, the
 // signals' default action is back: a second one ends the process at once,
 // as SIGKILL would (its temporary files are left, for the next run to
-// remove), whatever the run was doing.
+// remove), whatever the run was doing. (A SIGINT the process was started
+// with ignored, as a script's background job is, stays ignored; one that
+// comes before the signals are let go is caught and dropped.)
 func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	ch := make(chan os.Signal, 1)

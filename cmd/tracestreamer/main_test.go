@@ -323,9 +323,11 @@ func TestInterrupt(t *testing.T) {
 }
 
 // TestSecondInterrupt: a process whose run does not stop at the first
-// SIGINT (this test binary again, waiting on interruptible's context and
+// SIGTERM (this test binary again, waiting on interruptible's context and
 // then forever, as a run stuck in a long step would) is ended by the
-// second, by the signal's default action.
+// second, by the signal's default action. (SIGTERM: a process started with
+// SIGINT ignored, as a script's background job is, keeps it ignored once
+// it stops catching it.)
 func TestSecondInterrupt(t *testing.T) {
 	if os.Getenv("TRACESTREAMER_TEST_STUCK") == "1" {
 		ctx, stop := interruptible(context.Background())
@@ -347,14 +349,14 @@ func TestSecondInterrupt(t *testing.T) {
 	lines := bufio.NewScanner(stdout)
 	for _, want := range []string{"ready", "interrupted"} {
 		if want == "interrupted" {
-			cmd.Process.Signal(os.Interrupt)
+			cmd.Process.Signal(syscall.SIGTERM)
 		}
 		if !lines.Scan() || lines.Text() != want {
 			cmd.Process.Kill()
 			t.Fatalf("child said %q (%v), want %q", lines.Text(), lines.Err(), want)
 		}
 	}
-	cmd.Process.Signal(os.Interrupt)
+	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -362,10 +364,10 @@ func TestSecondInterrupt(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		<-done
-		t.Fatal("the second SIGINT did not end the process")
+		t.Fatal("the second SIGTERM did not end the process")
 	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
-		t.Errorf("child ended with %v, want killed by SIGINT", cmd.ProcessState)
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("child ended with %v, want killed by SIGTERM", cmd.ProcessState)
 	}
 }
 
