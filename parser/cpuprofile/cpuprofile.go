@@ -400,8 +400,8 @@ const maxString = 32 << 20
 // warns of what its reading tolerated: p and repaired as
 // ParseRepairing gives them, or err, the reason it was dropped (invalid_data;
 // Report then returns false). A kept profile is counted as received,
-// repaired names as invalid_data, Problems as not_match and cut strings as
-// data_lost (one count each).
+// its repaired names as one invalid_data, each of its Problems as one
+// not_match and each cut string as one data_lost.
 func Report(log *stat.Log, where string, p *Profile, repaired int, err error) bool {
 	if err != nil {
 		log.Warn(stat.JSCPUProfiler, stat.InvalidData, where, "CPU profile dropped: %v", err)

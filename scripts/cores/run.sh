@@ -42,8 +42,7 @@ for r in $(seq "$rounds"); do
 	"$w/bin/benchrun" -bin "$w/bin" ${base[@]+"${base[@]}"} -cache "$w/bench" -peers "$w/peers" -only cores
 done
 for input in snapshot.htrace snapshot.rawheap trace-real.json; do
-	n=${input/./-}
-	n=${n%%.*}
+	n=${input/./-} # snapshot-htrace, snapshot-rawheap, trace-real-json
 	"$w/bin/tracestreamer" -q --cpuprofile "$out/$n.cpu.pprof" --exectrace "$w/$n.trace" "$w/bench/$input" -o "$w/x.db"
 	rm -f "$w/x.db"
 	xz -T0 -c "$w/$n.trace" >"$out/$n.exectrace.xz"

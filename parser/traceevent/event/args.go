@@ -332,9 +332,9 @@ func (f *flattener) object(key string, depth int) (n int, err error) {
 	}
 	// A repeated member's new arguments wait at the end of out (moved) and
 	// its earlier ones (dead) in out, until compact puts them in place:
-	// when the object ends, or as soon as the dead ones outnumber the
-	// others, so that they cost neither time nor memory out of proportion
-	// to those.
+	// when the object ends, or as soon as the dead ones outnumber both the
+	// others and 256, so that they cost neither time nor memory out of
+	// proportion to those.
 	base, mark, from, dead, moved := len(f.members), len(f.names), len(f.out), 0, false
 	for ; ; n++ {
 		// The name goes after those of the enclosing objects, where the
